@@ -1,0 +1,110 @@
+# dsmtrace — one Makefile, no generated build system.
+#
+#   make                 build the tools into build/bin
+#   make check           unit tests (Check) + CLI golden and bad-input tests
+#   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
+#   make demo            run the tools on the bundled example
+#   make bench           throughput benchmarks (records/s, peak memory)
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# The public targets first make sure the dependencies are installed
+# (scripts/install-deps), then run the real work in a sub-make so pkg-config
+# is asked only once they are there.
+
+PREFIX ?= /usr/local
+SANITIZE ?=
+
+ifeq ($(SANITIZE),1)
+BUILD := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD := build
+SANFLAGS :=
+endif
+
+CC ?= cc
+PKGS := zlib inih
+CFLAGS_BASE := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(SANFLAGS)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS = $(shell pkg-config --libs check)
+ALL_CFLAGS = $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm
+
+BIN := $(BUILD)/bin
+LIB_SRCS := $(wildcard common/*.c formats/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libdsm.a
+
+TOOLS := smait
+SMAIT_SRCS := $(wildcard smait/*.c)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+BENCH_SRCS := $(wildcard bench/*.c)
+
+.PHONY: all build check check-run demo demo-run bench bench-run install clean deps
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+deps:
+	@scripts/install-deps
+
+build: $(TOOLS:%=$(BIN)/%)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/smait: $(SMAIT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+# ---- tests -------------------------------------------------------------------
+$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
+
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: build $(BUILD)/tests/unit_tests
+	$(BUILD)/tests/unit_tests
+	BIN=$(abspath $(BIN)) tests/run-cli-tests.sh
+
+# ---- demo and benchmarks -----------------------------------------------------
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: build
+	BIN=$(abspath $(BIN)) scripts/demo.sh
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: build $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+	BIN=$(abspath $(BIN)) BENCH=$(abspath $(BUILD)/bench) bench/run-bench.sh
+
+# ---- install / clean ---------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

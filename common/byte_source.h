@@ -1,0 +1,29 @@
+/* byte_source.h — the bytes of an input file: plain, gzip (by magic bytes) or stdin.
+ *
+ * One interface for the trace reader and for text inputs (tdat, list files),
+ * so compressed input works the same everywhere. Gzip streams are inflated with
+ * zlib; concatenated gzip members are read one after another. */
+#ifndef DSM_COMMON_BYTE_SOURCE_H
+#define DSM_COMMON_BYTE_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct byte_source byte_source;
+
+/* Opens path ("-" = standard input). Returns NULL and sets *why (a static
+ * string or strerror text) when the file cannot be opened. */
+byte_source *byte_source_open(const char *path, const char **why);
+void byte_source_close(byte_source *s);
+
+/* Reads up to n bytes; returns the count, 0 at the end. Returns -1 on a read
+ * error or a corrupt / truncated compressed stream, with a reason in *why. */
+long byte_source_read(byte_source *s, void *buf, size_t n, const char **why);
+
+bool byte_source_compressed(const byte_source *s);
+/* Bytes of the underlying file consumed so far, and its size (0 if unknown). */
+uint64_t byte_source_consumed(const byte_source *s);
+uint64_t byte_source_size(const byte_source *s);
+
+#endif

@@ -1,0 +1,115 @@
+/* diag.c — messages, fatal errors and checked allocation. */
+#include "diag.h"
+#include "out_file.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *tool_name = "dsmtrace";
+
+void diag_set_tool(const char *name) { tool_name = name; }
+const char *diag_tool(void) { return tool_name; }
+
+void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: ", tool_name);
+    if (file)
+        fprintf(stderr, "%s: ", file);
+    if (offset != DIAG_NO_OFFSET)
+        fprintf(stderr, "%" PRIu64 ": ", offset);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: warning: ", tool_name);
+    if (file)
+        fprintf(stderr, "%s: ", file);
+    if (offset != DIAG_NO_OFFSET)
+        fprintf(stderr, "%" PRIu64 ": ", offset);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vmessage(file, offset, fmt, ap);
+    va_end(ap);
+    out_file_abort_all();
+    exit(status);
+}
+
+noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vmessage(file, offset, fmt, ap);
+    va_end(ap);
+    out_file_abort_all();
+    exit(EXIT_DATA);
+}
+
+noreturn void diag_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vmessage(NULL, DIAG_NO_OFFSET, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: try '%s --help'\n", tool_name, tool_name);
+    out_file_abort_all();
+    exit(EXIT_USAGE);
+}
+
+static noreturn void out_of_memory(size_t n)
+{
+    diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (allocating %zu bytes)", n);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) out_of_memory(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) out_of_memory(n);
+    return q;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+size_t xgrow(void **p, size_t cap, size_t need, size_t elem)
+{
+    if (need <= cap)
+        return cap;
+    size_t ncap = cap ? cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem) out_of_memory(SIZE_MAX);
+        ncap *= 2;
+    }
+    *p = xrealloc(*p, ncap * elem);
+    return ncap;
+}

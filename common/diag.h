@@ -1,0 +1,49 @@
+/* diag.h — messages and exit statuses shared by every tool (SPEC §10).
+ *
+ * Messages go to stderr as "tool: file: offset: reason". A fatal error first
+ * removes every unfinished output file (common/out_file), then exits. */
+#ifndef DSM_COMMON_DIAG_H
+#define DSM_COMMON_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+enum {
+    EXIT_OK = 0,
+    EXIT_USAGE = 1,     /* bad command line */
+    EXIT_DATA = 2,      /* bad input or data */
+    EXIT_INTERNAL = 3   /* out of memory or internal error */
+};
+
+/* Set once by main(); prefixes every message. */
+void diag_set_tool(const char *name);
+const char *diag_tool(void);
+
+/* Sentinel for "no offset" in the calls below. */
+#define DIAG_NO_OFFSET UINT64_MAX
+
+/* "tool: file: offset: reason" (file and offset left out when NULL / DIAG_NO_OFFSET). */
+void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap);
+void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Print, remove unfinished outputs, exit with the given status. */
+noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Shorthands: bad input data (2) and usage (1, followed by a hint to --help). */
+noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+noreturn void diag_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that never returns NULL (exit 3 instead). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow-array helper: returns new capacity >= need, reallocating *p. */
+size_t xgrow(void **p, size_t cap, size_t need, size_t elem);
+
+#endif

@@ -1,0 +1,308 @@
+/* trace_reader.c — buffered, validated, byte-order-aware SMAIT record stream.
+ *
+ * The buffer holds whole simple records in host order. [cur, ready) has been
+ * validated; [ready, fill) waits for more bytes (a call record cut by the
+ * buffer end) or starts with a bad record, reported when the consumer gets
+ * there, so every record before a bad one is still processed in order. */
+#include "trace_reader.h"
+#include "byte_source.h"
+#include "diag.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEFAULT_RECORDS = 32768, DETECT_RECORDS = 16 };
+
+struct trace_reader {
+    struct trace_reader_view v;     /* must be first: the inline fast path */
+    smait_raw *buf;
+    size_t cap;                     /* buffer capacity in simple records */
+    smait_raw *fill;                /* end of the records read */
+    uint64_t base;                  /* simple-record index of buf[0] */
+    unsigned char partial[8];       /* bytes of an incomplete final record */
+    size_t partial_len;
+    bool eof;
+    char *path;
+    byte_source *src;
+    smait_order order;
+    bool lenient;
+    trace_reader *calls;            /* paired call trace, or NULL */
+    uint64_t calls_paired;          /* call records paired so far */
+    bool calls_broken;              /* lenient: pairing given up */
+    trace_reader_problems problems;
+};
+
+static uint64_t index_of(const trace_reader *r, const smait_raw *p)
+{
+    return r->base + (uint64_t)(p - r->buf);
+}
+
+static void read_error(trace_reader *r, const char *why)
+{
+    uint64_t off = (index_of(r, r->fill)) * 8 + r->partial_len;
+    if (r->lenient && byte_source_compressed(r->src)) {
+        diag_warn(r->path, off, "%s; the trace is treated as ending here", why);
+        r->problems.corrupt_streams++;
+        r->eof = true;
+        return;
+    }
+    diag_data_error(r->path, off, "%s%s", byte_source_compressed(r->src) ?
+                    "corrupt compressed stream: " : "read error: ", why);
+}
+
+/* Read more bytes after fill; whole records go to the buffer, a trailing
+ * fragment waits in partial. Sets eof at the end of input. */
+static void read_more(trace_reader *r)
+{
+    size_t room = (size_t)(r->buf + r->cap - r->fill);
+    if (room == 0 || r->eof) return;
+    unsigned char *dst = (unsigned char *)r->fill;
+    memcpy(dst, r->partial, r->partial_len);
+    size_t have = r->partial_len, want = room * 8;
+    while (have < want && !r->eof) {
+        const char *why = NULL;
+        long k = byte_source_read(r->src, dst + have, want - have, &why);
+        if (k < 0) {
+            r->fill += have / 8;
+            r->partial_len = have % 8;
+            memcpy(r->partial, dst + have - r->partial_len, r->partial_len);
+            read_error(r, why);
+            return;
+        }
+        if (k == 0) r->eof = true;
+        have += (size_t)k;
+    }
+    size_t whole = have / 8;
+    r->partial_len = have % 8;
+    memcpy(r->partial, dst + whole * 8, r->partial_len);
+    if (r->order == SMAIT_ORDER_AUTO)
+        r->order = smait_detect_order(dst, whole * 8);
+    smait_to_host(r->fill, whole, r->order);
+    r->fill += whole;
+}
+
+/* Pair the call record at p with the next call record of the call trace. */
+static void pair_call(trace_reader *r, smait_raw *p)
+{
+    if (r->calls_broken) return;
+    const smait_raw *q;
+    do {
+        q = trace_reader_next(r->calls);
+    } while (q && smait_classify(q->f1) != SMAIT_CALL_PART);
+    uint64_t k = r->calls_paired++;
+    const char *problem = NULL;
+    char buf[256];
+    if (!q) {
+        snprintf(buf, sizeof buf, "call record %" PRIu64 " has no partner: call trace %s ends"
+                 " after %" PRIu64 " call records", k, trace_reader_path(r->calls), k);
+        problem = buf;
+    } else if (smait_call_type(q->f1) != smait_call_type(p->f1)) {
+        snprintf(buf, sizeof buf, "call record %" PRIu64 " is of type 0x%02x but call record %"
+                 PRIu64 " of call trace %s (record %" PRIu64 ") is of type 0x%02x",
+                 k, smait_call_type(p->f1), k, trace_reader_path(r->calls),
+                 trace_reader_index(r->calls), smait_call_type(q->f1));
+        problem = buf;
+    }
+    if (problem) {
+        if (!r->lenient)
+            diag_data_error(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s",
+                            index_of(r, p), problem);
+        diag_warn(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s; using this trace's own"
+                  " times from here on", index_of(r, p), problem);
+        r->calls_broken = true;
+        return;
+    }
+    p[SMAIT_CALL_START].f2 = q[SMAIT_CALL_START].f2;
+    p[SMAIT_CALL_END].f2 = q[SMAIT_CALL_END].f2;
+}
+
+/* Extend ready over every valid record in [ready, fill). Stops at a bad record
+ * or at a call record whose parts are not all in the buffer yet. */
+static void validate(trace_reader *r)
+{
+    smait_raw *p = (smait_raw *)r->v.ready, *end = r->fill;
+    for (;;) {
+        /* Fast loop over memory and branch records. */
+        while (p < end) {
+            uint32_t f1 = p->f1, top = f1 >> 28;
+            if (top == 0x4 || top == 0x8 || top == 0xC) { p++; continue; }
+            if ((f1 >> 12) == 0 && (f1 & 0xF) <= 2 && ((f1 >> 4) & 0xF) <= 11 &&
+                ((f1 >> 8) & 0xF) <= 2) { p++; continue; }
+            break;
+        }
+        if (p >= end || smait_classify(p->f1) != SMAIT_CALL_PART || smait_call_index(p->f1) != 0)
+            break;
+        /* A call record cut by the buffer end waits for more bytes; at the end
+         * of input it is malformed (bad_record says so). */
+        if (end - p < SMAIT_CALL_PARTS || !smait_call_group_ok(p)) break;
+        if (r->calls) pair_call(r, p);
+        p += SMAIT_CALL_PARTS;
+    }
+    r->v.ready = p;
+}
+
+/* Describe the bad record at p (it is not valid) and stop, or skip it. */
+static void bad_record(trace_reader *r)
+{
+    smait_raw *p = (smait_raw *)r->v.ready;
+    size_t avail = (size_t)(r->fill - p);
+    uint64_t idx = index_of(r, p);
+    size_t skip = 1;
+    char why[320];
+    if (smait_classify(p->f1) == SMAIT_CALL_PART) {
+        /* Malformed call record: skip the run of call parts that cannot be grouped. */
+        while (skip < avail && smait_classify(p[skip].f1) == SMAIT_CALL_PART &&
+               !(smait_call_index(p[skip].f1) == 0 && avail - skip >= SMAIT_CALL_PARTS &&
+                 smait_call_group_ok(p + skip)))
+            skip++;
+        if (smait_call_index(p->f1) != 0)
+            snprintf(why, sizeof why, "malformed call record: part %u of call type 0x%02x"
+                     " without the parts before it (f1 %08x)", smait_call_index(p->f1),
+                     smait_call_type(p->f1), p->f1);
+        else if (avail < SMAIT_CALL_PARTS && r->eof)
+            snprintf(why, sizeof why, "malformed call record: the trace ends after %zu of"
+                     " its 6 parts", avail);
+        else {
+            size_t j = 1;
+            while (j < SMAIT_CALL_PARTS && p[j].f1 == smait_call_f1(smait_call_type(p->f1), (unsigned)j))
+                j++;
+            snprintf(why, sizeof why, "malformed call record of type 0x%02x: part %zu is"
+                     " f1 %08x, expected %08x", smait_call_type(p->f1), j, p[j].f1,
+                     smait_call_f1(smait_call_type(p->f1), (unsigned)j));
+        }
+    } else {
+        smait_order other = r->order == SMAIT_ORDER_BIG ? SMAIT_ORDER_LITTLE : SMAIT_ORDER_BIG;
+        unsigned char bytes[8];
+        smait_store_raw(bytes, *p, r->order);
+        smait_raw alt = smait_load_raw(bytes, other);
+        int n = snprintf(why, sizeof why, "invalid record kind: bytes %02x%02x%02x%02x"
+                         " %02x%02x%02x%02x (f1 %08x as %s-endian)", bytes[0], bytes[1],
+                         bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], p->f1,
+                         smait_order_name(r->order));
+        if (smait_classify(alt.f1) != SMAIT_INVALID && n > 0 && (size_t)n < sizeof why)
+            snprintf(why + n, sizeof why - (size_t)n, "; it is valid as %s-endian: try"
+                     " --byte-order=%s", smait_order_name(other), smait_order_name(other));
+    }
+    if (!r->lenient)
+        diag_data_error(r->path, idx * 8, "record %" PRIu64 ": %s", idx, why);
+    r->problems.skipped_records += skip;
+    r->v.ready = p + skip;
+    r->v.cur = r->v.ready;
+}
+
+const smait_raw *trace_reader_refill_next(trace_reader *r)
+{
+    for (;;) {
+        if (r->v.cur < r->v.ready)
+            return trace_reader_next(r);
+        if (r->v.ready < r->fill) {
+            validate(r);
+            if (r->v.cur < r->v.ready) continue;
+            /* Nothing new became valid: a bad record, or a cut call record. */
+            if (!(r->fill - r->v.ready < SMAIT_CALL_PARTS && !r->eof &&
+                  smait_classify(r->v.ready->f1) == SMAIT_CALL_PART &&
+                  smait_call_index(r->v.ready->f1) == 0)) {
+                bad_record(r);
+                continue;
+            }
+        }
+        if (r->eof) {
+            if (r->partial_len) {
+                uint64_t off = index_of(r, r->fill) * 8;
+                if (!r->lenient)
+                    diag_data_error(r->path, off, "record %" PRIu64 ": truncated final record"
+                                    " (file size is not a multiple of 8; %zu bytes left over)",
+                                    index_of(r, r->fill), r->partial_len);
+                r->problems.truncated_bytes += r->partial_len;
+                r->partial_len = 0;
+            }
+            if (r->calls && !r->calls_broken) {
+                const smait_raw *q;
+                do {
+                    q = trace_reader_next(r->calls);
+                } while (q && smait_classify(q->f1) != SMAIT_CALL_PART);
+                if (q) {
+                    if (!r->lenient)
+                        diag_data_error(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
+                                        "record %" PRIu64 ": call trace has more call records than"
+                                        " %s (which has %" PRIu64 ")", trace_reader_index(r->calls),
+                                        r->path, r->calls_paired);
+                    diag_warn(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
+                              "call trace has more call records than %s (%" PRIu64 "); extra"
+                              " ones ignored", r->path, r->calls_paired);
+                    r->problems.unpaired_calls++;
+                }
+                r->calls_broken = true;
+            }
+            return NULL;
+        }
+        /* Move the unconsumed tail to the front and read more. */
+        size_t keep = (size_t)(r->fill - r->v.cur);
+        size_t vkeep = (size_t)(r->v.ready - r->v.cur);
+        r->base += (uint64_t)(r->v.cur - r->buf);
+        memmove(r->buf, r->v.cur, keep * sizeof *r->buf);
+        r->v.cur = r->buf;
+        r->v.last = NULL;
+        r->v.ready = r->buf + vkeep;
+        r->fill = r->buf + keep;
+        read_more(r);
+    }
+}
+
+trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
+{
+    trace_reader_opts def = { 0 };
+    if (!opts) opts = &def;
+    const char *why = NULL;
+    byte_source *src = byte_source_open(path, &why);
+    if (!src)
+        diag_data_error(path, DIAG_NO_OFFSET, "cannot read trace: %s", why);
+    trace_reader *r = xcalloc(1, sizeof *r);
+    r->src = src;
+    r->path = xstrdup(path);
+    r->order = opts->order;
+    r->lenient = opts->lenient;
+    r->cap = opts->buffer_records ? opts->buffer_records : DEFAULT_RECORDS;
+    if (r->cap < 2 * SMAIT_CALL_PARTS) r->cap = 2 * SMAIT_CALL_PARTS;
+    r->buf = xmalloc(r->cap * sizeof *r->buf);
+    r->fill = r->buf;
+    r->v.cur = r->v.ready = r->buf;
+    /* Read the first block now so the byte order is known right away. */
+    read_more(r);
+    if (r->order == SMAIT_ORDER_AUTO) r->order = SMAIT_ORDER_LITTLE;
+    return r;
+}
+
+void trace_reader_attach_calls(trace_reader *r, trace_reader *calls)
+{
+    r->calls = calls;
+    /* Records already validated were read before pairing: re-validate them. */
+    r->v.ready = r->v.cur;
+}
+
+void trace_reader_close(trace_reader *r)
+{
+    if (!r) return;
+    trace_reader_close(r->calls);
+    byte_source_close(r->src);
+    free(r->buf);
+    free(r->path);
+    free(r);
+}
+
+uint64_t trace_reader_index(const trace_reader *r)
+{
+    return r->v.last ? index_of(r, r->v.last) : index_of(r, r->v.cur);
+}
+const char *trace_reader_path(const trace_reader *r) { return r->path; }
+smait_order trace_reader_order(const trace_reader *r) { return r->order; }
+bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
+trace_reader_problems trace_reader_problem_counts(const trace_reader *r) { return r->problems; }
+
+void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total)
+{
+    *done = byte_source_consumed(r->src);
+    *total = byte_source_size(r->src);
+}

@@ -1,0 +1,81 @@
+/* trace_reader.h — streaming reader of one SMAIT trace (SPEC §2), shared by all tools.
+ *
+ * Reads a plain file, a gzip file (detected by its magic bytes) or standard input
+ * ("-"), decides the byte order, converts records to host order and validates them
+ * in bulk. trace_reader_next hands out one logical record at a time: a pointer to
+ * its simple records in host order (6 contiguous ones for a call record), valid
+ * until the next call. Bad input stops the run with exit status 2 and a message
+ * naming the file, byte offset, record index and reason; with `lenient` bad
+ * records are skipped and counted instead.
+ *
+ * Record indices count simple (8-byte) records from 0, so byte offset = 8 × index.
+ * Memory is one fixed buffer per reader, whatever the trace length. */
+#ifndef DSM_COMMON_TRACE_READER_H
+#define DSM_COMMON_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../formats/smait.h"
+
+typedef struct trace_reader_opts {
+    smait_order order;      /* AUTO (default), LITTLE or BIG */
+    bool lenient;           /* skip and count bad records instead of stopping */
+    size_t buffer_records;  /* 0: default (32768 simple records = 256 KiB) */
+} trace_reader_opts;
+
+typedef struct trace_reader trace_reader;
+
+/* Opens path ("-" = standard input). Exits with status 2 when it cannot be read. */
+trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts);
+void trace_reader_close(trace_reader *r);
+
+/* Pairs r with a call trace (SPEC §3): each call record of r gets its start and
+ * end time from the matching call record of calls; r owns calls afterwards. */
+void trace_reader_attach_calls(trace_reader *r, trace_reader *calls);
+
+/* Slow path of trace_reader_next; do not call directly. */
+const smait_raw *trace_reader_refill_next(trace_reader *r);
+
+/* Fields read by the inline fast path. The rest of the reader is private. */
+struct trace_reader_view {
+    const smait_raw *cur;       /* next record to hand out */
+    const smait_raw *ready;     /* end of the validated records */
+    const smait_raw *last;      /* record handed out last */
+};
+
+/* Next logical record, or NULL at the end of the trace. */
+static inline const smait_raw *trace_reader_next(trace_reader *r)
+{
+    struct trace_reader_view *v = (struct trace_reader_view *)r;
+    const smait_raw *p = v->cur;
+    if (p < v->ready) {
+        v->cur = p + ((p->f1 >> 12) == 1 ? SMAIT_CALL_PARTS : 1);
+        v->last = p;
+        return p;
+    }
+    return trace_reader_refill_next(r);
+}
+
+/* Simple-record index of the record trace_reader_next returned last. */
+uint64_t trace_reader_index(const trace_reader *r);
+const char *trace_reader_path(const trace_reader *r);
+smait_order trace_reader_order(const trace_reader *r);   /* decided order */
+bool trace_reader_compressed(const trace_reader *r);
+
+/* Counts for --lenient: simple records skipped as invalid or malformed, trailing
+ * bytes of a truncated final record, and call records whose times could not be
+ * paired with the call trace. */
+typedef struct trace_reader_problems {
+    uint64_t skipped_records;
+    uint64_t truncated_bytes;
+    uint64_t unpaired_calls;
+    uint64_t corrupt_streams;   /* compressed streams cut short */
+} trace_reader_problems;
+trace_reader_problems trace_reader_problem_counts(const trace_reader *r);
+
+/* Bytes of the file read so far and the file size (0 when unknown, e.g. a pipe). */
+void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total);
+
+#endif

@@ -1,0 +1,160 @@
+/* trace_set.c — prefix and list-file trace sets, output naming. */
+#include "trace_set.h"
+#include "diag.h"
+#include "line_reader.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_TRACES = 1 << 16 };
+
+int trace_set_prefix_count(const char *prefix)
+{
+    const char *dot = strrchr(prefix, '.');
+    if (!dot || !dot[1]) return -1;
+    long v = 0;
+    for (const char *p = dot + 1; *p; p++) {
+        if (!isdigit((unsigned char)*p)) return -1;
+        v = v * 10 + (*p - '0');
+        if (v > MAX_TRACES) return -1;
+    }
+    return v > 0 ? (int)v : -1;
+}
+
+static char **paths_from_prefix(const char *prefix, int *count)
+{
+    int n = trace_set_prefix_count(prefix);
+    if (n < 0)
+        diag_usage_error("trace prefix '%s' must end in '.P', P = the number of traces"
+                         " (1..%d), e.g. trace_level_3.4", prefix, MAX_TRACES);
+    char **paths = xcalloc((size_t)n, sizeof *paths);
+    size_t len = strlen(prefix) + 16;
+    for (int t = 0; t < n; t++) {
+        paths[t] = xmalloc(len);
+        snprintf(paths[t], len, "%s.%d", prefix, t);
+    }
+    *count = n;
+    return paths;
+}
+
+static char **paths_from_list(const char *list, int *count)
+{
+    line_reader *lr = line_reader_open(list);
+    const char *slash = strrchr(list, '/');
+    size_t dirlen = slash ? (size_t)(slash - list) + 1 : 0;
+    char **paths = NULL;
+    size_t cap = 0;
+    int n = 0;
+    char *line;
+    while ((line = line_reader_next(lr, NULL)) != NULL) {
+        while (isspace((unsigned char)*line)) line++;
+        size_t k = strlen(line);
+        while (k > 0 && isspace((unsigned char)line[k - 1])) line[--k] = '\0';
+        if (k == 0 || line[0] == '#') continue;
+        if (n >= MAX_TRACES)
+            diag_data_error(list, DIAG_NO_OFFSET, "line %llu: more than %d traces",
+                            (unsigned long long)line_reader_lineno(lr), MAX_TRACES);
+        cap = xgrow((void **)&paths, cap, (size_t)n + 1, sizeof *paths);
+        bool relative = line[0] != '/' && strcmp(line, "-") != 0;
+        paths[n] = xmalloc((relative ? dirlen : 0) + k + 1);
+        snprintf(paths[n], (relative ? dirlen : 0) + k + 1, "%.*s%s",
+                 (int)(relative ? dirlen : 0), list, line);
+        n++;
+    }
+    line_reader_close(lr);
+    if (n == 0) diag_data_error(list, DIAG_NO_OFFSET, "trace list names no traces");
+    int stdin_uses = 0;
+    for (int t = 0; t < n; t++) stdin_uses += strcmp(paths[t], "-") == 0;
+    if (stdin_uses && n > 1)
+        diag_data_error(list, DIAG_NO_OFFSET, "'-' (standard input) is only allowed when the"
+                        " list names exactly one trace");
+    *count = n;
+    return paths;
+}
+
+void trace_set_from_prefix(trace_set *ts, const char *prefix)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->paths = paths_from_prefix(prefix, &ts->count);
+    ts->name = xstrdup(prefix);
+}
+
+void trace_set_from_list(trace_set *ts, const char *list_path)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->paths = paths_from_list(list_path, &ts->count);
+    ts->name = xstrdup(list_path);
+}
+
+static void set_calls(trace_set *ts, char **paths, int n, const char *from)
+{
+    if (n != ts->count)
+        diag_usage_error("call traces %s name %d traces but the detailed traces %s name %d",
+                         from, n, ts->name, ts->count);
+    ts->call_paths = paths;
+}
+
+void trace_set_calls_from_prefix(trace_set *ts, const char *prefix)
+{
+    int n;
+    char **p = paths_from_prefix(prefix, &n);
+    set_calls(ts, p, n, prefix);
+}
+
+void trace_set_calls_from_list(trace_set *ts, const char *list_path)
+{
+    int n;
+    char **p = paths_from_list(list_path, &n);
+    set_calls(ts, p, n, list_path);
+}
+
+char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char *suffix)
+{
+    const char *base = ts->name;
+    if (out_dir) {
+        const char *slash = strrchr(ts->name, '/');
+        if (slash) base = slash + 1;
+    }
+    size_t n = (out_dir ? strlen(out_dir) + 1 : 0) + strlen(base) + strlen(suffix) + 2;
+    char *p = xmalloc(n);
+    if (out_dir)
+        snprintf(p, n, "%s/%s.%s", out_dir, base, suffix);
+    else
+        snprintf(p, n, "%s.%s", base, suffix);
+    return p;
+}
+
+trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts)
+{
+    trace_reader **r = xcalloc((size_t)ts->count, sizeof *r);
+    for (int t = 0; t < ts->count; t++) {
+        r[t] = trace_reader_open(ts->paths[t], opts);
+        if (ts->call_paths)
+            trace_reader_attach_calls(r[t], trace_reader_open(ts->call_paths[t], opts));
+    }
+    return r;
+}
+
+void trace_set_close_readers(const trace_set *ts, trace_reader **readers)
+{
+    if (!readers) return;
+    for (int t = 0; t < ts->count; t++) trace_reader_close(readers[t]);
+    free(readers);
+}
+
+static void free_paths(char **p, int n)
+{
+    if (!p) return;
+    for (int i = 0; i < n; i++) free(p[i]);
+    free(p);
+}
+
+void trace_set_free(trace_set *ts)
+{
+    free_paths(ts->paths, ts->count);
+    free_paths(ts->call_paths, ts->count);
+    free(ts->name);
+    memset(ts, 0, sizeof *ts);
+}

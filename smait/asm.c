@@ -1,0 +1,186 @@
+/* asm.c — `smait asm`: the text form (formats/SMAIT-TEXT.md) to binary traces.
+ *
+ * A text without thread sections becomes one trace file. With `thread N`
+ * sections (and optionally `threads P`) it becomes a trace set OUT.P.0 …
+ * OUT.P.(P-1). `repeat N` … `end` blocks repeat their lines and nest. */
+#include "smait_cmd.h"
+#include "../common/diag.h"
+#include "../common/line_reader.h"
+#include "../common/out_file.h"
+#include "../formats/smait_text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct text_line {
+    char *text;
+    uint64_t lineno;
+} text_line;
+
+typedef struct assembler {
+    const char *path;
+    text_line *lines;
+    size_t nlines;
+    smait_order order;
+    bool order_fixed;       /* given on the command line */
+    bool records_seen;
+    int threads;            /* 0 = single-file mode */
+    out_file **out;
+    int current;            /* thread whose section we are in (0 in single mode) */
+} assembler;
+
+static noreturn void text_error(const assembler *a, uint64_t lineno, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static noreturn void text_error(const assembler *a, uint64_t lineno, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_data_error(a->path, DIAG_NO_OFFSET, "line %llu: %s", (unsigned long long)lineno, msg);
+}
+
+/* Words of line i (a scratch copy). */
+static int words_of(const assembler *a, size_t i, char *scratch, size_t cap, char **w, int max)
+{
+    if (strlen(a->lines[i].text) >= cap) text_error(a, a->lines[i].lineno, "line too long");
+    strcpy(scratch, a->lines[i].text);
+    return smait_text_words(scratch, w, max);
+}
+
+static int thread_number(const assembler *a, size_t i, const char *s, int lo)
+{
+    uint32_t v;
+    if (smait_text_u32(s, &v) || v > 65536 || (int)v < lo)
+        text_error(a, a->lines[i].lineno, "bad thread number '%s'", s);
+    return (int)v;
+}
+
+/* Pass 1: find the thread sections and check the block structure. */
+static void scan(assembler *a)
+{
+    int depth = 0, max_thread = -1, declared = 0;
+    char buf[1024], *w[4];
+    for (size_t i = 0; i < a->nlines; i++) {
+        int n = words_of(a, i, buf, sizeof buf, w, 4);
+        if (n == 0) continue;
+        uint64_t ln = a->lines[i].lineno;
+        if (strcmp(w[0], "repeat") == 0) depth++;
+        else if (strcmp(w[0], "end") == 0) {
+            if (--depth < 0) text_error(a, ln, "'end' without 'repeat'");
+        } else if (strcmp(w[0], "thread") == 0) {
+            if (n != 2) text_error(a, ln, "'thread' takes one number");
+            if (depth) text_error(a, ln, "'thread' inside a repeat block");
+            int t = thread_number(a, i, w[1], 0);
+            if (t > max_thread) max_thread = t;
+        } else if (strcmp(w[0], "threads") == 0) {
+            if (n != 2) text_error(a, ln, "'threads' takes one number");
+            if (declared) text_error(a, ln, "'threads' given twice");
+            declared = thread_number(a, i, w[1], 1);
+        }
+    }
+    if (depth) text_error(a, a->nlines ? a->lines[a->nlines - 1].lineno : 0,
+                          "%d 'repeat' block(s) not closed with 'end'", depth);
+    if (declared && max_thread >= declared)
+        text_error(a, 0, "section 'thread %d' but 'threads %d'", max_thread, declared);
+    a->threads = declared ? declared : max_thread + 1;
+}
+
+static void emit(assembler *a, const smait_raw *recs, int n, uint64_t ln)
+{
+    if (a->threads && a->current < 0)
+        text_error(a, ln, "record before the first 'thread' section");
+    int t = a->threads ? a->current : 0;
+    unsigned char bytes[8 * SMAIT_CALL_PARTS];
+    for (int i = 0; i < n; i++)
+        smait_store_raw(bytes + 8 * i, recs[i], a->order);
+    out_file_write(a->out[t], bytes, 8 * (size_t)n);
+    a->records_seen = true;
+}
+
+/* Pass 2: assemble lines [from, to) `times` times. Returns nothing; nested
+ * repeats recurse. */
+static void run(assembler *a, size_t from, size_t to, uint64_t times)
+{
+    char buf[1024], *w[4];
+    for (uint64_t rep = 0; rep < times; rep++) {
+        for (size_t i = from; i < to; i++) {
+            int n = words_of(a, i, buf, sizeof buf, w, 4);
+            if (n == 0) continue;
+            uint64_t ln = a->lines[i].lineno;
+            if (strcmp(w[0], "repeat") == 0) {
+                uint32_t count;
+                if (n != 2 || smait_text_u32(w[1], &count))
+                    text_error(a, ln, "'repeat' takes a count");
+                size_t j = i + 1;
+                for (int depth = 1; ; j++) {    /* find the matching end */
+                    char b2[1024], *w2[2];
+                    int m = words_of(a, j, b2, sizeof b2, w2, 2);
+                    if (m && strcmp(w2[0], "repeat") == 0) depth++;
+                    if (m && strcmp(w2[0], "end") == 0 && --depth == 0) break;
+                }
+                run(a, i + 1, j, count);
+                i = j;
+            } else if (strcmp(w[0], "thread") == 0) {
+                a->current = thread_number(a, i, w[1], 0);
+            } else if (strcmp(w[0], "threads") == 0) {
+                continue;
+            } else if (strcmp(w[0], "byteorder") == 0) {
+                smait_order o;
+                if (n != 2 || smait_order_parse(w[1], &o) || o == SMAIT_ORDER_AUTO)
+                    text_error(a, ln, "'byteorder' takes little or big");
+                if (a->records_seen && o != a->order)
+                    text_error(a, ln, "'byteorder' after the first record");
+                if (!a->order_fixed) a->order = o;
+            } else {
+                smait_raw recs[SMAIT_CALL_PARTS];
+                char err[256];
+                int k = smait_text_parse(a->lines[i].text, recs, err, sizeof err);
+                if (k < 0) text_error(a, ln, "%s", err);
+                emit(a, recs, k, ln);
+            }
+        }
+    }
+}
+
+int smait_asm(const char *text_path, const char *out, smait_order order)
+{
+    assembler a = { .path = text_path, .order = SMAIT_ORDER_LITTLE, .current = -1 };
+    if (order != SMAIT_ORDER_AUTO) {
+        a.order = order;
+        a.order_fixed = true;
+    }
+    line_reader *lr = line_reader_open(text_path);
+    size_t cap = 0;
+    char *line;
+    while ((line = line_reader_next(lr, NULL)) != NULL) {
+        cap = xgrow((void **)&a.lines, cap, a.nlines + 1, sizeof *a.lines);
+        a.lines[a.nlines].text = xstrdup(line);
+        a.lines[a.nlines].lineno = line_reader_lineno(lr);
+        a.nlines++;
+    }
+    line_reader_close(lr);
+    scan(&a);
+    int files = a.threads ? a.threads : 1;
+    a.out = xcalloc((size_t)files, sizeof *a.out);
+    for (int t = 0; t < files; t++) {
+        if (a.threads) {
+            size_t n = strlen(out) + 32;
+            char *p = xmalloc(n);
+            snprintf(p, n, "%s.%d.%d", out, a.threads, t);
+            a.out[t] = out_file_open(p, false);
+            free(p);
+        } else {
+            a.out[t] = out_file_open(out, false);
+        }
+    }
+    run(&a, 0, a.nlines, 1);
+    for (int t = 0; t < files; t++) out_file_commit(a.out[t]);
+    for (size_t i = 0; i < a.nlines; i++) free(a.lines[i].text);
+    free(a.lines);
+    free(a.out);
+    return EXIT_OK;
+}

@@ -1,0 +1,15 @@
+/* smait_cmd.h — the subcommands of the smait utility. */
+#ifndef DSM_SMAIT_CMD_H
+#define DSM_SMAIT_CMD_H
+
+#include <stdbool.h>
+#include "../common/trace_reader.h"
+
+/* Dump traces as text; with several paths, as a trace set with thread sections. */
+int smait_dump(char **paths, int n, const trace_reader_opts *opts);
+/* Assemble a text file into OUT (or OUT.P.t for a trace set). */
+int smait_asm(const char *text_path, const char *out, smait_order order);
+/* Count records per kind and call type; validate. */
+int smait_stat(char **paths, int n, const trace_reader_opts *opts);
+
+#endif
