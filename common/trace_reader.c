@@ -12,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-enum { DEFAULT_RECORDS = 32768, DETECT_RECORDS = 16 };
+enum { DEFAULT_RECORDS = 65536, DETECT_RECORDS = 16 };
 
 struct trace_reader {
     struct trace_reader_view v;     /* must be first: the inline fast path */
@@ -118,20 +121,63 @@ static void pair_call(trace_reader *r, smait_raw *p)
     p[SMAIT_CALL_END].f2 = q[SMAIT_CALL_END].f2;
 }
 
+/* 1 when f1 is a valid memory, procedure start, branch or procedure call
+ * record (not a call part), computed without branches. */
+static inline uint32_t simple_record_ok(uint32_t f1)
+{
+    uint32_t branchy = (0x1110u >> (f1 >> 28)) & 1;     /* top nibble 4, 8 or C */
+    uint32_t mem = ((f1 >> 12) == 0) & ((f1 & 0xF) <= 2) & (((f1 >> 4) & 0xF) <= 11) &
+                   (((f1 >> 8) & 0xF) <= 2);
+    return branchy | mem;
+}
+
+#ifdef __SSE2__
+/* The f1 fields of 4 records, all valid non-call records? (SSE2: x86-64 baseline) */
+static inline __m128i block4_mask(const smait_raw *p)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 2));
+    __m128i f1 = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),
+                                                 _MM_SHUFFLE(2, 0, 2, 0)));
+    const __m128i zero = _mm_setzero_si128();
+    /* top nibble 4, 8 or C: bits 29..28 clear, bits 31..30 not both clear */
+    __m128i low2 = _mm_cmpeq_epi32(_mm_and_si128(f1, _mm_set1_epi32(0x30000000)), zero);
+    __m128i high2 = _mm_cmpeq_epi32(_mm_and_si128(f1, _mm_set1_epi32((int)0xC0000000u)), zero);
+    __m128i branchy = _mm_andnot_si128(high2, low2);
+    /* memory record: f1 < 0x1000 with access <= 2, size <= 11, register <= 2 */
+    __m128i mem = _mm_cmpeq_epi32(_mm_and_si128(f1, _mm_set1_epi32((int)0xFFFFF000u)), zero);
+    mem = _mm_and_si128(mem, _mm_cmplt_epi32(_mm_and_si128(f1, _mm_set1_epi32(0xF)), _mm_set1_epi32(3)));
+    mem = _mm_and_si128(mem, _mm_cmplt_epi32(_mm_and_si128(f1, _mm_set1_epi32(0xF0)), _mm_set1_epi32(0xC0)));
+    mem = _mm_and_si128(mem, _mm_cmplt_epi32(_mm_and_si128(f1, _mm_set1_epi32(0xF00)), _mm_set1_epi32(0x300)));
+    return _mm_or_si128(branchy, mem);
+}
+
+static inline bool block8_ok(const smait_raw *p)
+{
+    return _mm_movemask_epi8(_mm_and_si128(block4_mask(p), block4_mask(p + 4))) == 0xFFFF;
+}
+#else
+static inline bool block8_ok(const smait_raw *p)
+{
+    uint32_t ok = 1;
+    for (int j = 0; j < 8; j++)
+        ok &= simple_record_ok(p[j].f1);
+    return ok;
+}
+#endif
+
 /* Extend ready over every valid record in [ready, fill). Stops at a bad record
  * or at a call record whose parts are not all in the buffer yet. */
 static void validate(trace_reader *r)
 {
     smait_raw *p = (smait_raw *)r->v.ready, *end = r->fill;
     for (;;) {
-        /* Fast loop over memory and branch records. */
-        while (p < end) {
-            uint32_t f1 = p->f1, top = f1 >> 28;
-            if (top == 0x4 || top == 0x8 || top == 0xC) { p++; continue; }
-            if ((f1 >> 12) == 0 && (f1 & 0xF) <= 2 && ((f1 >> 4) & 0xF) <= 11 &&
-                ((f1 >> 8) & 0xF) <= 2) { p++; continue; }
-            break;
-        }
+        /* Fast loops over memory and branch records: blocks of 8 without
+         * branches (vectorised), then one by one up to the next call part. */
+        while (end - p >= 8 && block8_ok(p))
+            p += 8;
+        while (p < end && simple_record_ok(p->f1))
+            p++;
         if (p >= end || smait_classify(p->f1) != SMAIT_CALL_PART || smait_call_index(p->f1) != 0)
             break;
         /* A call record cut by the buffer end waits for more bytes; at the end
@@ -249,6 +295,21 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
         r->fill = r->buf + keep;
         read_more(r);
     }
+}
+
+const smait_raw *trace_reader_next_run(trace_reader *r, const smait_raw **end)
+{
+    const smait_raw *first = trace_reader_next(r);
+    if (!first) return NULL;
+    *end = r->v.ready;
+    r->v.cur = r->v.ready;
+    r->v.last = NULL;
+    return first;
+}
+
+uint64_t trace_reader_index_of(const trace_reader *r, const smait_raw *p)
+{
+    return index_of(r, p);
 }
 
 trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)

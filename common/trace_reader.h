@@ -22,7 +22,7 @@
 typedef struct trace_reader_opts {
     smait_order order;      /* AUTO (default), LITTLE or BIG */
     bool lenient;           /* skip and count bad records instead of stopping */
-    size_t buffer_records;  /* 0: default (32768 simple records = 256 KiB) */
+    size_t buffer_records;  /* 0: default (65536 simple records = 512 KiB) */
 } trace_reader_opts;
 
 typedef struct trace_reader trace_reader;
@@ -57,6 +57,15 @@ static inline const smait_raw *trace_reader_next(trace_reader *r)
     }
     return trace_reader_refill_next(r);
 }
+
+/* Bulk access for whole-trace scans: the next run of validated records
+ * [begin, *end) in host order, every logical record in it whole (step with
+ * smait_record_span). They count as handed out; the pointers stay valid until
+ * the next call. Returns NULL at the end of the trace. Faster than
+ * trace_reader_next because the caller's cursor stays in a register. */
+const smait_raw *trace_reader_next_run(trace_reader *r, const smait_raw **end);
+/* Simple-record index of a record inside the run handed out last. */
+uint64_t trace_reader_index_of(const trace_reader *r, const smait_raw *p);
 
 /* Simple-record index of the record trace_reader_next returned last. */
 uint64_t trace_reader_index(const trace_reader *r);

@@ -126,13 +126,23 @@ char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char
     return p;
 }
 
+/* Read buffers of a whole set share this budget (simple records), so 128
+ * threads cost 32 MiB, not 128 × 512 KiB; one reader never gets less than
+ * 32 KiB. */
+enum { SET_BUFFER_BUDGET = 4 << 20, MIN_BUFFER = 4096, MAX_BUFFER = 65536 };
+
 trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts)
 {
     trace_reader **r = xcalloc((size_t)ts->count, sizeof *r);
+    trace_reader_opts o = *opts;
+    if (!o.buffer_records) {
+        size_t share = SET_BUFFER_BUDGET / (size_t)(ts->call_paths ? 2 * ts->count : ts->count);
+        o.buffer_records = share < MIN_BUFFER ? MIN_BUFFER : share > MAX_BUFFER ? MAX_BUFFER : share;
+    }
     for (int t = 0; t < ts->count; t++) {
-        r[t] = trace_reader_open(ts->paths[t], opts);
+        r[t] = trace_reader_open(ts->paths[t], &o);
         if (ts->call_paths)
-            trace_reader_attach_calls(r[t], trace_reader_open(ts->call_paths[t], opts));
+            trace_reader_attach_calls(r[t], trace_reader_open(ts->call_paths[t], &o));
     }
     return r;
 }
