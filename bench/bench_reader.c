@@ -1,6 +1,6 @@
 /* bench_reader.c — throughput of a plain scan with common/trace_reader.
  *
- *   bench_reader gen FILE MRECORDS [big]   write a synthetic trace (typical mix:
+ *   bench_reader gen FILE MRECORDS [little|big [SEED]]  write a synthetic trace (typical mix:
  *                                          loads, stores, branches, a call record
  *                                          every 1000 records)
  *   bench_reader scan FILE...              scan, count kinds, print records/s
@@ -23,13 +23,13 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int gen(const char *path, uint64_t n, smait_order order)
+static int gen(const char *path, uint64_t n, smait_order order, uint64_t seed)
 {
     FILE *f = fopen(path, "wb");
     if (!f) { perror(path); return 2; }
     enum { CHUNK = 1 << 16 };
     unsigned char *buf = xmalloc(CHUNK * 8);
-    uint64_t x = 88172645463325252ull, written = 0;
+    uint64_t x = 88172645463325252ull ^ (seed * 0x9E3779B97F4A7C15ull), written = 0;
     uint32_t pc = 0x10000;
     while (written < n) {
         size_t k = 0;
@@ -114,9 +114,10 @@ int main(int argc, char **argv)
     diag_set_tool("bench_reader");
     if (argc >= 4 && strcmp(argv[1], "gen") == 0)
         return gen(argv[2], strtoull(argv[3], NULL, 10) * 1000000ull,
-                   argc > 4 && strcmp(argv[4], "big") == 0 ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE);
+                   argc > 4 && strcmp(argv[4], "big") == 0 ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE,
+                   argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
     if (argc >= 3 && strcmp(argv[1], "scan") == 0)
         return scan(argv + 2, argc - 2);
-    fprintf(stderr, "usage: bench_reader gen FILE MRECORDS [big] | scan FILE...\n");
+    fprintf(stderr, "usage: bench_reader gen FILE MRECORDS [little|big [SEED]] | scan FILE...\n");
     return 1;
 }

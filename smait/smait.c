@@ -1,8 +1,10 @@
-/* smait.c — the smait utility: inspect, assemble and validate SMAIT traces.
- * Only parses the command line; the work is in dump.c, asm.c and stat.c. */
+/* smait.c — the smait utility: inspect, assemble, validate and schedule SMAIT
+ * traces. Only parses the command line; the work is in dump.c, asm.c, stat.c
+ * and schedule.c. */
 #include "smait_cmd.h"
 #include "../common/diag.h"
 #include "../common/options.h"
+#include "../common/run_options.h"
 #include "../common/trace_set.h"
 
 #include <stdlib.h>
@@ -12,19 +14,53 @@ static const char usage[] =
     "Usage: smait dump [options] FILE...      print records as text (several files: a trace set)\n"
     "       smait asm [options] TEXT OUT      text form to binary (thread sections: OUT.P.t)\n"
     "       smait stat [options] FILE...      record counts per kind and call type; validation\n"
+    "       smait schedule [options] [calls.P] trace.P\n"
+    "                                         print the interleaving ciat and cdat use\n"
+    "       smait COMMAND --help              the options of one command\n"
     "\n"
     "FILE may be plain, gzip-compressed or '-' (standard input). The text form is\n"
     "described in formats/SMAIT-TEXT.md; the binary format in formats/SMAIT.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
+static const char usage_schedule[] =
+    "Usage: smait schedule [options] [calls.P] trace.P\n"
+    "       smait schedule [options] [-c call_list] -t trace_list\n"
+    "\n"
+    "Prints, one line each, every record in the order the shared scheduler\n"
+    "processes it ('CLOCK Tthread INDEX: record'), phase begins and ends with\n"
+    "per-thread counts, and threads stopping and resuming (SPEC sections 4, 5).\n";
+
+static int cmd_schedule(int argc, char **argv)
+{
+    run_options ro;
+    bool fetches = false;
+    option_spec specs[RUN_OPTION_COUNT + 2];
+    run_options_init(&ro, specs);
+    specs[RUN_OPTION_COUNT] = (option_spec){ "fetches", 0, NULL, OPT_FLAG, NULL, &fetches, NULL,
+                                             0, 0, "also print every instruction fetch" };
+    specs[RUN_OPTION_COUNT + 1] = (option_spec){ 0 };
+    char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
+    int n = options_parse(specs, argc, argv, usage_schedule, ops);
+    trace_set ts;
+    run_options_trace_set(&ro, ops, n, &ts);
+    trace_reader_opts rdo = run_options_reader(&ro);
+    sched_options so = run_options_sched(&ro);
+    int status = smait_schedule(&ts, &rdo, &so, fetches);
+    trace_set_free(&ts);
+    free(ops);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     diag_set_tool("smait");
+    if (argc >= 2 && strcmp(argv[1], "schedule") == 0)
+        return cmd_schedule(argc - 1, argv + 1);
     smait_order order = SMAIT_ORDER_AUTO;
     bool lenient = false;
     const char *set_prefix = NULL;
     const option_spec specs[] = {
-        { "byte-order", 0, NULL, OPT_CALL, "ORDER", &order, options_byte_order, 0, 0,
+        { "byte-order", 0, "byte_order", OPT_CALL, "ORDER", &order, options_byte_order, 0, 0,
           "byte order of the traces: little, big or auto (default auto); for asm: of the output" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &lenient, NULL, 0, 0,
           "skip and count bad records instead of stopping (dump, stat)" },
@@ -34,7 +70,7 @@ int main(int argc, char **argv)
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int n = options_parse(specs, argc, argv, usage, ops);
-    if (n < 1) diag_usage_error("missing command (dump, asm or stat)");
+    if (n < 1) diag_usage_error("missing command (dump, asm, stat or schedule)");
     const char *cmd = ops[0];
     trace_reader_opts ro = { .order = order, .lenient = lenient };
     char **files = ops + 1;
@@ -57,7 +93,7 @@ int main(int argc, char **argv)
         if (set_prefix || nfiles != 2) diag_usage_error("asm needs TEXT and OUT");
         status = smait_asm(files[0], files[1], order);
     } else {
-        diag_usage_error("unknown command '%s' (dump, asm or stat)", cmd);
+        diag_usage_error("unknown command '%s' (dump, asm, stat or schedule)", cmd);
     }
     trace_set_free(&ts);
     free(ops);

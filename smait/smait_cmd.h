@@ -3,6 +3,7 @@
 #define DSM_SMAIT_CMD_H
 
 #include <stdbool.h>
+#include "../common/scheduler.h"
 #include "../common/trace_reader.h"
 
 /* Dump traces as text; with several paths, as a trace set with thread sections. */
@@ -11,5 +12,9 @@ int smait_dump(char **paths, int n, const trace_reader_opts *opts);
 int smait_asm(const char *text_path, const char *out, smait_order order);
 /* Count records per kind and call type; validate. */
 int smait_stat(char **paths, int n, const trace_reader_opts *opts);
+
+/* Print the scheduler's interleaving of a trace set (with fetches if asked). */
+int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched_options *so,
+                   bool fetches);
 
 #endif

@@ -1,0 +1,128 @@
+/* clock_queue.h — runnable threads ordered by pseudo clock (SPEC §5.1).
+ *
+ * cq_pick returns the thread with the smallest clock; among equal clocks, the
+ * first one after `prev` in cyclic thread order. It is a calendar queue: one
+ * bitset of threads per clock value for the W clocks from the current minimum
+ * (`base`) on, plus a min-heap for clocks beyond that window. Clocks advance by
+ * a few instructions per record, so a step is a couple of bit operations: pick
+ * = find-first-set in the base bucket, move = clear one bit and set another. */
+#ifndef DSM_COMMON_CLOCK_QUEUE_H
+#define DSM_COMMON_CLOCK_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cq_entry {
+    uint64_t clock;
+    int thread;
+} cq_entry;
+
+typedef struct clock_queue {
+    int nthreads;
+    int words;              /* 64-bit words per bitset */
+    uint32_t window;        /* W, a power of two */
+    uint64_t base;          /* clock of the lowest bucket (<= every queued clock) */
+    uint64_t *bits;         /* window × words: bucket (clock mod W) */
+    uint64_t occupied[4];   /* bucket non-empty, one bit per bucket (W <= 256) */
+    int in_buckets;         /* threads in buckets */
+    cq_entry *heap;         /* clocks >= base + W */
+    int heap_len;
+    uint64_t *clock;        /* queued clock per thread */
+    uint8_t *queued;        /* 0 no, 1 in a bucket, 2 in the heap */
+} clock_queue;
+
+void cq_init(clock_queue *q, int nthreads);
+void cq_free(clock_queue *q);
+
+void cq_insert(clock_queue *q, int thread, uint64_t clock);
+void cq_remove(clock_queue *q, int thread);
+void cq_update_slow(clock_queue *q, int thread, uint64_t clock);
+int cq_pick_slow(clock_queue *q, int prev);
+
+static inline bool cq_contains(const clock_queue *q, int thread) { return q->queued[thread] != 0; }
+static inline int cq_count(const clock_queue *q) { return q->in_buckets + q->heap_len; }
+
+static inline uint64_t *cq_bucket(const clock_queue *q, uint64_t clock)
+{
+    return q->bits + (size_t)(clock & (q->window - 1)) * (size_t)q->words;
+}
+
+static inline bool cq_bucket_empty(const clock_queue *q, const uint64_t *b)
+{
+    for (int w = 0; w < q->words; w++)
+        if (b[w]) return false;
+    return true;
+}
+
+/* Change a queued thread's clock (the hot path: one bit cleared, one set). */
+static inline void cq_update(clock_queue *q, int thread, uint64_t clock)
+{
+    if (q->queued[thread] == 1 && clock >= q->base && clock - q->base < q->window) {
+        uint64_t bit = 1ull << (thread & 63);
+        uint64_t old = q->clock[thread];
+        uint64_t *from = cq_bucket(q, old);
+        from[thread >> 6] &= ~bit;
+        if (cq_bucket_empty(q, from)) {
+            uint32_t i = (uint32_t)(old & (q->window - 1));
+            q->occupied[i >> 6] &= ~(1ull << (i & 63));
+        }
+        cq_bucket(q, clock)[thread >> 6] |= bit;
+        uint32_t j = (uint32_t)(clock & (q->window - 1));
+        q->occupied[j >> 6] |= 1ull << (j & 63);
+        q->clock[thread] = clock;
+        return;
+    }
+    cq_update_slow(q, thread, clock);
+}
+
+uint64_t cq_min_other_slow(clock_queue *q, int thread);
+/* Move heap entries that now fall inside the window into their buckets. */
+void cq_migrate(clock_queue *q);
+
+/* Single-word queues (at most 64 threads): the next occupied bucket strictly
+ * after base, as a clock; UINT64_MAX when the buckets beyond base are empty. */
+static inline uint64_t cq_next_level(const clock_queue *q)
+{
+    uint32_t i = (uint32_t)(q->base & (q->window - 1));
+    for (uint32_t k = 1; k <= 4; k++) {
+        uint32_t w = ((i >> 6) + k - 1) & 3;
+        uint64_t m = q->occupied[w];
+        if (k == 1) m &= (i & 63) == 63 ? 0 : ~0ull << ((i & 63) + 1);
+        if (m) {
+            uint32_t j = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return q->base + ((j - i) & (q->window - 1));
+        }
+    }
+    uint64_t m = q->occupied[i >> 6] & ((1ull << (i & 63)) - 1);    /* wrapped around */
+    if (m) {
+        uint32_t j = ((i >> 6) << 6) + (uint32_t)__builtin_ctzll(m);
+        return q->base + ((j - i) & (q->window - 1));
+    }
+    return UINT64_MAX;
+}
+
+/* The smallest clock of the queued threads other than `thread` (which must be
+ * queued at the minimum clock), or UINT64_MAX when there are none. */
+static inline uint64_t cq_min_other(clock_queue *q, int thread)
+{
+    if (q->words == 1 && (*cq_bucket(q, q->base) & ~(1ull << thread)) != 0) return q->base;
+    return cq_min_other_slow(q, thread);
+}
+
+/* The thread to run next: smallest clock, ties to the first thread after prev
+ * (the thread processed last; -1 at the start) in cyclic order. -1 when the
+ * queue is empty. Does not remove it. */
+static inline int cq_pick(clock_queue *q, int prev)
+{
+    if (q->words == 1) {
+        uint64_t b = *cq_bucket(q, q->base);
+        if (b) {
+            uint64_t after = prev >= 0 && prev < 63 ? b & (~0ull << (prev + 1)) : 0;
+            return __builtin_ctzll(after ? after : b);
+        }
+    }
+    return cq_pick_slow(q, prev);
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* progress.h — a one-line progress meter on stderr (SPEC §10).
+ *
+ * Shown only when stderr is a terminal (and the tool was not given -q):
+ * records/s and the share of the input read when file sizes are known.
+ * Never written into output files. */
+#ifndef DSM_COMMON_PROGRESS_H
+#define DSM_COMMON_PROGRESS_H
+
+#include <stdint.h>
+#include "trace_reader.h"
+
+typedef struct progress_meter progress_meter;
+
+/* NULL when stderr is not a terminal. The readers are watched, not owned. */
+progress_meter *progress_start(trace_reader *const *readers, int n);
+/* Called every so often with the number of records processed so far. */
+void progress_tick(progress_meter *m, uint64_t records);
+/* Clears the line. */
+void progress_done(progress_meter *m);
+void progress_free(progress_meter *m);
+
+#endif

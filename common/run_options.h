@@ -1,0 +1,38 @@
+/* run_options.h — the options every trace-reading tool shares (ciat, cdat,
+ * smait schedule), in one option table, and the trace set they select.
+ *
+ *   [calls.P] trace.P            or   [-c call_list] -t trace_list
+ *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR */
+#ifndef DSM_COMMON_RUN_OPTIONS_H
+#define DSM_COMMON_RUN_OPTIONS_H
+
+#include "options.h"
+#include "scheduler.h"
+#include "trace_set.h"
+
+typedef struct run_options {
+    smait_order order;
+    bool lenient;
+    bool parallel_start;        /* -p */
+    uint64_t gap_limit;
+    bool quiet;                 /* -q */
+    const char *trace_list;     /* -t */
+    const char *call_list;      /* -c */
+    const char *out_dir;        /* -o */
+} run_options;
+
+enum { RUN_OPTION_COUNT = 8 };
+
+/* Defaults, and the option table entries that fill ro (RUN_OPTION_COUNT
+ * entries written to specs). */
+void run_options_init(run_options *ro, option_spec *specs);
+
+/* Build the trace set from the operands left for traces ([calls.P] trace.P,
+ * or none with -t). Usage errors exit 1. */
+void run_options_trace_set(const run_options *ro, char **operands, int n, trace_set *ts);
+
+/* Reader and scheduler options that follow from ro. */
+trace_reader_opts run_options_reader(const run_options *ro);
+sched_options run_options_sched(const run_options *ro);
+
+#endif

@@ -1,0 +1,648 @@
+/* scheduler.c — thread-mode interleaving, phases and synchronisation (SPEC §5.1). */
+#include "scheduler.h"
+#include "clock_queue.h"
+#include "diag.h"
+#include "progress.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum tstate { T_INACTIVE, T_RUNNABLE, T_BLOCKED, T_JOINED, T_FINISHED } tstate;
+
+typedef struct thread {
+    trace_reader *r;
+    istream is;
+    uint64_t clock;
+    tstate state;
+    sched_wait wait;            /* while T_BLOCKED */
+    uint32_t wait_key;          /* barrier address or lock key */
+    uint64_t wait_index;        /* record index of the blocking record */
+    uint64_t records;
+    uint64_t sync_idle, phase_end_idle;
+    sched_counts at_phase_start;    /* totals when the current phase began */
+    sched_counts view;              /* scratch for the count getters */
+} thread;
+
+/* A held lock: critical sections and ordered sections use separate key spaces. */
+typedef struct lock_entry {
+    uint64_t key;               /* space << 32 | address; 0 slot = empty via used */
+    int holder;                 /* -1 = free */
+    bool used;
+} lock_entry;
+
+struct scheduler {
+    const trace_set *set;
+    int n;
+    thread *th;
+    clock_queue q;
+    sched_options o;
+    sched_hooks h;
+    sched_phase phase;
+    bool done;
+    int prev;                   /* thread processed last */
+    lock_entry *locks;
+    size_t lock_cap, lock_used;
+    sched_problems problems;
+    trace_reader **readers;
+    progress_meter *progress;
+};
+
+const char *sched_phase_kind_name(sched_phase_kind k)
+{
+    return k == PHASE_SERIAL ? "serial" : "parallel";
+}
+
+const char *sched_phase_cause_name(sched_phase_cause c)
+{
+    static const char *const names[] = { "start", "spawn", "join", "marker" };
+    return names[c];
+}
+
+const char *sched_wait_name(sched_wait w)
+{
+    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered" };
+    return names[w];
+}
+
+/* ---- locks ---- */
+
+static uint64_t hash64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static lock_entry *lock_find(scheduler *s, uint64_t key, bool create)
+{
+    if (create && 2 * (s->lock_used + 1) > s->lock_cap) {
+        size_t old_cap = s->lock_cap;
+        lock_entry *old = s->locks;
+        s->lock_cap = old_cap ? 2 * old_cap : 64;
+        s->locks = xcalloc(s->lock_cap, sizeof *s->locks);
+        s->lock_used = 0;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].used) *lock_find(s, old[i].key, true) = old[i];
+        free(old);
+    }
+    if (!s->lock_cap) return NULL;
+    size_t i = hash64(key) & (s->lock_cap - 1);
+    while (s->locks[i].used) {
+        if (s->locks[i].key == key) return &s->locks[i];
+        i = (i + 1) & (s->lock_cap - 1);
+    }
+    if (!create) return NULL;
+    s->locks[i] = (lock_entry){ key, -1, true };
+    s->lock_used++;
+    return &s->locks[i];
+}
+
+/* ---- thread state changes ---- */
+
+static void stop(scheduler *s, int t, tstate st, sched_wait why)
+{
+    thread *x = &s->th[t];
+    x->state = st;
+    x->wait = why;
+    cq_remove(&s->q, t);
+    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->clock, why);
+}
+
+/* Make t runnable at clock `to` (>= its clock); the gap is sync idle time. */
+static void resume(scheduler *s, int t, uint64_t to)
+{
+    thread *x = &s->th[t];
+    uint64_t idle = to - x->clock;
+    x->sync_idle += idle;
+    x->clock = to;
+    x->state = T_RUNNABLE;
+    x->wait = WAIT_NONE;
+    cq_insert(&s->q, t, to);
+    if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, to, idle);
+}
+
+static bool in_phase(const scheduler *s, int t) { return t < s->phase.active; }
+
+/* ---- phases ---- */
+
+static uint64_t max_clock(const scheduler *s, int upto)
+{
+    uint64_t m = 0;
+    for (int t = 0; t < upto; t++)
+        if (s->th[t].clock > m) m = s->th[t].clock;
+    return m;
+}
+
+static void snapshot(scheduler *s, int t)
+{
+    thread *x = &s->th[t];
+    x->at_phase_start = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle };
+}
+
+static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause by, int active)
+{
+    s->phase.number++;
+    s->phase.kind = kind;
+    s->phase.by = by;
+    s->phase.active = active;
+    s->phase.start_clock = max_clock(s, active);
+    s->phase.end_clock = s->phase.start_clock;
+    for (int t = 0; t < s->n; t++) snapshot(s, t);
+    if (s->h.phase_begin) s->h.phase_begin(s->h.ctx, &s->phase);
+    for (int t = 0; t < active; t++) {
+        thread *x = &s->th[t];
+        if (x->state != T_INACTIVE) continue;
+        x->state = T_RUNNABLE;
+        cq_insert(&s->q, t, x->clock);
+        if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->clock, 0);
+    }
+}
+
+/* End the current phase; sync = set every clock to the largest (not at markers). */
+static void end_phase(scheduler *s, bool sync)
+{
+    if (sync) {
+        uint64_t m = max_clock(s, s->n);
+        for (int t = 0; t < s->n; t++) {
+            thread *x = &s->th[t];
+            if (in_phase(s, t)) x->phase_end_idle += m - x->clock;
+            x->clock = m;
+            if (cq_contains(&s->q, t)) cq_update(&s->q, t, m);
+        }
+    }
+    s->phase.end_clock = max_clock(s, s->phase.active);
+    if (s->h.phase_end) s->h.phase_end(s->h.ctx, &s->phase);
+}
+
+/* Leave a parallel phase for a serial one (or finish when thread 0 is done). */
+static void parallel_phase_over(scheduler *s)
+{
+    end_phase(s, true);
+    for (int t = 0; t < s->n; t++)
+        if (s->th[t].state == T_JOINED) {
+            s->th[t].state = T_INACTIVE;
+            s->th[t].wait = WAIT_NONE;
+        }
+    if (s->o.parallel_start || s->th[0].state == T_FINISHED) {
+        s->done = true;
+        return;
+    }
+    begin_phase(s, PHASE_SERIAL, PHASE_BY_JOIN, 1);
+}
+
+/* ---- synchronisation ---- */
+
+static noreturn void data_error_at(scheduler *s, int t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static noreturn void data_error_at(scheduler *s, int t, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    uint64_t idx = trace_reader_index(s->th[t].r);
+    diag_data_error(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": %s", idx, msg);
+}
+
+/* Threads of the phase that have not reached their join or end of trace. */
+static int live_threads(const scheduler *s)
+{
+    int live = 0;
+    for (int t = 0; t < s->phase.active; t++)
+        live += s->th[t].state != T_JOINED && s->th[t].state != T_FINISHED;
+    return live;
+}
+
+static void barrier(scheduler *s, int t, uint32_t addr, uint32_t want)
+{
+    thread *x = &s->th[t];
+    int live = live_threads(s);
+    int need = want == 0 || want > (uint32_t)live ? live : (int)want;
+    x->wait_key = addr;
+    x->wait_index = trace_reader_index(x->r);
+    stop(s, t, T_BLOCKED, WAIT_BARRIER);
+    int waiting = 0;
+    uint64_t m = 0;
+    for (int u = 0; u < s->n; u++) {
+        thread *y = &s->th[u];
+        if (y->state == T_BLOCKED && y->wait == WAIT_BARRIER && y->wait_key == addr) {
+            waiting++;
+            if (y->clock > m) m = y->clock;
+        }
+    }
+    if (waiting < need) return;
+    for (int u = 0; u < s->n; u++) {
+        thread *y = &s->th[u];
+        if (y->state == T_BLOCKED && y->wait == WAIT_BARRIER && y->wait_key == addr)
+            resume(s, u, m);
+    }
+}
+
+static uint64_t lock_key(sched_wait space, uint32_t addr)
+{
+    return (uint64_t)(space == WAIT_ORDERED) << 32 | addr;
+}
+
+static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr)
+{
+    lock_entry *l = lock_find(s, lock_key(space, addr), true);
+    if (l->holder < 0) {
+        l->holder = t;
+        return;
+    }
+    thread *x = &s->th[t];
+    x->wait_key = addr;
+    x->wait_index = trace_reader_index(x->r);
+    stop(s, t, T_BLOCKED, space);
+}
+
+static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
+{
+    lock_entry *l = lock_find(s, lock_key(space, addr), false);
+    if (!l || l->holder != t) {
+        const char *what = space == WAIT_ORDERED ? "ordered section" : "critical section";
+        char held[64];
+        if (l && l->holder >= 0) snprintf(held, sizeof held, "held by thread %d", l->holder);
+        else snprintf(held, sizeof held, "not held");
+        if (!s->o.lenient)
+            data_error_at(s, t, "thread %d ends a %s on lock 0x%08x that it does not hold (%s)",
+                          t, what, addr, held);
+        uint64_t idx = trace_reader_index(s->th[t].r);
+        diag_warn(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": thread %d ends a"
+                  " %s on lock 0x%08x that it does not hold (%s); ignored", idx, t, what, addr, held);
+        s->problems.bad_unlocks++;
+        return;
+    }
+    /* Hand over to the waiter with the smallest clock (ties: lowest id). */
+    int next = -1;
+    for (int u = 0; u < s->n; u++) {
+        thread *y = &s->th[u];
+        if (y->state == T_BLOCKED && y->wait == space && y->wait_key == addr &&
+            (next < 0 || y->clock < s->th[next].clock))
+            next = u;
+    }
+    l->holder = next;
+    if (next >= 0) {
+        uint64_t to = s->th[next].clock > s->th[t].clock ? s->th[next].clock : s->th[t].clock;
+        resume(s, next, to);
+    }
+}
+
+static void handle_call(scheduler *s, int t, const smait_raw *rec)
+{
+    thread *x = &s->th[t];
+    if (s->h.call) s->h.call(s->h.ctx, t, t, x->clock, rec);
+    uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
+    switch (smait_call_type(rec->f1)) {
+    case SMAIT_CT_SPAWN:
+        /* Only thread 0 in a serial phase starts a region; a worker's spawn
+         * (its first record in the region) and nested spawns have no effect. */
+        if (t == 0 && s->phase.kind == PHASE_SERIAL && !s->o.parallel_start) {
+            int n = arg2 == 0 || arg2 > (uint32_t)s->n ? s->n : (int)arg2;
+            end_phase(s, true);
+            begin_phase(s, PHASE_PARALLEL, PHASE_BY_SPAWN, n);
+        }
+        break;
+    case SMAIT_CT_JOIN:
+        if (s->phase.kind == PHASE_PARALLEL && !s->o.parallel_start) {
+            x->wait_index = trace_reader_index(x->r);
+            stop(s, t, T_JOINED, WAIT_JOIN);
+        }
+        break;
+    case SMAIT_CT_BARRIER: barrier(s, t, arg1, arg2); break;
+    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1); break;
+    case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1); break;
+    case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1); break;
+    case SMAIT_CT_END_ORDER: lock_end(s, t, WAIT_ORDERED, arg1); break;
+    case SMAIT_CT_MARKER:
+        if (t == 0) {
+            end_phase(s, false);
+            begin_phase(s, s->phase.kind, PHASE_BY_MARKER, s->phase.active);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The end of thread t's trace: a join in a parallel phase; the end of the
+ * analysis for thread 0 in a serial phase. */
+static void end_of_trace(scheduler *s, int t)
+{
+    s->th[t].wait_index = trace_reader_index(s->th[t].r);
+    stop(s, t, T_FINISHED, WAIT_NONE);
+}
+
+/* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
+static inline __attribute__((always_inline)) void
+exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
+{
+    uint32_t f1 = rec->f1;
+    switch (f1 >> 28) {
+    case 0x0:                       /* memory access: one instruction */
+        x->clock++;
+        x->is.n.executed++;
+        if (x->is.valid) {
+            x->is.n.fetched++;
+            if (s->h.fetch) s->h.fetch(s->h.ctx, t, t, x->clock, x->is.pc);
+            x->is.pc += ISTREAM_INSN_BYTES;
+        }
+        if (s->h.mem) s->h.mem(s->h.ctx, t, t, x->clock, rec);
+        return;
+    case 0x4:                       /* procedure start */
+        x->is.pc = rec->f2;
+        x->is.valid = true;
+        x->is.n.instrumented++;
+        break;
+    default: {                      /* 0x8 taken branch, 0xC procedure call */
+        uint32_t src = smait_branch_src(f1), pc = x->is.pc;
+        if (x->is.valid && pc <= src && src - pc <= s->o.gap_limit) {
+            uint32_t k = (src - pc) / ISTREAM_INSN_BYTES;
+            if (s->h.fetch)
+                for (uint32_t i = 0; i < k; i++)
+                    s->h.fetch(s->h.ctx, t, t, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
+            x->clock += k;
+            x->is.n.executed += k;
+            x->is.n.fetched += k;
+        } else {
+            x->is.n.discontinuities++;
+        }
+        x->is.n.branches += (f1 >> 28) == 0x8;
+        x->is.n.calls += (f1 >> 28) == 0xC;
+        x->is.pc = rec->f2;
+        x->is.valid = true;
+        break;
+    }
+    }
+    if (s->h.branch) s->h.branch(s->h.ctx, t, t, x->clock, rec);
+}
+
+static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
+
+/* Run thread t, picked by the scheduling rule. It stays the pick while its
+ * clock is below every other runnable thread's (on a tie the cyclic rule puts
+ * it last), so it runs records up to that limit without queue work. A call
+ * record ends the run: it may block, release or re-phase threads. */
+static uint64_t run_thread(scheduler *s, int t)
+{
+    thread *x = &s->th[t];
+    const uint64_t start = x->clock, limit = cq_min_other(&s->q, t);
+    uint64_t done = 0;
+    for (;;) {
+        const smait_raw *rec = trace_reader_next(x->r);
+        if (!rec || is_call(rec)) {
+            x->records += done + (rec != NULL);
+            if (x->clock != start) cq_update(&s->q, t, x->clock);
+            if (rec) handle_call(s, t, rec);
+            else end_of_trace(s, t);
+            return done + (rec != NULL);
+        }
+        done++;
+        exec_record(s, x, t, rec);
+        if (x->clock >= limit) break;
+    }
+    x->records += done;
+    if (x->clock != start) cq_update(&s->q, t, x->clock);
+    return done;
+}
+
+/* Scheduling loop for at most 64 threads (one bitset word per clock). Same
+ * rule as cq_pick + run_thread, with the queue's hot state in registers:
+ * while threads tie at the smallest clock, each pick runs exactly one record;
+ * a thread alone at the smallest clock runs until it reaches the next one.
+ * Returns after a call record or the end of a trace (either may change any
+ * thread's state), or when the general path is needed (heap traffic). */
+static uint64_t run_fast(scheduler *s)
+{
+    clock_queue *q = &s->q;
+    uint64_t done = 0;
+    int prev = s->prev;
+    for (;;) {
+        if (q->in_buckets == 0) break;
+        const uint64_t base = q->base;
+        uint64_t *level = q->bits + (base & (q->window - 1));
+        uint64_t tied = *level;
+        if (!tied) {                /* this clock is done: on to the next */
+            uint64_t next = cq_next_level(q);
+            if (next == UINT64_MAX) break;
+            q->base = next;
+            if (q->heap_len) cq_migrate(q);
+            continue;
+        }
+        uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
+        int t = __builtin_ctzll(after ? after : tied);
+        uint64_t bit = 1ull << t;
+        thread *x = &s->th[t];
+        /* Tied: exactly one record. Alone: up to the next thread's clock. */
+        uint64_t limit = tied != bit ? base : cq_next_level(q);
+        if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+        prev = t;
+        uint64_t n = 0;
+        const smait_raw *rec;
+        for (;;) {
+            rec = trace_reader_next(x->r);
+            if (!rec || is_call(rec)) break;
+            n++;
+            exec_record(s, x, t, rec);
+            if (x->clock >= limit) break;
+        }
+        x->records += n;
+        done += n;
+        uint64_t c = x->clock;
+        if (c != base) {
+            if (c - base < q->window) {
+                *level = tied & ~bit;
+                q->bits[c & (q->window - 1)] |= bit;
+                uint32_t j = (uint32_t)(c & (q->window - 1));
+                q->occupied[j >> 6] |= 1ull << (j & 63);
+                if (!(tied & ~bit)) {
+                    uint32_t i = (uint32_t)(base & (q->window - 1));
+                    q->occupied[i >> 6] &= ~(1ull << (i & 63));
+                }
+                q->clock[t] = c;
+            } else {
+                cq_update(q, t, c);     /* far ahead: into the heap */
+            }
+        }
+        if (rec && !is_call(rec)) continue;
+        s->prev = t;
+        if (rec) {
+            x->records++;
+            done++;
+            handle_call(s, t, rec);
+        } else {
+            end_of_trace(s, t);
+        }
+        return done;
+    }
+    s->prev = prev;
+    return done;
+}
+
+/* No thread can run: the phase is over, the analysis is over, or the traces
+ * are inconsistent. */
+static void nothing_runnable(scheduler *s)
+{
+    bool blocked = false;
+    for (int t = 0; t < s->n; t++)
+        blocked |= s->th[t].state == T_BLOCKED;
+    if (!blocked) {
+        if (s->phase.kind == PHASE_PARALLEL) parallel_phase_over(s);
+        else {
+            end_phase(s, true);
+            s->done = true;
+        }
+        return;
+    }
+    if (!s->o.lenient) {
+        size_t cap = 256 + (size_t)s->n * 200, len = 0;
+        char *msg = xmalloc(cap);
+        len += (size_t)snprintf(msg + len, cap - len, "inconsistent traces: no thread can run"
+                                " (deadlock) in phase %d; blocked threads:", s->phase.number);
+        for (int t = 0; t < s->n; t++) {
+            thread *x = &s->th[t];
+            if (x->state != T_BLOCKED && x->state != T_JOINED) continue;
+            const char *what = sched_wait_name(x->wait);
+            len += (size_t)snprintf(msg + len, cap - len, "\n  thread %d (%s) waits for %s",
+                                    t, trace_reader_path(x->r), what);
+            if (x->wait == WAIT_BARRIER)
+                len += (size_t)snprintf(msg + len, cap - len, " 0x%08x", x->wait_key);
+            if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
+                lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), false);
+                len += (size_t)snprintf(msg + len, cap - len, " lock 0x%08x held by thread %d",
+                                        x->wait_key, l ? l->holder : -1);
+            }
+            len += (size_t)snprintf(msg + len, cap - len, " at record %" PRIu64 ", clock %" PRIu64,
+                                    x->wait_index, x->clock);
+        }
+        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg);
+    }
+    /* --lenient: release every blocked thread (barrier waiters at the largest
+     * clock of their barrier; lock waiters without the lock) and go on. */
+    diag_warn(NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d; blocked threads"
+              " released", s->phase.number);
+    s->problems.deadlocks++;
+    for (int t = 0; t < s->n; t++) {
+        thread *x = &s->th[t];
+        if (x->state != T_BLOCKED) continue;
+        uint64_t to = x->clock;
+        if (x->wait == WAIT_BARRIER)
+            for (int u = 0; u < s->n; u++)
+                if (s->th[u].state == T_BLOCKED && s->th[u].wait == WAIT_BARRIER &&
+                    s->th[u].wait_key == x->wait_key && s->th[u].clock > to)
+                    to = s->th[u].clock;
+        resume(s, t, to);
+    }
+}
+
+/* ---- public ---- */
+
+scheduler *sched_create(const trace_set *set, trace_reader **readers,
+                        const sched_options *opts, const sched_hooks *hooks)
+{
+    scheduler *s = xcalloc(1, sizeof *s);
+    s->set = set;
+    s->n = set->count;
+    s->th = xcalloc((size_t)s->n, sizeof *s->th);
+    for (int t = 0; t < s->n; t++) {
+        s->th[t].r = readers[t];
+        istream_init(&s->th[t].is);
+    }
+    cq_init(&s->q, s->n);
+    if (opts) s->o = *opts;
+    else s->o.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;
+    if (hooks) s->h = *hooks;
+    s->prev = -1;
+    s->readers = readers;
+    return s;
+}
+
+void sched_free(scheduler *s)
+{
+    if (!s) return;
+    cq_free(&s->q);
+    free(s->th);
+    free(s->locks);
+    progress_free(s->progress);
+    free(s);
+}
+
+/* Count what the analysis left unread, and warn about it. */
+static void count_unprocessed(scheduler *s)
+{
+    uint64_t total = 0;
+    for (int t = 0; t < s->n; t++) {
+        uint64_t n = 0;
+        const smait_raw *p, *end;
+        while ((p = trace_reader_next_run(s->th[t].r, &end)) != NULL)
+            for (; p < end; p += smait_record_span(p->f1)) n++;
+        if (n)
+            diag_warn(trace_reader_path(s->th[t].r), DIAG_NO_OFFSET, "%" PRIu64 " records never"
+                      " processed (the analysis ended before thread %d's trace did)", n, t);
+        total += n;
+    }
+    s->problems.unprocessed = total;
+}
+
+void sched_run(scheduler *s)
+{
+    if (s->o.progress) s->progress = progress_start(s->readers, s->n);
+    if (s->o.parallel_start) begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
+    else begin_phase(s, PHASE_SERIAL, PHASE_BY_START, 1);
+    uint64_t steps = 0;
+    while (!s->done) {
+        uint64_t before = steps;
+        if (s->q.words == 1 && s->q.in_buckets > 0) {
+            steps += run_fast(s);
+            if (s->progress && (steps >> 20) != (before >> 20)) progress_tick(s->progress, steps);
+            if (s->q.in_buckets > 0) continue;
+        }
+        int t = cq_pick(&s->q, s->prev);
+        if (t < 0) {
+            nothing_runnable(s);
+            continue;
+        }
+        steps += run_thread(s, t);
+        s->prev = t;
+        if (s->progress && (steps >> 20) != (before >> 20)) progress_tick(s->progress, steps);
+    }
+    if (s->progress) progress_done(s->progress);
+    count_unprocessed(s);
+}
+
+int sched_threads(const scheduler *s) { return s->n; }
+uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].clock; }
+sched_problems sched_problem_counts(const scheduler *s) { return s->problems; }
+int sched_phase_count(const scheduler *s) { return s->phase.number; }
+
+const sched_counts *sched_total_counts(const scheduler *s, int t)
+{
+    thread *x = &s->th[t];
+    x->view = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle };
+    return &x->view;
+}
+
+const sched_counts *sched_phase_counts(const scheduler *s, int t)
+{
+    thread *x = &s->th[t];
+    const sched_counts *a = &x->at_phase_start;
+    x->view = (sched_counts){
+        .is = {
+            .executed = x->is.n.executed - a->is.executed,
+            .fetched = x->is.n.fetched - a->is.fetched,
+            .branches = x->is.n.branches - a->is.branches,
+            .calls = x->is.n.calls - a->is.calls,
+            .instrumented = x->is.n.instrumented - a->is.instrumented,
+            .discontinuities = x->is.n.discontinuities - a->is.discontinuities,
+        },
+        .records = x->records - a->records,
+        .sync_idle = x->sync_idle - a->sync_idle,
+        .phase_end_idle = x->phase_end_idle - a->phase_end_idle,
+    };
+    return &x->view;
+}

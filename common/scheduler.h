@@ -1,0 +1,107 @@
+/* scheduler.h — the pseudo-clock scheduler shared by ciat and cdat (SPEC §4, §5).
+ *
+ * The scheduler interleaves the traces of a set, reconstructs each thread's
+ * instruction stream, tracks phases and synchronisation, and drives a tool
+ * through the hooks below. A tool implements only what it analyses; every
+ * hook may be NULL. ciat and cdat see exactly the same sequence of events.
+ *
+ * Every event names the trace (`thread`) and the processor that runs it
+ * (`cpu`): equal in thread mode; different in slice mode (SPEC §5.2), where
+ * clocks belong to processors. `clock` is the pseudo clock after the
+ * instruction that caused the event was counted (§8.2). */
+#ifndef DSM_COMMON_SCHEDULER_H
+#define DSM_COMMON_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "istream.h"
+#include "trace_set.h"
+
+typedef enum sched_phase_kind { PHASE_SERIAL, PHASE_PARALLEL } sched_phase_kind;
+typedef enum sched_phase_cause {
+    PHASE_BY_START, PHASE_BY_SPAWN, PHASE_BY_JOIN, PHASE_BY_MARKER
+} sched_phase_cause;
+
+typedef struct sched_phase {
+    int number;                 /* from 1 */
+    sched_phase_kind kind;
+    sched_phase_cause by;
+    int active;                 /* threads 0 … active-1 take part */
+    uint64_t start_clock;       /* largest clock of the active threads at its start */
+    uint64_t end_clock;         /* … at its end (valid in phase_end) */
+} sched_phase;
+
+/* What a blocked thread waits for. */
+typedef enum sched_wait {
+    WAIT_NONE, WAIT_JOIN, WAIT_BARRIER, WAIT_CRITICAL, WAIT_ORDERED
+} sched_wait;
+
+/* Per-thread counts kept by the scheduler: the instruction stream plus idle time. */
+typedef struct sched_counts {
+    istream_counts is;
+    uint64_t records;           /* logical records processed */
+    uint64_t sync_idle;         /* cycles lost waiting at barriers and locks */
+    uint64_t phase_end_idle;    /* cycles lost waiting for the end of a phase */
+} sched_counts;
+
+typedef struct sched_hooks {
+    void *ctx;
+    /* One instruction fetched at addr (4 bytes). */
+    void (*fetch)(void *ctx, int thread, int cpu, uint64_t clock, uint32_t addr);
+    /* A memory-access record (host order). */
+    void (*mem)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* A call record: the 6 simple records (host order, times already paired). */
+    void (*call)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* A taken branch, procedure call or procedure start record, after its fetches. */
+    void (*branch)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* Phases: begin before the first record, end after the last (and after the
+     * phase-end clock synchronisation). */
+    void (*phase_begin)(void *ctx, const sched_phase *phase);
+    void (*phase_end)(void *ctx, const sched_phase *phase);
+    /* A thread stops (blocked, joined, finished) or resumes at clock; on
+     * resuming, idle = cycles its clock was moved forward. */
+    void (*thread_stop)(void *ctx, int thread, int cpu, uint64_t clock, sched_wait why);
+    void (*thread_resume)(void *ctx, int thread, int cpu, uint64_t clock, uint64_t idle);
+} sched_hooks;
+
+typedef struct sched_options {
+    bool parallel_start;        /* -p: no spawn/join; one parallel phase of all threads */
+    bool lenient;               /* release deadlocked threads, ignore bad unlocks */
+    uint32_t gap_limit;         /* default ISTREAM_DEFAULT_GAP_LIMIT */
+    bool progress;              /* progress meter on stderr */
+} sched_options;
+
+/* Problems tolerated under --lenient, and records left unprocessed. */
+typedef struct sched_problems {
+    uint64_t deadlocks;         /* times blocked threads were released */
+    uint64_t bad_unlocks;       /* end of a section whose lock the thread did not hold */
+    uint64_t unprocessed;       /* logical records never processed */
+} sched_problems;
+
+typedef struct scheduler scheduler;
+
+/* readers: one per trace (thread order); the scheduler does not own them. */
+scheduler *sched_create(const trace_set *set, trace_reader **readers,
+                        const sched_options *opts, const sched_hooks *hooks);
+void sched_free(scheduler *s);
+
+/* Runs the whole analysis. Inconsistent traces stop with exit status 2 (a
+ * message lists every blocked thread) unless lenient. */
+void sched_run(scheduler *s);
+
+int sched_threads(const scheduler *s);
+uint64_t sched_clock(const scheduler *s, int thread);
+/* Counts of the current phase (reset at each phase begin) and of the run. */
+const sched_counts *sched_phase_counts(const scheduler *s, int thread);
+const sched_counts *sched_total_counts(const scheduler *s, int thread);
+sched_problems sched_problem_counts(const scheduler *s);
+int sched_phase_count(const scheduler *s);
+
+/* Names for reports: "serial"/"parallel", "start"/"spawn"/"join"/"marker",
+ * "join"/"barrier"/"critical"/"ordered". */
+const char *sched_phase_kind_name(sched_phase_kind k);
+const char *sched_phase_cause_name(sched_phase_cause c);
+const char *sched_wait_name(sched_wait w);
+
+#endif
