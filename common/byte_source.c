@@ -18,6 +18,8 @@ struct byte_source {
     bool gzip;
     bool eof;               /* underlying file exhausted */
     bool stream_done;       /* gzip: last member ended with no more input */
+    const char *error;      /* gzip: failure to report on the next read, after
+                             * the bytes decompressed before it were handed out */
     unsigned char peek[PEEK];
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
@@ -137,33 +139,45 @@ static bool fill_input(byte_source *s, const char **why)
     return true;
 }
 
+/* A gzip failure: hand out what this call decompressed before it, if
+ * anything, and report the failure on the next call. */
+static long gzip_failed(byte_source *s, unsigned char *buf, const char *reason, const char **why)
+{
+    size_t got = (size_t)(s->z.next_out - buf);
+    s->error = reason;
+    if (got) return (long)got;
+    *why = reason;
+    return -1;
+}
+
 static long read_gzip(byte_source *s, unsigned char *buf, size_t n, const char **why)
 {
+    if (s->error) {
+        *why = s->error;
+        return -1;
+    }
     s->z.next_out = buf;
     s->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
     while (s->z.avail_out > 0 && !s->stream_done) {
-        if (!fill_input(s, why)) return -1;
-        if (s->z.avail_in == 0 && s->eof) {
-            *why = "compressed stream is truncated (unexpected end of file)";
-            return -1;
-        }
+        const char *reason = NULL;
+        if (!fill_input(s, &reason)) return gzip_failed(s, buf, reason, why);
+        if (s->z.avail_in == 0 && s->eof)
+            return gzip_failed(s, buf, "compressed stream is truncated (unexpected end of file)", why);
         int rc = inflate(&s->z, Z_NO_FLUSH);
         if (rc == Z_STREAM_END) {
             /* Another gzip member may follow; anything else is an error. */
-            if (!fill_input(s, why)) return -1;
+            if (!fill_input(s, &reason)) return gzip_failed(s, buf, reason, why);
             if (s->z.avail_in == 0 && s->eof) {
                 s->stream_done = true;
             } else if (s->z.avail_in >= 1 && s->z.next_in[0] != 0x1f) {
-                *why = "trailing data after the end of the compressed stream";
-                return -1;
+                return gzip_failed(s, buf, "trailing data after the end of the compressed stream", why);
             } else {
                 inflateReset(&s->z);
             }
         } else if (rc == Z_BUF_ERROR) {
             continue;   /* needs more input: loop refills or reports truncation */
         } else if (rc != Z_OK) {
-            *why = s->z.msg ? s->z.msg : "corrupt compressed stream";
-            return -1;
+            return gzip_failed(s, buf, s->z.msg ? s->z.msg : "corrupt compressed stream", why);
         }
     }
     return (long)((size_t)(s->z.next_out - buf));

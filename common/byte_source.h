@@ -18,7 +18,9 @@ byte_source *byte_source_open(const char *path, const char **why);
 void byte_source_close(byte_source *s);
 
 /* Reads up to n bytes; returns the count, 0 at the end. Returns -1 on a read
- * error or a corrupt / truncated compressed stream, with a reason in *why. */
+ * error or a corrupt / truncated compressed stream, with a reason in *why; the
+ * bytes decompressed before such a failure are handed out first, so the
+ * failure comes with the call after them. */
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why);
 
 bool byte_source_compressed(const byte_source *s);

@@ -45,9 +45,13 @@ static uint64_t parse_uint(const char *opt, const char *v, uint64_t min, uint64_
     errno = 0;
     if (!isdigit((unsigned char)v[0]))
         diag_usage_error("option %s: '%s' is not a non-negative integer", opt, v);
-    unsigned long long x = strtoull(v, &end, 0);
+    /* Decimal or 0x hex; a leading 0 is not octal (as in smait_text_u32). */
+    unsigned long long x = strtoull(v, &end, v[0] == '0' && isdigit((unsigned char)v[1]) ? 10 : 0);
     if (errno || *end)
         diag_usage_error("option %s: '%s' is not a non-negative integer", opt, v);
+    if (x < min && !max)
+        diag_usage_error("option %s: %s is out of range (at least %llu)", opt, v,
+                         (unsigned long long)min);
     if (x < min || (max && x > max))
         diag_usage_error("option %s: %s is out of range (%llu..%llu)", opt, v,
                          (unsigned long long)min, (unsigned long long)max);

@@ -34,6 +34,7 @@ struct trace_reader {
     trace_reader *calls;            /* paired call trace, or NULL */
     uint64_t calls_paired;          /* call records paired so far */
     bool calls_broken;              /* lenient: pairing given up */
+    char stream_error[256];         /* read error after the last byte read, or "" */
     trace_reader_problems problems;
 };
 
@@ -42,16 +43,17 @@ static uint64_t index_of(const trace_reader *r, const smait_raw *p)
     return r->base + (uint64_t)(p - r->buf);
 }
 
+/* Report the read error met after the last byte read (see read_more). */
 static void read_error(trace_reader *r, const char *why)
 {
-    uint64_t off = (index_of(r, r->fill)) * 8 + r->partial_len;
+    uint64_t idx = index_of(r, r->fill), off = idx * 8 + r->partial_len;
     if (r->lenient && byte_source_compressed(r->src)) {
-        diag_warn(r->path, off, "%s; the trace is treated as ending here", why);
+        diag_warn(r->path, off, "record %" PRIu64 ": %s; the trace is treated as ending here",
+                  idx, why);
         r->problems.corrupt_streams++;
-        r->eof = true;
         return;
     }
-    diag_data_error(r->path, off, "%s%s", byte_source_compressed(r->src) ?
+    diag_data_error(r->path, off, "record %" PRIu64 ": %s%s", idx, byte_source_compressed(r->src) ?
                     "corrupt compressed stream: " : "read error: ", why);
 }
 
@@ -68,11 +70,11 @@ static void read_more(trace_reader *r)
         const char *why = NULL;
         long k = byte_source_read(r->src, dst + have, want - have, &why);
         if (k < 0) {
-            r->fill += have / 8;
-            r->partial_len = have % 8;
-            memcpy(r->partial, dst + have - r->partial_len, r->partial_len);
-            read_error(r, why);
-            return;
+            /* The input ends here; the error is reported once the records
+             * read before it have been handed out (refill_next). */
+            snprintf(r->stream_error, sizeof r->stream_error, "%s", why);
+            r->eof = true;
+            break;
         }
         if (k == 0) r->eof = true;
         have += (size_t)k;
@@ -89,14 +91,17 @@ static void read_more(trace_reader *r)
 /* Pair the call record at p with the next call record of the call trace. */
 static void pair_call(trace_reader *r, smait_raw *p)
 {
-    if (r->calls_broken) return;
+    if (r->calls_broken) {          /* lenient, after a problem: own times */
+        r->problems.unpaired_calls++;
+        return;
+    }
     const smait_raw *q;
     do {
         q = trace_reader_next(r->calls);
     } while (q && smait_classify(q->f1) != SMAIT_CALL_PART);
     uint64_t k = r->calls_paired++;
     const char *problem = NULL;
-    char buf[256];
+    char buf[512 + 4096];           /* room for the call trace's path */
     if (!q) {
         snprintf(buf, sizeof buf, "call record %" PRIu64 " has no partner: call trace %s ends"
                  " after %" PRIu64 " call records", k, trace_reader_path(r->calls), k);
@@ -115,6 +120,7 @@ static void pair_call(trace_reader *r, smait_raw *p)
         diag_warn(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s; using this trace's own"
                   " times from here on", index_of(r, p), problem);
         r->calls_broken = true;
+        r->problems.unpaired_calls++;
         return;
     }
     p[SMAIT_CALL_START].f2 = q[SMAIT_CALL_START].f2;
@@ -198,26 +204,32 @@ static void bad_record(trace_reader *r)
     size_t skip = 1;
     char why[320];
     if (smait_classify(p->f1) == SMAIT_CALL_PART) {
-        /* Malformed call record: skip the run of call parts that cannot be grouped. */
-        while (skip < avail && smait_classify(p[skip].f1) == SMAIT_CALL_PART &&
-               !(smait_call_index(p[skip].f1) == 0 && avail - skip >= SMAIT_CALL_PARTS &&
-                 smait_call_group_ok(p + skip)))
+        /* Malformed call record: skip the run of call parts up to the next part 0
+         * that begins a well-formed call record, or may begin one: its parts
+         * are cut by the buffer end and more input is coming. */
+        while (skip < avail && smait_classify(p[skip].f1) == SMAIT_CALL_PART) {
+            if (smait_call_index(p[skip].f1) == 0 &&
+                (avail - skip < SMAIT_CALL_PARTS ? !r->eof : smait_call_group_ok(p + skip)))
+                break;
             skip++;
+        }
+        /* The first part that does not fit (parts after avail are unknown:
+         * a part 0 is only bad with fewer than 6 parts at the end of input). */
+        unsigned type = smait_call_type(p->f1);
+        size_t have = avail < SMAIT_CALL_PARTS ? avail : SMAIT_CALL_PARTS, j = 1;
+        while (j < have && p[j].f1 == smait_call_f1(type, (unsigned)j))
+            j++;
         if (smait_call_index(p->f1) != 0)
             snprintf(why, sizeof why, "malformed call record: part %u of call type 0x%02x"
                      " without the parts before it (f1 %08x)", smait_call_index(p->f1),
-                     smait_call_type(p->f1), p->f1);
-        else if (avail < SMAIT_CALL_PARTS && r->eof)
+                     type, p->f1);
+        else if (j == have)
             snprintf(why, sizeof why, "malformed call record: the trace ends after %zu of"
-                     " its 6 parts", avail);
-        else {
-            size_t j = 1;
-            while (j < SMAIT_CALL_PARTS && p[j].f1 == smait_call_f1(smait_call_type(p->f1), (unsigned)j))
-                j++;
+                     " its 6 parts", have);
+        else
             snprintf(why, sizeof why, "malformed call record of type 0x%02x: part %zu is"
-                     " f1 %08x, expected %08x", smait_call_type(p->f1), j, p[j].f1,
-                     smait_call_f1(smait_call_type(p->f1), (unsigned)j));
-        }
+                     " f1 %08x, expected %08x", type, j, p[j].f1,
+                     smait_call_f1(type, (unsigned)j));
     } else {
         smait_order other = r->order == SMAIT_ORDER_BIG ? SMAIT_ORDER_LITTLE : SMAIT_ORDER_BIG;
         unsigned char bytes[8];
@@ -255,6 +267,10 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
             }
         }
         if (r->eof) {
+            if (r->stream_error[0]) {
+                read_error(r, r->stream_error);
+                r->stream_error[0] = '\0';
+            }
             if (r->partial_len) {
                 uint64_t off = index_of(r, r->fill) * 8;
                 if (!r->lenient)
@@ -278,7 +294,8 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
                     diag_warn(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
                               "call trace has more call records than %s (%" PRIu64 "); extra"
                               " ones ignored", r->path, r->calls_paired);
-                    r->problems.unpaired_calls++;
+                    for (; q; q = trace_reader_next(r->calls))
+                        r->problems.unpaired_calls += smait_classify(q->f1) == SMAIT_CALL_PART;
                 }
                 r->calls_broken = true;
             }

@@ -74,8 +74,9 @@ smait_order trace_reader_order(const trace_reader *r);   /* decided order */
 bool trace_reader_compressed(const trace_reader *r);
 
 /* Counts for --lenient: simple records skipped as invalid or malformed, trailing
- * bytes of a truncated final record, and call records whose times could not be
- * paired with the call trace. */
+ * bytes of a truncated final record, and call records that could not be paired
+ * with the call trace (those of this trace from a type mismatch or a missing
+ * partner on, which keep their own times, and extra ones of the call trace). */
 typedef struct trace_reader_problems {
     uint64_t skipped_records;
     uint64_t truncated_bytes;

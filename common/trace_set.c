@@ -90,9 +90,12 @@ void trace_set_from_list(trace_set *ts, const char *list_path)
 
 static void set_calls(trace_set *ts, char **paths, int n, const char *from)
 {
-    if (n != ts->count)
+    if (n != ts->count) {
+        for (int i = 0; i < n; i++) free(paths[i]);
+        free(paths);
         diag_usage_error("call traces %s name %d traces but the detailed traces %s name %d",
                          from, n, ts->name, ts->count);
+    }
     ts->call_paths = paths;
 }
 
@@ -134,7 +137,8 @@ enum { SET_BUFFER_BUDGET = 4 << 20, MIN_BUFFER = 4096, MAX_BUFFER = 65536 };
 trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts)
 {
     trace_reader **r = xcalloc((size_t)ts->count, sizeof *r);
-    trace_reader_opts o = *opts;
+    trace_reader_opts o = { 0 };
+    if (opts) o = *opts;            /* NULL: defaults, as for trace_reader_open */
     if (!o.buffer_records) {
         size_t share = SET_BUFFER_BUDGET / (size_t)(ts->call_paths ? 2 * ts->count : ts->count);
         o.buffer_records = share < MIN_BUFFER ? MIN_BUFFER : share > MAX_BUFFER ? MAX_BUFFER : share;

@@ -1,6 +1,7 @@
 /* smait.c — SMAIT record helpers: call grouping, decoding, names, byte order. */
 #include "smait.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,8 @@ int smait_call_type_of(const char *name)
     for (unsigned t = 0; t < sizeof call_names / sizeof call_names[0]; t++)
         if (call_names[t] && strcmp(call_names[t], name) == 0)
             return (int)t;
-    if (strncmp(name, "type_0x", 7) == 0 && strlen(name) == 9) {
+    if (strncmp(name, "type_0x", 7) == 0 && strlen(name) == 9 &&
+        isxdigit((unsigned char)name[7]) && isxdigit((unsigned char)name[8])) {
         char *end;
         unsigned long v = strtoul(name + 7, &end, 16);
         if (*end == '\0' && v <= 0xFF)
@@ -189,15 +191,6 @@ size_t smait_valid_prefix(const unsigned char *bytes, size_t nrecs, smait_order 
     return i;
 }
 
-/* Procedure starts among the first n simple records read in order o. */
-static size_t count_proc_starts(const unsigned char *bytes, size_t n, smait_order o)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += smait_classify(smait_load_raw(bytes + 8 * i, o).f1) == SMAIT_PROC_START;
-    return k;
-}
-
 smait_order smait_detect_order(const unsigned char *bytes, size_t nbytes)
 {
     size_t n = nbytes / 8;
@@ -205,13 +198,6 @@ smait_order smait_detect_order(const unsigned char *bytes, size_t nbytes)
         n = 16;
     bool little = smait_valid_prefix(bytes, n, SMAIT_ORDER_LITTLE) == n;
     bool big = smait_valid_prefix(bytes, n, SMAIT_ORDER_BIG) == n;
-    if (little && big) {
-        /* A big-endian word load (00000040) reads little-endian as a procedure
-         * start (40000000), so loads alone decode both ways. Procedure starts
-         * are rare in real traces: the order that sees fewer of them wins. */
-        size_t pl = count_proc_starts(bytes, n, SMAIT_ORDER_LITTLE);
-        size_t pb = count_proc_starts(bytes, n, SMAIT_ORDER_BIG);
-        return pb < pl ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE;
-    }
-    return big ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE;
+    /* SPEC §2.1: both or neither valid -> little-endian. */
+    return big && !little ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE;
 }

@@ -136,10 +136,10 @@ void smait_store_raw(unsigned char *bytes, smait_raw r, smait_order o);
 void smait_to_host(smait_raw *recs, size_t n, smait_order o);
 
 /* Decide the byte order of a file from its first bytes (SPEC §2.1): decode up to
- * the first 16 simple records both ways; the order in which they are valid wins.
- * When both are valid, the order that decodes fewer procedure starts wins (a
- * big-endian load 00000040 is a little-endian procedure start 40000000); when
- * that ties too, or neither order is valid, little-endian. */
+ * the first 16 simple records both ways; the order in which they are valid wins;
+ * when both or neither are, little-endian. (A big-endian word load 00000040 is
+ * also a valid little-endian procedure start 40000000: a big-endian trace that
+ * begins with 16 such loads needs --byte-order=big.) */
 smait_order smait_detect_order(const unsigned char *bytes, size_t nbytes);
 
 /* Number of leading simple records (at most max) that are valid in order o,

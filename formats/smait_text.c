@@ -177,8 +177,10 @@ static int parse_call(char **w, int n, int type, smait_raw *out, char *err, size
             char *colon = strchr(word, ':');
             if (colon) *colon = '\0';
             if (smait_text_u32(word + 1, &v[SMAIT_CALL_START]) ||
-                (colon && smait_text_u32(colon + 1, &v[SMAIT_CALL_END])))
+                (colon && smait_text_u32(colon + 1, &v[SMAIT_CALL_END]))) {
+                if (colon) *colon = ':';    /* quote the word as written */
                 return fail(err, ecap, "bad time '%s' (@START or @START:END in microseconds)", word);
+            }
             if (!colon) v[SMAIT_CALL_END] = v[SMAIT_CALL_START];
             continue;
         }

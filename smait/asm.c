@@ -63,6 +63,7 @@ static int thread_number(const assembler *a, size_t i, const char *s, int lo)
 static void scan(assembler *a)
 {
     int depth = 0, max_thread = -1, declared = 0;
+    uint64_t max_line = 0;      /* line of the section with the largest number */
     char buf[1024], *w[4];
     for (size_t i = 0; i < a->nlines; i++) {
         int n = words_of(a, i, buf, sizeof buf, w, 4);
@@ -75,7 +76,10 @@ static void scan(assembler *a)
             if (n != 2) text_error(a, ln, "'thread' takes one number");
             if (depth) text_error(a, ln, "'thread' inside a repeat block");
             int t = thread_number(a, i, w[1], 0);
-            if (t > max_thread) max_thread = t;
+            if (t > max_thread) {
+                max_thread = t;
+                max_line = ln;
+            }
         } else if (strcmp(w[0], "threads") == 0) {
             if (n != 2) text_error(a, ln, "'threads' takes one number");
             if (declared) text_error(a, ln, "'threads' given twice");
@@ -85,7 +89,7 @@ static void scan(assembler *a)
     if (depth) text_error(a, a->nlines ? a->lines[a->nlines - 1].lineno : 0,
                           "%d 'repeat' block(s) not closed with 'end'", depth);
     if (declared && max_thread >= declared)
-        text_error(a, 0, "section 'thread %d' but 'threads %d'", max_thread, declared);
+        text_error(a, max_line, "section 'thread %d' but 'threads %d'", max_thread, declared);
     a->threads = declared ? declared : max_thread + 1;
 }
 

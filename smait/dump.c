@@ -33,8 +33,10 @@ int smait_dump(char **paths, int n, const trace_reader_opts *opts)
             if (n > 1) printf("threads %d\n", n);
         } else if (trace_reader_order(r) != first_order) {
             /* One text holds one byte order. */
+            smait_order order = trace_reader_order(r);
+            trace_reader_close(r);      /* nothing left allocated at exit */
             diag_data_error(paths[i], DIAG_NO_OFFSET, "is %s-endian but %s is %s-endian; dump"
-                            " them separately", smait_order_name(trace_reader_order(r)),
+                            " them separately", smait_order_name(order),
                             paths[0], smait_order_name(first_order));
         }
         if (n > 1) printf("thread %d    # %s\n", i, paths[i]);

@@ -1,0 +1,159 @@
+/* report.c — tagged report lines, header composed at the end, atomic output. */
+#include "report.h"
+#include "diag.h"
+#include "out_file.h"
+#include "version.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct report {
+    char *path;
+    FILE *body;
+    char **header;
+    size_t nheader, cap;
+};
+
+/* vsnprintf into a fresh allocation. */
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "bad report format");
+    char *s = xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+report *report_open(const char *path)
+{
+    report *r = xcalloc(1, sizeof *r);
+    r->path = xstrdup(path);
+    r->body = tmpfile();
+    if (!r->body)
+        diag_data_error(path, DIAG_NO_OFFSET, "cannot create a temporary file: %s", strerror(errno));
+    return r;
+}
+
+void report_header(report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *line = vformat(fmt, ap);
+    va_end(ap);
+    r->cap = xgrow((void **)&r->header, r->cap, r->nheader + 1, sizeof *r->header);
+    r->header[r->nheader++] = line;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    return slash ? slash + 1 : p;
+}
+
+void report_standard_header(report *r, int argc, char **argv, const trace_set *ts,
+                            trace_reader *const *readers)
+{
+    report_header(r, " %s (dsmtrace) %s", diag_tool(), DSMTRACE_VERSION);
+    size_t len = 0;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+    char *cmd = xmalloc(len + 1), *p = cmd;
+    for (int i = 0; i < argc; i++) {
+        const char *a = i == 0 ? base_name(argv[0]) : argv[i];
+        size_t k = strlen(a);
+        memcpy(p, a, k);
+        p += k;
+        *p++ = ' ';
+    }
+    p[p > cmd ? -1 : 0] = '\0';
+    report_header(r, " command: %s", cmd);
+    free(cmd);
+    report_header(r, " traces: %d (%s)", ts->count, ts->name);
+    for (int t = 0; t < ts->count; t++) {
+        report_header(r, " trace %d: %s (%s-endian%s)", t, ts->paths[t],
+                      smait_order_name(trace_reader_order(readers[t])),
+                      trace_reader_compressed(readers[t]) ? ", gzip" : "");
+        if (ts->call_paths) report_header(r, " calls %d: %s", t, ts->call_paths[t]);
+    }
+}
+
+void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers)
+{
+    trace_reader_problems sum = { 0 };
+    for (int t = 0; t < ts->count; t++) {
+        trace_reader_problems p = trace_reader_problem_counts(readers[t]);
+        sum.skipped_records += p.skipped_records;
+        sum.truncated_bytes += p.truncated_bytes;
+        sum.unpaired_calls += p.unpaired_calls;
+        sum.corrupt_streams += p.corrupt_streams;
+        if (p.skipped_records || p.truncated_bytes || p.unpaired_calls || p.corrupt_streams)
+            report_header(r, " lenient: trace %d: skipped_records %" PRIu64 " truncated_bytes %"
+                          PRIu64 " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64, t,
+                          p.skipped_records, p.truncated_bytes, p.unpaired_calls, p.corrupt_streams);
+    }
+    report_header(r, " bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64
+                  " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64, sum.skipped_records,
+                  sum.truncated_bytes, sum.unpaired_calls, sum.corrupt_streams);
+}
+
+void report_line(report *r, int phase, int thread, int ll, const char *name, const char *fmt, ...)
+{
+    char rt[16], tt[16];
+    if (phase == REPORT_ALL_PHASES) snprintf(rt, sizeof rt, "x");
+    else snprintf(rt, sizeof rt, "%d", phase);
+    if (thread == REPORT_ALL_THREADS) snprintf(tt, sizeof tt, "x");
+    else snprintf(tt, sizeof tt, "%d", thread);
+    fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name);
+    if (fmt && *fmt) {
+        fputc(' ', r->body);
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(r->body, fmt, ap);
+        va_end(ap);
+    }
+    fputc('\n', r->body);
+}
+
+const char *report_pct(char *buf, uint64_t n, uint64_t d)
+{
+    snprintf(buf, REPORT_NUM, "%.2f%%", d ? 100.0 * (double)n / (double)d : 0.0);
+    return buf;
+}
+
+const char *report_ratio(char *buf, double n, double d)
+{
+    snprintf(buf, REPORT_NUM, "%.4f", d != 0 ? n / d : 0.0);
+    return buf;
+}
+
+void report_commit(report *r)
+{
+    if (ferror(r->body) || fflush(r->body) != 0)
+        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (temporary file)");
+    out_file *f = out_file_open(r->path, false);
+    for (size_t i = 0; i < r->nheader; i++) out_file_printf(f, "#%s\n", r->header[i]);
+    rewind(r->body);
+    char buf[1 << 16];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, r->body)) > 0) out_file_write(f, buf, k);
+    if (ferror(r->body))
+        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot read back the report body");
+    out_file_commit(f);
+    report_free(r);
+}
+
+void report_free(report *r)
+{
+    if (!r) return;
+    if (r->body) fclose(r->body);
+    for (size_t i = 0; i < r->nheader; i++) free(r->header[i]);
+    free(r->header);
+    free(r->path);
+    free(r);
+}

@@ -1,0 +1,50 @@
+/* report.h — the report files of ciat and cdat (SPEC §6).
+ *
+ * Header lines start with '#': tool, version, command line, inputs, byte
+ * order, options in force and (at the end of the run) problem counts; never
+ * times or host names, so reports are byte-identical for identical runs.
+ * Every other line is "R<r>T<t>L<ll>: <name> <fields>".
+ *
+ * The body streams to an anonymous temporary file; report_commit writes the
+ * header (which may include counts known only at the end) and the body to the
+ * final path through out_file, so a failed run leaves no report behind. */
+#ifndef DSM_COMMON_REPORT_H
+#define DSM_COMMON_REPORT_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "trace_set.h"
+
+enum { REPORT_ALL_PHASES = -1 };            /* r = x */
+enum { REPORT_ALL_THREADS = INT_MIN };      /* t = x */
+
+typedef struct report report;
+
+report *report_open(const char *path);
+
+/* A '#' header line (without the '#'); lines keep their order. */
+void report_header(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Standard header: tool and version, command line (argv[0] reduced to its
+ * base name), the traces with their byte order and compression. */
+void report_standard_header(report *r, int argc, char **argv, const trace_set *ts,
+                            trace_reader *const *readers);
+/* Reader problem counts (--lenient) of every trace, as header lines. */
+void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers);
+
+/* One tagged line: phase from 1 or REPORT_ALL_PHASES, thread (or processor,
+ * negative for I/O processors) or REPORT_ALL_THREADS, ll 0..99. */
+void report_line(report *r, int phase, int thread, int ll, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Number formats of SPEC §6: "P%" as %.2f of n/d, ratios %.4f; a zero
+ * denominator gives 0. buf must hold REPORT_NUM bytes. */
+enum { REPORT_NUM = 48 };
+const char *report_pct(char *buf, uint64_t n, uint64_t d);
+const char *report_ratio(char *buf, double n, double d);
+
+/* Write header + body to the path and free r; exits 2 on a write error. */
+void report_commit(report *r);
+void report_free(report *r);
+
+#endif

@@ -1,0 +1,153 @@
+# cli-lib.sh — helpers for the tests/cli/*.sh files (sourced by run-cli-tests.sh).
+#
+# A test file runs in its own empty temporary directory. It prepares inputs
+# there and calls the checks below; each check prints one "ok"/"FAIL" line.
+#
+# A command's observed behaviour is written as one text, compared exactly:
+#
+#     <standard output>
+#     --- stderr              (only when something was written to stderr)
+#     <standard error>
+#     --- exit N
+#
+#   check NAME CMD...          expected text on stdin (a here-document)
+#   golden NAME FILE CMD...    expected text in FILE (tests/cli/<dir>/NAME.expected)
+#   check_status NAME N REGEX CMD...
+#                              exit status exactly N and stderr exactly one
+#                              line matching REGEX (grep -E); stdout not checked
+#                              (for inputs whose exact message is not the point)
+#   check_same NAME A B        files A and B are byte-for-byte equal (cmp)
+#   check_true NAME CMD...     CMD succeeds (for conditions: [ ! -e f ], …)
+#
+# CMD gets standard input from the file named by $STDIN (default /dev/null):
+#     STDIN=trace.bin check "dump -" smait dump - <<'EOF' … EOF
+#
+# Helpers: lcg_bytes SEED N (N pseudo-random bytes, the same on every machine),
+# file_size FILE, flip_bytes FILE OFFSET HEX… (overwrite bytes in place).
+
+_cli_result() {     # STATUS NAME [DETAIL-FILE]
+    echo "$1" >>"$CLI_RESULTS"
+    if [ "$1" = ok ]; then
+        printf 'ok   %s: %s\n' "$CLI_FILE" "$2"
+    else
+        printf 'FAIL %s: %s\n' "$CLI_FILE" "$2"
+        [ -n "${3:-}" ] && sed 's/^/     | /' "$3"
+    fi
+    return 0
+}
+
+# Run CMD; leave the combined text in .cli-actual.
+_cli_run() {
+    "$@" <"${STDIN:-/dev/null}" >.cli-stdout 2>.cli-stderr
+    local status=$?
+    {
+        cat .cli-stdout
+        if [ -s .cli-stderr ]; then
+            echo "--- stderr"
+            cat .cli-stderr
+        fi
+        echo "--- exit $status"
+    } >.cli-actual
+    rm -f .cli-stdout .cli-stderr
+}
+
+_cli_compare() {    # NAME EXPECTED-FILE
+    if diff -u --label expected --label actual "$2" .cli-actual >.cli-diff 2>&1; then
+        _cli_result ok "$1"
+    else
+        _cli_result FAIL "$1" .cli-diff
+    fi
+    rm -f .cli-diff .cli-actual
+}
+
+check() {
+    local name=$1
+    shift
+    cat >.cli-expected
+    _cli_run "$@"
+    _cli_compare "$name" .cli-expected
+    rm -f .cli-expected
+}
+
+golden() {
+    local name=$1 file=$2
+    shift 2
+    if [ ! -f "$file" ]; then
+        echo "missing golden file $file" >.cli-diff
+        _cli_result FAIL "$name" .cli-diff
+        rm -f .cli-diff
+        return 0
+    fi
+    _cli_run "$@"
+    _cli_compare "$name" "$file"
+}
+
+check_status() {
+    local name=$1 want=$2 re=$3
+    shift 3
+    "$@" <"${STDIN:-/dev/null}" >.cli-stdout 2>.cli-stderr
+    local status=$? why=""
+    if [ "$status" -ne "$want" ]; then
+        why="exit status $status, expected $want"
+    elif [ "$(wc -l <.cli-stderr)" -ne 1 ]; then
+        why="expected one line on stderr"
+    elif ! grep -Eq -- "$re" .cli-stderr; then
+        why="stderr does not match: $re"
+    fi
+    if [ -z "$why" ]; then
+        _cli_result ok "$name"
+    else
+        { echo "$why"; echo "--- stderr"; head -c 2000 .cli-stderr; } >.cli-diff
+        _cli_result FAIL "$name" .cli-diff
+    fi
+    rm -f .cli-stdout .cli-stderr .cli-diff
+}
+
+check_same() {
+    local name=$1
+    if cmp "$2" "$3" >.cli-diff 2>&1; then
+        _cli_result ok "$name"
+    else
+        _cli_result FAIL "$name" .cli-diff
+    fi
+    rm -f .cli-diff
+}
+
+check_true() {
+    local name=$1
+    shift
+    if "$@" >.cli-diff 2>&1; then
+        _cli_result ok "$name"
+    else
+        echo "failed: $*" >>.cli-diff
+        _cli_result FAIL "$name" .cli-diff
+    fi
+    rm -f .cli-diff
+}
+
+# N bytes from a 31-bit linear congruential generator (the ANSI C rand()
+# constants), high byte of each state: deterministic, no external tools.
+lcg_bytes() {
+    local x=$1 n=$2 i chunk
+    for ((i = 0; i < n; i += 256)); do
+        chunk=""
+        local j
+        for ((j = i; j < n && j < i + 256; j++)); do
+            x=$(( (x * 1103515245 + 12345) & 0x7fffffff ))
+            printf -v chunk '%s\\x%02x' "$chunk" $(( (x >> 16) & 255 ))
+        done
+        printf "$chunk"
+    done
+}
+
+file_size() {
+    wc -c <"$1" | tr -d ' '
+}
+
+# flip_bytes FILE OFFSET HH...: overwrite bytes at OFFSET with the hex bytes HH.
+flip_bytes() {
+    local f=$1 off=$2 bytes=""
+    shift 2
+    for h in "$@"; do bytes="$bytes\\x$h"; done
+    printf "$bytes" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
