@@ -38,8 +38,9 @@ LIB_SRCS := $(wildcard common/*.c formats/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdsm.a
 
-TOOLS := smait
+TOOLS := smait ciat
 SMAIT_SRCS := $(wildcard smait/*.c)
+CIAT_SRCS := $(wildcard ciat/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 
@@ -63,6 +64,10 @@ $(LIB): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BIN)/smait: $(SMAIT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+$(BIN)/ciat: $(CIAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 

@@ -111,11 +111,12 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
     else snprintf(tt, sizeof tt, "%d", thread);
     fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name);
     if (fmt && *fmt) {
-        fputc(' ', r->body);
         va_list ap;
         va_start(ap, fmt);
-        vfprintf(r->body, fmt, ap);
+        char *fields = vformat(fmt, ap);
         va_end(ap);
+        if (*fields) fprintf(r->body, " %s", fields);    /* no trailing blank when empty */
+        free(fields);
     }
     fputc('\n', r->body);
 }

@@ -146,6 +146,7 @@ static void snapshot(scheduler *s, int t)
 static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause by, int active)
 {
     s->phase.number++;
+    s->phase.last = false;
     s->phase.kind = kind;
     s->phase.by = by;
     s->phase.active = active;
@@ -181,13 +182,14 @@ static void end_phase(scheduler *s, bool sync)
 /* Leave a parallel phase for a serial one (or finish when thread 0 is done). */
 static void parallel_phase_over(scheduler *s)
 {
+    s->phase.last = s->o.parallel_start || s->th[0].state == T_FINISHED;
     end_phase(s, true);
     for (int t = 0; t < s->n; t++)
         if (s->th[t].state == T_JOINED) {
             s->th[t].state = T_INACTIVE;
             s->th[t].wait = WAIT_NONE;
         }
-    if (s->o.parallel_start || s->th[0].state == T_FINISHED) {
+    if (s->phase.last) {
         s->done = true;
         return;
     }
@@ -362,7 +364,10 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
     default: {                      /* 0x8 taken branch, 0xC procedure call */
         uint32_t src = smait_branch_src(f1), pc = x->is.pc;
         if (x->is.valid && pc <= src && src - pc <= s->o.gap_limit) {
-            uint32_t k = (src - pc) / ISTREAM_INSN_BYTES;
+            /* SPEC §4: "while pc < src" — a gap that is not a multiple of
+             * 4 bytes (pc from an unaligned target) still fetches at pc. */
+            uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
+                                    ISTREAM_INSN_BYTES);
             if (s->h.fetch)
                 for (uint32_t i = 0; i < k; i++)
                     s->h.fetch(s->h.ctx, t, t, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
@@ -494,6 +499,7 @@ static void nothing_runnable(scheduler *s)
     if (!blocked) {
         if (s->phase.kind == PHASE_PARALLEL) parallel_phase_over(s);
         else {
+            s->phase.last = true;
             end_phase(s, true);
             s->done = true;
         }
@@ -527,17 +533,21 @@ static void nothing_runnable(scheduler *s)
     diag_warn(NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d; blocked threads"
               " released", s->phase.number);
     s->problems.deadlocks++;
+    /* Every target first: resuming a thread takes it out of its barrier's
+     * group, so the group's largest clock must be known before anyone goes. */
+    uint64_t *to = xmalloc((size_t)s->n * sizeof *to);
     for (int t = 0; t < s->n; t++) {
         thread *x = &s->th[t];
-        if (x->state != T_BLOCKED) continue;
-        uint64_t to = x->clock;
-        if (x->wait == WAIT_BARRIER)
-            for (int u = 0; u < s->n; u++)
-                if (s->th[u].state == T_BLOCKED && s->th[u].wait == WAIT_BARRIER &&
-                    s->th[u].wait_key == x->wait_key && s->th[u].clock > to)
-                    to = s->th[u].clock;
-        resume(s, t, to);
+        to[t] = x->clock;
+        if (x->state != T_BLOCKED || x->wait != WAIT_BARRIER) continue;
+        for (int u = 0; u < s->n; u++)
+            if (s->th[u].state == T_BLOCKED && s->th[u].wait == WAIT_BARRIER &&
+                s->th[u].wait_key == x->wait_key && s->th[u].clock > to[t])
+                to[t] = s->th[u].clock;
     }
+    for (int t = 0; t < s->n; t++)
+        if (s->th[t].state == T_BLOCKED) resume(s, t, to[t]);
+    free(to);
 }
 
 /* ---- public ---- */
@@ -613,6 +623,19 @@ void sched_run(scheduler *s)
     }
     if (s->progress) progress_done(s->progress);
     count_unprocessed(s);
+}
+
+void sched_counts_add(sched_counts *into, const sched_counts *from)
+{
+    into->is.executed += from->is.executed;
+    into->is.fetched += from->is.fetched;
+    into->is.branches += from->is.branches;
+    into->is.calls += from->is.calls;
+    into->is.instrumented += from->is.instrumented;
+    into->is.discontinuities += from->is.discontinuities;
+    into->records += from->records;
+    into->sync_idle += from->sync_idle;
+    into->phase_end_idle += from->phase_end_idle;
 }
 
 int sched_threads(const scheduler *s) { return s->n; }

@@ -30,6 +30,7 @@ typedef struct sched_phase {
     int active;                 /* threads 0 … active-1 take part */
     uint64_t start_clock;       /* largest clock of the active threads at its start */
     uint64_t end_clock;         /* … at its end (valid in phase_end) */
+    bool last;                  /* phase_end: this is the last phase of the run */
 } sched_phase;
 
 /* What a blocked thread waits for. */
@@ -97,6 +98,9 @@ const sched_counts *sched_phase_counts(const scheduler *s, int thread);
 const sched_counts *sched_total_counts(const scheduler *s, int thread);
 sched_problems sched_problem_counts(const scheduler *s);
 int sched_phase_count(const scheduler *s);
+
+/* into += from, field by field. */
+void sched_counts_add(sched_counts *into, const sched_counts *from);
 
 /* Names for reports: "serial"/"parallel", "start"/"spawn"/"join"/"marker",
  * "join"/"barrier"/"critical"/"ordered". */

@@ -1,0 +1,361 @@
+/* ciat.c — Configuration Independent Analysis Tool (SPEC §7).
+ *
+ * The shared scheduler (common/scheduler) interleaves the traces; ciat's
+ * hooks count the instruction mix and calls (stats.c), run the communication
+ * analysis on each location (below, with locmap.c and reader_sets.c) and keep
+ * the memory usage (usage.c). Each phase's lines are written when it ends;
+ * the aggregate block and memory usage at the end of the run. Outputs appear
+ * only when the whole run succeeds. */
+#include "locmap.h"
+#include "reader_sets.h"
+#include "stats.h"
+#include "usage.h"
+#include "../common/diag.h"
+#include "../common/out_file.h"
+#include "../common/report.h"
+#include "../common/run_options.h"
+#include "../common/scheduler.h"
+#include "../formats/memusage.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "Usage: ciat [options] [calls.P] trace.P\n"
+    "       ciat [options] [-c call_list] -t trace_list\n"
+    "\n"
+    "Configuration independent analysis of a trace set: instruction mix, load and\n"
+    "store strings, instruction stream, call summaries, communication patterns\n"
+    "(RAW/WAR/WAW/RAR with sharing and invalidation degrees) and memory usage.\n"
+    "Writes <prefix>.ciat_report, <prefix>.memory and, with -ciat_events,\n"
+    "<prefix>.ciat_events, beside the traces or into -o DIR. Every report line\n"
+    "is described in docs/ciat-report.md.\n"
+    "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
+
+typedef struct ciat_options {
+    bool events;
+    uint64_t grain, page_size;
+    bool hpux;
+    addr_range *ranges;
+    int nranges;
+} ciat_options;
+
+typedef struct ciat {
+    ciat_options o;
+    int n;
+    scheduler *s;
+    trace_reader **readers;
+    thread_stats *phase;        /* per thread, current phase */
+    thread_stats *total;        /* per thread, whole run */
+    uint8_t *string_kind;       /* per thread: 0 none, 1 in a load string, 2 in a store string */
+    uint64_t *string_len;
+    locmap map;
+    reader_sets rs;
+    uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
+    report *rep;
+    out_file *events;
+    char evbuf[64];
+    int phases;
+    uint64_t end_clock;
+} ciat;
+
+/* ---- options ---- */
+
+static const char *parse_range(void *target, const char *v)
+{
+    ciat_options *o = target;
+    const char *colon = strchr(v, ':');
+    if (!colon) return "expects LO:HI (addresses, e.g. 0x40000000:0x7fffffff)";
+    char *end;
+    unsigned long long lo = strtoull(v, &end, 0), hi;
+    if (end != colon || v == colon) return "bad LO (a 32-bit address)";
+    hi = strtoull(colon + 1, &end, 0);
+    if (*end || !colon[1]) return "bad HI (a 32-bit address)";
+    if (lo > UINT32_MAX || hi > UINT32_MAX || lo > hi) return "needs LO <= HI <= 0xffffffff";
+    o->ranges = xrealloc(o->ranges, (size_t)(o->nranges + 1) * sizeof *o->ranges);
+    o->ranges[o->nranges++] = (addr_range){ (uint32_t)lo, (uint32_t)hi };
+    return NULL;
+}
+
+static bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* ---- communication analysis (SPEC §7.4) ---- */
+
+static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t degree)
+{
+    if (!c->events) return;
+    int k = snprintf(c->evbuf, sizeof c->evbuf, "%" PRIu64 " %s %d %" PRIu32 "\n", clock, name, t, degree);
+    out_file_write(c->events, c->evbuf, (size_t)k);
+}
+
+static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
+{
+    if (l->writer == (uint16_t)p) return;       /* own value: nothing */
+    uint32_t r = l->readers;
+    if (rs_contains(&c->rs, r, p)) return;
+    if (l->writer != LOC_NONE) {
+        c->phase[p].raw++;
+        event(c, clock, "RAW", p, 0);
+    } else if (r != 0) {
+        c->phase[p].rar++;
+        event(c, clock, "RAR", p, 0);
+    }
+    l->readers = rs_add(&c->rs, r, p);
+}
+
+static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock)
+{
+    uint32_t r = l->readers;
+    uint32_t size = rs_size(&c->rs, r);
+    uint32_t k = size - (rs_contains(&c->rs, r, p) ? 1 : 0);
+    if (k >= 1) {
+        c->phase[p].war++;
+        degree_add(&c->phase[p].invalidation, k, 1);
+        event(c, clock, "WAR", p, k);
+    } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
+        c->phase[p].waw++;
+        event(c, clock, "WAW", p, 1);
+    }
+    if (l->writer != LOC_NONE && size >= 1)
+        degree_add(&c->phase[l->writer].sharing, size, 1);
+    l->writer = (uint16_t)p;
+    rs_release(&c->rs, r);
+    l->readers = 0;
+}
+
+/* ---- hooks ---- */
+
+static void close_string(ciat *c, int t)
+{
+    if (c->string_kind[t] == 1) string_add(&c->phase[t].load_strings, c->string_len[t]);
+    else if (c->string_kind[t] == 2) string_add(&c->phase[t].store_strings, c->string_len[t]);
+    c->string_kind[t] = 0;
+    c->string_len[t] = 0;
+}
+
+static inline void string_step(ciat *c, int t, uint8_t kind)
+{
+    if (c->string_kind[t] != kind) {
+        close_string(c, t);
+        c->string_kind[t] = kind;
+    }
+    c->string_len[t]++;
+}
+
+static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    thread_stats *st = &c->phase[t];
+    uint32_t f1 = rec->f1, addr = rec->f2;
+    unsigned access = smait_mem_access(f1), code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
+    unsigned size = smait_size_bytes(code);
+    bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
+    st->mem++;
+    block *b = locmap_block(&c->map, addr, t);
+    loc *l = locmap_loc(&c->map, b, addr);
+    if (size) locmap_touch_span(&c->map, addr, size, false, t);
+    if (load) {
+        st->loads++;
+        st->load_class[stats_load_class(code, rt)]++;
+        string_step(c, t, 1);
+        locmap_count_access(&c->map, b, l, addr, false, t);
+        c->data_sizes += size;
+        comm_load(c, l, t, clock);
+    }
+    if (store) {
+        st->stores++;
+        st->store_class[stats_store_class(code, rt)]++;
+        string_step(c, t, 2);
+        locmap_count_access(&c->map, b, l, addr, false, t);
+        c->data_sizes += size;
+        comm_store(c, l, t, clock);
+    }
+    if (load && store) st->atomics++;
+}
+
+static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    (void)cpu; (void)clock;
+    ciat *c = ctx;
+    block *b = locmap_block(&c->map, addr, t);
+    locmap_touch_span(&c->map, addr, ISTREAM_INSN_BYTES, true, t);
+    locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
+}
+
+static void on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu; (void)clock;
+    ciat *c = ctx;
+    unsigned type = smait_call_type(rec->f1);
+    uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
+    stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+}
+
+static void on_phase_begin(void *ctx, const sched_phase *ph)
+{
+    ciat *c = ctx;
+    (void)ph;
+    for (int t = 0; t < c->n; t++) stats_clear(&c->phase[t]);
+}
+
+/* At the end of the last phase: each location with a writer and readers
+ * completes a sharing instance (SPEC §7.4). */
+static void final_sharing(void *ctx, const block *b)
+{
+    ciat *c = ctx;
+    uint32_t nlocs = c->map.block_size >> c->map.grain_shift;
+    for (uint32_t i = 0; i < nlocs; i++) {
+        const loc *l = &b->locs[i];
+        uint32_t k = rs_size(&c->rs, l->readers);
+        if (l->writer != LOC_NONE && k >= 1) degree_add(&c->phase[l->writer].sharing, k, 1);
+    }
+}
+
+static void on_phase_end(void *ctx, const sched_phase *ph)
+{
+    ciat *c = ctx;
+    for (int t = 0; t < c->n; t++) close_string(c, t);
+    if (ph->last) locmap_each(&c->map, final_sharing, c);
+    report_line(c->rep, ph->number, REPORT_ALL_THREADS, 0, "phase", "kind %s by %s start %" PRIu64
+                " end %" PRIu64 " threads %d", sched_phase_kind_name(ph->kind),
+                sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
+    thread_stats sum = { 0 };
+    sched_counts ssum = { 0 };
+    for (int t = 0; t < c->n; t++) {
+        const sched_counts *sc = sched_phase_counts(c->s, t);
+        if (t >= ph->active && !stats_any(&c->phase[t]) && sc->records == 0) continue;
+        stats_report(c->rep, ph->number, t, &c->phase[t], sc);
+        stats_add(&sum, &c->phase[t]);
+        sched_counts_add(&ssum, sc);
+        stats_add(&c->total[t], &c->phase[t]);
+    }
+    stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    stats_free(&sum);
+    c->phases = ph->number;
+    c->end_clock = ph->end_clock;
+}
+
+/* ---- the run ---- */
+
+static void aggregate_report(ciat *c)
+{
+    report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 0, "phase", "kind all phases %d start 0"
+                " end %" PRIu64 " threads %d", c->phases, c->end_clock, c->n);
+    thread_stats sum = { 0 };
+    sched_counts ssum = { 0 };
+    for (int t = 0; t < c->n; t++) {
+        const sched_counts *sc = sched_total_counts(c->s, t);
+        stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
+        stats_add(&sum, &c->total[t]);
+        sched_counts_add(&ssum, sc);
+    }
+    stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    stats_free(&sum);
+}
+
+int main(int argc, char **argv)
+{
+    diag_set_tool("ciat");
+    ciat c = { .o = { .grain = 4, .page_size = 4096 } };
+    run_options ro;
+    option_spec specs[RUN_OPTION_COUNT + 6];
+    run_options_init(&ro, specs);
+    option_spec own[] = {
+        { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
+          "also write the communication event trace <prefix>.ciat_events" },
+        { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
+          "location size for the communication analysis: a power of two 1..64 (default 4)" },
+        { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,
+          "page size for memory usage: a power of two >= 64 (default 4096)" },
+        { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
+          "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
+        { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o, parse_range, 0, 0,
+          "an address range of private pages (repeatable); other pages are range-shared" },
+        { 0 }
+    };
+    memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
+    char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
+    int nops = options_parse(specs, argc, argv, usage_text, ops);
+    if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
+    if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
+    if (c.o.hpux) parse_range(&c.o, "0x40000000:0x7fffffff");
+
+    trace_set ts;
+    run_options_trace_set(&ro, ops, nops, &ts);
+    if (ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
+    c.n = ts.count;
+    trace_reader_opts rdo = run_options_reader(&ro);
+    c.readers = trace_set_open(&ts, &rdo);
+
+    char *rep_path = trace_set_output_path(&ts, ro.out_dir, "ciat_report");
+    char *mem_path = trace_set_output_path(&ts, ro.out_dir, "memory");
+    c.rep = report_open(rep_path);
+    if (c.o.events) {
+        char *ev_path = trace_set_output_path(&ts, ro.out_dir, "ciat_events");
+        c.events = out_file_open(ev_path, false);
+        out_file_printf(c.events, "# ciat communication events of %s\n", ts.name);
+        out_file_printf(c.events, "# fields: clock event thread degree\n");
+        out_file_printf(c.events, "# clock = the thread's pseudo clock after the access; event RAW WAR"
+                        " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
+        free(ev_path);
+    }
+    c.phase = xcalloc((size_t)c.n, sizeof *c.phase);
+    c.total = xcalloc((size_t)c.n, sizeof *c.total);
+    c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
+    c.string_len = xcalloc((size_t)c.n, sizeof *c.string_len);
+    locmap_init(&c.map, (uint32_t)c.o.page_size, (uint32_t)c.o.grain, c.n);
+    rs_init(&c.rs, c.n);
+
+    sched_options so = run_options_sched(&ro);
+    sched_hooks h = { .ctx = &c, .fetch = on_fetch, .mem = on_mem, .call = on_call,
+                      .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+    c.s = sched_create(&ts, c.readers, &so, &h);
+    sched_run(c.s);
+
+    aggregate_report(&c);
+    out_file *mem = out_file_open(mem_path, false);
+    memusage_write_header(out_file_stream(mem), c.o.page_size);
+    usage_totals u;
+    usage_scan(&c.map, c.o.page_size, c.o.ranges, c.o.nranges, out_file_stream(mem), &u);
+    uint64_t fetched = 0;
+    for (int t = 0; t < c.n; t++) fetched += sched_total_counts(c.s, t)->is.fetched;
+    usage_report(c.rep, &u, c.data_sizes, fetched);
+
+    report_standard_header(c.rep, argc, argv, &ts, c.readers);
+    report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64
+                  " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
+                  ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
+    for (int i = 0; i < c.o.nranges; i++)
+        report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges[i].lo, c.o.ranges[i].hi);
+    report_reader_problems(c.rep, &ts, c.readers);
+    sched_problems sp = sched_problem_counts(c.s);
+    report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
+                  " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
+
+    /* Everything succeeded: make the outputs appear. */
+    out_file_commit(mem);
+    if (c.events) out_file_commit(c.events);
+    report_commit(c.rep);
+
+    sched_free(c.s);
+    trace_set_close_readers(&ts, c.readers);
+    for (int t = 0; t < c.n; t++) {
+        stats_free(&c.phase[t]);
+        stats_free(&c.total[t]);
+    }
+    free(c.phase);
+    free(c.total);
+    free(c.string_kind);
+    free(c.string_len);
+    locmap_free(&c.map);
+    rs_free(&c.rs);
+    free(c.o.ranges);
+    free(rep_path);
+    free(mem_path);
+    trace_set_free(&ts);
+    free(ops);
+    return EXIT_OK;
+}

@@ -1,0 +1,95 @@
+/* locmap.h — ciat's per-location and per-page state (SPEC §7.4, §7.6).
+ *
+ * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
+ * bytes, allocated on first touch and reached through a two-level radix table
+ * (plus a one-entry cache per thread). A block holds:
+ *   - touched-byte bitmaps for data and code (one bit per byte);
+ *   - its owner (the first thread that touched it, or shared) and access counts;
+ *   - one 12-byte record per location (grain g bytes): last writer, owner,
+ *     reader set and an access count kept while the location is private.
+ * When a location becomes shared, its private count moves into the block's
+ * shared-access counters, which later accesses then bump directly. Counts that
+ * outgrow 31 bits, or a private location used both as data and as code, move
+ * to a small overflow table. Memory grows with the touched footprint only. */
+#ifndef DSM_CIAT_LOCMAP_H
+#define DSM_CIAT_LOCMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LOC_NONE 0xFFFFu        /* no writer / untouched */
+#define LOC_SHARED 0xFFFEu      /* owner: accessed by more than one thread */
+#define LOC_MAX_THREADS 0xFFFD  /* thread ids must stay below the markers */
+
+#define COUNT_CODE 0x80000000u  /* count field: the private accesses were fetches */
+#define COUNT_SPILLED 0xFFFFFFFFu   /* count field: counts live in the overflow table */
+#define COUNT_MAX 0x7FFFFFFEu
+
+typedef struct loc {
+    uint16_t writer;            /* w of SPEC §7.4, LOC_NONE if never written */
+    uint16_t owner;             /* first accessor, LOC_SHARED, or LOC_NONE */
+    uint32_t readers;           /* reader set (ciat/reader_sets.h) */
+    uint32_t count;             /* private accesses; COUNT_CODE flag; COUNT_SPILLED */
+} loc;
+
+typedef struct block {
+    uint32_t base;              /* first address */
+    uint16_t owner;             /* first thread touching a byte of it, or LOC_SHARED */
+    uint64_t data_accesses, code_accesses;
+    uint64_t shared_data_accesses, shared_code_accesses;    /* to shared locations */
+    uint64_t *touched_data;     /* B bits */
+    uint64_t *touched_code;
+    loc *locs;                  /* B / g records */
+} block;
+
+/* Overflow counts of a location (mixed data and code, or huge counts). */
+typedef struct spill {
+    uint32_t key;               /* location number: address / g */
+    uint64_t data, code;
+} spill;
+
+typedef struct locmap {
+    uint32_t block_size, block_shift;   /* B = 1 << block_shift */
+    uint32_t grain, grain_shift;
+    block ***dir;               /* [addr >> 22][middle bits] */
+    uint32_t mid_shift, mid_mask;
+    block **cache;              /* per thread: last block used */
+    int nthreads;
+    uint64_t nblocks;
+    spill *spills;
+    uint32_t spill_cap, spill_used;
+} locmap;
+
+void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads);
+void locmap_free(locmap *m);
+
+block *locmap_block_slow(locmap *m, uint32_t addr, int thread);
+
+/* The block holding addr (allocated on first touch). */
+static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
+{
+    block *b = m->cache[thread];
+    if (b && (addr >> m->block_shift) == (b->base >> m->block_shift)) return b;
+    return locmap_block_slow(m, addr, thread);
+}
+
+/* Mark bytes [addr, addr+len) touched (code or data) by thread and update the
+ * owners of the blocks they fall in. len may cross block boundaries. */
+void locmap_touch_span(locmap *m, uint32_t addr, uint32_t len, bool code, int thread);
+
+/* Count one access (data or fetch) by thread to the location holding addr in
+ * block b: location sharing and the block's access counters. */
+void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread);
+
+static inline loc *locmap_loc(const locmap *m, block *b, uint32_t addr)
+{
+    return &b->locs[(addr & (m->block_size - 1)) >> m->grain_shift];
+}
+
+/* Private access counts of a location (from its count field or the overflow table). */
+void locmap_private_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code);
+
+/* Visit every block in ascending address order. */
+void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx);
+
+#endif

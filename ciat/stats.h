@@ -1,0 +1,68 @@
+/* stats.h — ciat's per-thread counters of one phase (or of the whole run) and
+ * the report lines they print (SPEC §7.1–§7.4, lines L01–L15). */
+#ifndef DSM_CIAT_STATS_H
+#define DSM_CIAT_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/report.h"
+#include "../common/scheduler.h"
+
+enum { LOAD_CLASSES = 6, STORE_CLASSES = 8 };
+enum { STRING_EXACT = 64, STRING_BUCKETS = 33 };    /* 65-128, 129-256, … */
+
+/* Counts of load (or store) strings by length. */
+typedef struct string_counts {
+    uint64_t strings;
+    uint64_t exact[STRING_EXACT + 1];       /* [1..64] */
+    uint64_t bucket[STRING_BUCKETS];        /* [b]: lengths (2^(b-1), 2^b], b >= 7 */
+} string_counts;
+
+/* A growable k -> count vector (sharing and invalidation degrees). */
+typedef struct degree_vec {
+    uint64_t *n;
+    uint32_t len;
+} degree_vec;
+
+typedef struct call_counts {
+    uint64_t count, time_us, bytes;
+} call_counts;
+
+typedef struct thread_stats {
+    uint64_t mem, loads, stores, atomics;
+    uint64_t load_class[LOAD_CLASSES];      /* byte half word float double other */
+    uint64_t store_class[STORE_CLASSES];    /* zero byte half three word float double other */
+    string_counts load_strings, store_strings;
+    call_counts *calls;                     /* [256], allocated on the first call record */
+    uint64_t raw, war, waw, rar;
+    degree_vec sharing;                     /* S[k] */
+    degree_vec invalidation;                /* I[k] */
+} thread_stats;
+
+void stats_free(thread_stats *s);
+void stats_clear(thread_stats *s);
+/* into += from */
+void stats_add(thread_stats *into, const thread_stats *from);
+bool stats_any(const thread_stats *s);
+
+/* Classes of SPEC §7.1 for a memory-access record's size code and register type. */
+int stats_load_class(unsigned size_code, unsigned regtype);
+int stats_store_class(unsigned size_code, unsigned regtype);
+
+void string_add(string_counts *c, uint64_t len);
+static inline void degree_add(degree_vec *v, uint32_t k, uint64_t n);
+void degree_grow(degree_vec *v, uint32_t k);
+static inline void degree_add(degree_vec *v, uint32_t k, uint64_t n)
+{
+    if (k >= v->len) degree_grow(v, k);
+    v->n[k] += n;
+}
+
+void stats_call(thread_stats *s, unsigned type, uint32_t start, uint32_t end, uint32_t bytes);
+
+/* Print L01–L15 for one thread (or Tx): counts from s, instruction and idle
+ * counts from sc. */
+void stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc);
+
+#endif

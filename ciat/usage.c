@@ -1,0 +1,144 @@
+/* usage.c — per-page memory usage from the block map. */
+#include "usage.h"
+#include "../formats/memusage.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct page_acc {
+    bool open;
+    memusage_page p;
+    uint64_t data_bytes;
+    uint16_t owner;             /* combined over the page's blocks */
+} page_acc;
+
+typedef struct scan_ctx {
+    const locmap *m;
+    uint64_t page_size;
+    const addr_range *ranges;
+    int nranges;
+    FILE *mem;
+    usage_totals *u;
+    page_acc cur;
+} scan_ctx;
+
+static uint64_t popcount_range(const uint64_t *d, const uint64_t *c, uint32_t from, uint32_t n)
+{
+    uint64_t k = 0;
+    while (n) {
+        uint32_t w = from >> 6, off = from & 63, take = 64 - off < n ? 64 - off : n;
+        uint64_t mask = take == 64 ? ~0ull : ((1ull << take) - 1) << off;
+        k += (uint64_t)__builtin_popcountll((d[w] | c[w]) & mask);
+        from += take;
+        n -= take;
+    }
+    return k;
+}
+
+static bool in_private_range(const scan_ctx *s, uint64_t page)
+{
+    uint64_t addr = page * s->page_size;
+    for (int i = 0; i < s->nranges; i++)
+        if (addr >= s->ranges[i].lo && addr <= s->ranges[i].hi) return true;
+    return false;
+}
+
+static void close_page(scan_ctx *s)
+{
+    if (!s->cur.open) return;
+    memusage_page *p = &s->cur.p;
+    usage_totals *u = s->u;
+    bool shared = s->cur.owner == LOC_SHARED;
+    bool range_shared = shared || (s->nranges > 0 && !in_private_range(s, p->page));
+    p->owner = shared ? -1 : s->cur.owner;
+    u->pages++;
+    u->shared_pages += shared;
+    u->range_shared_pages += range_shared;
+    u->touched_bytes += p->touched_bytes;
+    u->data_bytes += s->cur.data_bytes;
+    u->code_bytes += p->code_bytes;
+    u->shared_bytes += p->shared_bytes;
+    u->data_accesses += p->data_accesses;
+    u->code_accesses += p->code_accesses;
+    u->shared_data_accesses += p->shared_data_accesses;
+    u->shared_code_accesses += p->shared_code_accesses;
+    if (shared) {
+        u->page_shared_bytes += p->touched_bytes;
+        u->page_shared_data_accesses += p->data_accesses;
+        u->page_shared_code_accesses += p->code_accesses;
+    }
+    if (range_shared) {
+        u->range_shared_bytes += p->touched_bytes;
+        u->range_shared_data_accesses += p->data_accesses;
+        u->range_shared_code_accesses += p->code_accesses;
+    }
+    if (s->mem) memusage_write_page(s->mem, p);
+    s->cur.open = false;
+}
+
+static void scan_block(void *ctx, const block *b)
+{
+    scan_ctx *s = ctx;
+    const locmap *m = s->m;
+    uint64_t page = b->base / s->page_size;
+    if (s->cur.open && s->cur.p.page != page) close_page(s);
+    if (!s->cur.open) {
+        memset(&s->cur, 0, sizeof s->cur);
+        s->cur.open = true;
+        s->cur.p.page = page;
+        s->cur.owner = LOC_NONE;
+    }
+    page_acc *a = &s->cur;
+    uint32_t words = m->block_size / 64 ? m->block_size / 64 : 1;
+    for (uint32_t w = 0; w < words; w++) {
+        a->p.touched_bytes += (uint64_t)__builtin_popcountll(b->touched_data[w] | b->touched_code[w]);
+        a->p.code_bytes += (uint64_t)__builtin_popcountll(b->touched_code[w]);
+        a->data_bytes += (uint64_t)__builtin_popcountll(b->touched_data[w]);
+    }
+    uint32_t nlocs = m->block_size >> m->grain_shift;
+    for (uint32_t i = 0; i < nlocs; i++)
+        if (b->locs[i].owner == LOC_SHARED)
+            a->p.shared_bytes += popcount_range(b->touched_data, b->touched_code, i << m->grain_shift, m->grain);
+    a->p.data_accesses += b->data_accesses;
+    a->p.code_accesses += b->code_accesses;
+    a->p.shared_data_accesses += b->shared_data_accesses;
+    a->p.shared_code_accesses += b->shared_code_accesses;
+    if (b->owner != LOC_NONE && a->owner != LOC_SHARED)
+        a->owner = a->owner == LOC_NONE || a->owner == b->owner ? b->owner : LOC_SHARED;
+}
+
+void usage_scan(const locmap *m, uint64_t page_size, const addr_range *private_ranges,
+                int nranges, FILE *mem, usage_totals *out)
+{
+    memset(out, 0, sizeof *out);
+    scan_ctx s = { .m = m, .page_size = page_size, .ranges = private_ranges, .nranges = nranges,
+                   .mem = mem, .u = out };
+    locmap_each(m, scan_block, &s);
+    close_page(&s);
+}
+
+void usage_report(report *r, const usage_totals *u, uint64_t data_sizes, uint64_t fetched)
+{
+    const int R = REPORT_ALL_PHASES, T = REPORT_ALL_THREADS;
+    char n1[REPORT_NUM];
+    report_line(r, R, T, 20, "pages", "%" PRIu64, u->pages);
+    report_line(r, R, T, 21, "shared_pages", "%" PRIu64, u->shared_pages);
+    report_line(r, R, T, 22, "range_shared_pages", "%" PRIu64, u->range_shared_pages);
+    report_line(r, R, T, 23, "touched_bytes", "%" PRIu64, u->touched_bytes);
+    report_line(r, R, T, 24, "data_bytes", "%" PRIu64, u->data_bytes);
+    report_line(r, R, T, 25, "code_bytes", "%" PRIu64, u->code_bytes);
+    report_line(r, R, T, 26, "shared_bytes", "%" PRIu64, u->shared_bytes);
+    report_line(r, R, T, 27, "page_shared_bytes", "%" PRIu64, u->page_shared_bytes);
+    report_line(r, R, T, 28, "range_shared_bytes", "%" PRIu64, u->range_shared_bytes);
+    report_line(r, R, T, 29, "accesses", "%" PRIu64, u->data_accesses + u->code_accesses);
+    report_line(r, R, T, 30, "data_accesses", "%" PRIu64, u->data_accesses);
+    report_line(r, R, T, 31, "shared_data_accesses", "%" PRIu64, u->shared_data_accesses);
+    report_line(r, R, T, 32, "page_shared_data_accesses", "%" PRIu64, u->page_shared_data_accesses);
+    report_line(r, R, T, 33, "range_shared_data_accesses", "%" PRIu64, u->range_shared_data_accesses);
+    report_line(r, R, T, 34, "code_accesses", "%" PRIu64, u->code_accesses);
+    report_line(r, R, T, 35, "shared_code_accesses", "%" PRIu64, u->shared_code_accesses);
+    report_line(r, R, T, 36, "page_shared_code_accesses", "%" PRIu64, u->page_shared_code_accesses);
+    report_line(r, R, T, 37, "range_shared_code_accesses", "%" PRIu64, u->range_shared_code_accesses);
+    report_line(r, R, T, 38, "data_locality", "%s", report_ratio(n1, (double)data_sizes, (double)u->data_bytes));
+    report_line(r, R, T, 39, "code_locality", "%s", report_ratio(n1, (double)fetched, (double)u->code_bytes / 4.0));
+}
