@@ -144,6 +144,18 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
     c->string_len[t]++;
 }
 
+/* stats_load_class / stats_store_class as tables [register type][size code]. */
+static uint8_t load_class_of[3][16], store_class_of[3][16];
+
+static void class_tables(void)
+{
+    for (unsigned rt = 0; rt < 3; rt++)
+        for (unsigned sc = 0; sc < 16; sc++) {
+            load_class_of[rt][sc] = (uint8_t)stats_load_class(sc, rt);
+            store_class_of[rt][sc] = (uint8_t)stats_store_class(sc, rt);
+        }
+}
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)cpu;
@@ -156,10 +168,10 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     st->mem++;
     block *b = locmap_block(&c->map, addr, t);
     loc *l = locmap_loc(&c->map, b, addr);
-    if (size) locmap_touch_span(&c->map, addr, size, false, t);
+    if (size) locmap_touch(&c->map, b, addr, size, false, t);
     if (load) {
         st->loads++;
-        st->load_class[stats_load_class(code, rt)]++;
+        st->load_class[load_class_of[rt][code]]++;
         string_step(c, t, 1);
         locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
@@ -167,7 +179,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     }
     if (store) {
         st->stores++;
-        st->store_class[stats_store_class(code, rt)]++;
+        st->store_class[store_class_of[rt][code]]++;
         string_step(c, t, 2);
         locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
@@ -181,8 +193,19 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     (void)cpu; (void)clock;
     ciat *c = ctx;
     block *b = locmap_block(&c->map, addr, t);
-    locmap_touch_span(&c->map, addr, ISTREAM_INSN_BYTES, true, t);
+    locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
+}
+
+static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    (void)cpu; (void)clock;
+    ciat *c = ctx;
+    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) {
+        block *b = locmap_block(&c->map, addr, t);
+        locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
+        locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
+    }
 }
 
 static void on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -307,10 +330,11 @@ int main(int argc, char **argv)
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
     c.string_len = xcalloc((size_t)c.n, sizeof *c.string_len);
     locmap_init(&c.map, (uint32_t)c.o.page_size, (uint32_t)c.o.grain, c.n);
+    class_tables();
     rs_init(&c.rs, c.n);
 
     sched_options so = run_options_sched(&ro);
-    sched_hooks h = { .ctx = &c, .fetch = on_fetch, .mem = on_mem, .call = on_call,
+    sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
                       .phase_begin = on_phase_begin, .phase_end = on_phase_end };
     c.s = sched_create(&ts, c.readers, &so, &h);
     sched_run(c.s);

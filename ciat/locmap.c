@@ -18,7 +18,7 @@ void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
     m->mid_mask = (1u << (TOP_SHIFT - m->block_shift)) - 1;
     m->dir = xcalloc(TOP_ENTRIES, sizeof *m->dir);
     m->nthreads = nthreads;
-    m->cache = xcalloc((size_t)nthreads, sizeof *m->cache);
+    m->cache = xcalloc((size_t)nthreads * LOCMAP_CACHE, sizeof *m->cache);
 }
 
 void locmap_free(locmap *m)
@@ -62,7 +62,7 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
         *slot = new_block(m, addr & ~(m->block_size - 1));
         m->nblocks++;
     }
-    m->cache[thread] = *slot;
+    m->cache[(size_t)thread * LOCMAP_CACHE + ((addr >> m->block_shift) & (LOCMAP_CACHE - 1))] = *slot;
     return *slot;
 }
 
@@ -77,7 +77,7 @@ static void set_bits(uint64_t *bits, uint32_t from, uint32_t n)
     }
 }
 
-void locmap_touch_span(locmap *m, uint32_t addr, uint32_t len, bool code, int thread)
+void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, int thread)
 {
     uint64_t a = addr, end = (uint64_t)addr + len;
     if (end > 0x100000000ull) end = 0x100000000ull;     /* no wrap past the top */
@@ -86,8 +86,7 @@ void locmap_touch_span(locmap *m, uint32_t addr, uint32_t len, bool code, int th
         uint32_t off = (uint32_t)a & (m->block_size - 1);
         uint64_t n = end - a < m->block_size - off ? end - a : m->block_size - off;
         set_bits(code ? b->touched_code : b->touched_data, off, (uint32_t)n);
-        if (b->owner != thread && b->owner != LOC_SHARED)
-            b->owner = b->owner == LOC_NONE ? (uint16_t)thread : LOC_SHARED;
+        locmap_block_owner(b, thread);
         a += n;
     }
 }
@@ -170,22 +169,13 @@ static void spill_count(locmap *m, loc *l, uint32_t addr, bool code)
     else s->data++;
 }
 
-void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
+/* The cases locmap_count_access does not handle inline (counters already bumped). */
+void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
 {
-    if (code) b->code_accesses++;
-    else b->data_accesses++;
     uint16_t o = l->owner;
-    if (o == LOC_SHARED) {
-        if (code) b->shared_code_accesses++;
-        else b->shared_data_accesses++;
-        return;
-    }
-    if (o == (uint16_t)thread) {
-        uint32_t c = l->count;
-        if (c != COUNT_SPILLED && ((c & COUNT_CODE) != 0) == code && (c & ~COUNT_CODE) < COUNT_MAX)
-            l->count = c + 1;
-        else
-            spill_count(m, l, addr, code);
+    locmap_block_owner(b, thread);
+    if (o == (uint16_t)thread) {            /* mixed kinds or a huge count */
+        spill_count(m, l, addr, code);
         return;
     }
     if (o == LOC_NONE) {

@@ -15,6 +15,7 @@
 #define DSM_CIAT_LOCMAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LOC_NONE 0xFFFFu        /* no writer / untouched */
@@ -48,12 +49,14 @@ typedef struct spill {
     uint64_t data, code;
 } spill;
 
+enum { LOCMAP_CACHE = 8 };   /* per-thread block cache entries (code, private and shared data) */
+
 typedef struct locmap {
     uint32_t block_size, block_shift;   /* B = 1 << block_shift */
     uint32_t grain, grain_shift;
     block ***dir;               /* [addr >> 22][middle bits] */
     uint32_t mid_shift, mid_mask;
-    block **cache;              /* per thread: last block used */
+    block **cache;              /* per thread: LOCMAP_CACHE blocks, direct-mapped */
     int nthreads;
     uint64_t nblocks;
     spill *spills;
@@ -68,18 +71,56 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread);
 /* The block holding addr (allocated on first touch). */
 static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 {
-    block *b = m->cache[thread];
-    if (b && (addr >> m->block_shift) == (b->base >> m->block_shift)) return b;
+    uint32_t n = addr >> m->block_shift;
+    block *b = m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if (b && n == (b->base >> m->block_shift)) return b;
     return locmap_block_slow(m, addr, thread);
 }
 
-/* Mark bytes [addr, addr+len) touched (code or data) by thread and update the
- * owners of the blocks they fall in. len may cross block boundaries. */
-void locmap_touch_span(locmap *m, uint32_t addr, uint32_t len, bool code, int thread);
+static inline void locmap_block_owner(block *b, int thread)
+{
+    if (b->owner != (uint16_t)thread && b->owner != LOC_SHARED)
+        b->owner = b->owner == LOC_NONE ? (uint16_t)thread : LOC_SHARED;
+}
 
-/* Count one access (data or fetch) by thread to the location holding addr in
- * block b: location sharing and the block's access counters. */
-void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread);
+void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, int thread);
+
+/* Mark bytes [addr, addr+len) touched (code or data) by thread and update the
+ * owners of the blocks they fall in. len may cross block boundaries. b is the
+ * block of addr. */
+static inline void locmap_touch(locmap *m, block *b, uint32_t addr, uint32_t len, bool code, int thread)
+{
+    uint32_t off = addr & (m->block_size - 1);
+    if (len <= 64 && off + len <= m->block_size && (off & 63) + len <= 64) {   /* one word */
+        uint64_t mask = (len == 64 ? ~0ull : (1ull << len) - 1) << (off & 63);
+        (code ? b->touched_code : b->touched_data)[off >> 6] |= mask;
+        locmap_block_owner(b, thread);
+        return;
+    }
+    locmap_touch_span_slow(m, addr, len, code, thread);
+}
+
+void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread);
+
+/* Count one access (data or fetch) by thread to the location l holding addr
+ * in block b: location sharing and the block's access counters. */
+static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
+{
+    if (code) b->code_accesses++;
+    else b->data_accesses++;
+    if (l->owner == LOC_SHARED) {
+        if (code) b->shared_code_accesses++;
+        else b->shared_data_accesses++;
+        return;
+    }
+    uint32_t c = l->count;
+    if (l->owner == (uint16_t)thread && c != COUNT_SPILLED && ((c & COUNT_CODE) != 0) == code &&
+        (c & ~COUNT_CODE) < COUNT_MAX) {
+        l->count = c + 1;
+        return;
+    }
+    locmap_count_slow(m, b, l, addr, code, thread);
+}
 
 static inline loc *locmap_loc(const locmap *m, block *b, uint32_t addr)
 {

@@ -368,7 +368,9 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
              * 4 bytes (pc from an unaligned target) still fetches at pc. */
             uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
                                     ISTREAM_INSN_BYTES);
-            if (s->h.fetch)
+            if (k && s->h.fetch_run)
+                s->h.fetch_run(s->h.ctx, t, t, x->clock + 1, pc, k);
+            else if (s->h.fetch)
                 for (uint32_t i = 0; i < k; i++)
                     s->h.fetch(s->h.ctx, t, t, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
             x->clock += k;

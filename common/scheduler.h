@@ -50,6 +50,10 @@ typedef struct sched_hooks {
     void *ctx;
     /* One instruction fetched at addr (4 bytes). */
     void (*fetch)(void *ctx, int thread, int cpu, uint64_t clock, uint32_t addr);
+    /* Optional: the n instructions a branch's gap fill fetches, at addr,
+     * addr+4, … with clocks first_clock, first_clock+1, … (one call instead of
+     * n calls of fetch). */
+    void (*fetch_run)(void *ctx, int thread, int cpu, uint64_t first_clock, uint32_t addr, uint32_t n);
     /* A memory-access record (host order). */
     void (*mem)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
     /* A call record: the 6 simple records (host order, times already paired). */

@@ -1,0 +1,70 @@
+/* gen_kernel.c — synthetic trace sets with typical locality, for benchmarks.
+ *
+ *   gen_kernel PREFIX THREADS MRECORDS    writes PREFIX.THREADS.0 … (-p style)
+ *
+ * Each thread runs the report's mat_mul kernel, C = A x B on 256 x 256 doubles,
+ * rows of C divided among the threads: per inner iteration a load of A[i][k]
+ * (private row), a load of B[k][j] (shared, column walk) and a taken branch
+ * back to the loop head in a small shared code region; a store of C[i][j]
+ * after each inner loop; a barrier (arg2 = 0) after every row. About
+ * MRECORDS million records per thread. A benchmark input, not a test. */
+#include "../common/diag.h"
+#include "../formats/smait.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { N = 256 };
+static const uint32_t A = 0x40000000u, B = 0x40080000u, C = 0x40100000u, CODE = 0x00010000u;
+
+typedef struct out {
+    FILE *f;
+    unsigned char buf[8 * 4096];
+    size_t n;
+    uint64_t records;
+} out;
+
+static void put(out *o, uint32_t f1, uint32_t f2)
+{
+    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
+    o->n += 8;
+    o->records++;
+    if (o->n == sizeof o->buf) {
+        fwrite(o->buf, 1, o->n, o->f);
+        o->n = 0;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: gen_kernel PREFIX THREADS MRECORDS\n");
+        return 1;
+    }
+    int threads = atoi(argv[2]);
+    uint64_t want = strtoull(argv[3], NULL, 10) * 1000000ull;
+    for (int t = 0; t < threads; t++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
+        out o = { .f = fopen(path, "wb") };
+        if (!o.f) { perror(path); return 2; }
+        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        for (uint32_t row = (uint32_t)t; o.records < want; row += (uint32_t)threads) {
+            uint32_t i = row % N;
+            for (uint32_t j = 0; j < N && o.records < want; j++) {
+                for (uint32_t k = 0; k < N; k++) {
+                    put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), A + (i * N + k) * 8);
+                    put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), B + (k * N + j) * 8);
+                    put(&o, 0x80000000u | (CODE + 0x20 + 4), CODE + 0x10);    /* loop back */
+                }
+                put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
+                put(&o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);        /* next j */
+            }
+            for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)    /* barrier after the row */
+                put(&o, smait_call_f1(SMAIT_CT_BARRIER, p), p == SMAIT_CALL_ARG1 ? 0x7000u : 0);
+        }
+        fwrite(o.buf, 1, o.n, o.f);
+        fclose(o.f);
+    }
+    return 0;
+}
