@@ -134,10 +134,10 @@ static spill *spill_get(locmap *m, uint32_t key)
     return &m->spills[i];
 }
 
-void locmap_private_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code)
+void locmap_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code)
 {
     *data = *code = 0;
-    if (l->owner == LOC_NONE || l->owner == LOC_SHARED) return;
+    if (l->owner == LOC_NONE) return;
     if (l->count == COUNT_SPILLED) {
         const spill *s = spill_find(m, addr >> m->grain_shift);
         if (s) {
@@ -150,13 +150,13 @@ void locmap_private_counts(const locmap *m, const loc *l, uint32_t addr, uint64_
     else *data = l->count;
 }
 
-/* Move a private location's counts to the overflow table, then add one. */
+/* Move a location's counts to the overflow table, then add one. */
 static void spill_count(locmap *m, loc *l, uint32_t addr, bool code)
 {
     uint32_t key = addr >> m->grain_shift;
     if (l->count != COUNT_SPILLED) {
         uint64_t d, c;
-        locmap_private_counts(m, l, addr, &d, &c);
+        locmap_counts(m, l, addr, &d, &c);
         /* the new entry must be non-empty before it is inserted: count this access too */
         spill *s = spill_get(m, key);
         s->data = d + !code;
@@ -169,26 +169,22 @@ static void spill_count(locmap *m, loc *l, uint32_t addr, bool code)
     else s->data++;
 }
 
-/* The cases locmap_count_access does not handle inline (counters already bumped). */
+/* The cases locmap_count_access does not handle inline: a first access, a
+ * second thread, mixed kinds or a huge count. */
 void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
 {
-    uint16_t o = l->owner;
     locmap_block_owner(b, thread);
-    if (o == (uint16_t)thread) {            /* mixed kinds or a huge count */
-        spill_count(m, l, addr, code);
-        return;
-    }
-    if (o == LOC_NONE) {
+    if (l->owner == LOC_NONE) {
         l->owner = (uint16_t)thread;
         l->count = code ? COUNT_CODE | 1 : 1;
         return;
     }
-    /* A second thread: the location is shared from now on, with its history. */
-    uint64_t d, c;
-    locmap_private_counts(m, l, addr, &d, &c);
-    b->shared_data_accesses += d + !code;
-    b->shared_code_accesses += c + code;
-    l->owner = LOC_SHARED;
+    if (l->owner != (uint16_t)thread) l->owner = LOC_SHARED;
+    uint32_t c = l->count;
+    if (c != COUNT_SPILLED && ((c & COUNT_CODE) != 0) == code && (c & ~COUNT_CODE) < COUNT_MAX)
+        l->count = c + 1;
+    else
+        spill_count(m, l, addr, code);
 }
 
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx)

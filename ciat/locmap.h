@@ -7,10 +7,10 @@
  *   - its owner (the first thread that touched it, or shared) and access counts;
  *   - one 12-byte record per location (grain g bytes): last writer, owner,
  *     reader set and an access count kept while the location is private.
- * When a location becomes shared, its private count moves into the block's
- * shared-access counters, which later accesses then bump directly. Counts that
- * outgrow 31 bits, or a private location used both as data and as code, move
- * to a small overflow table. Memory grows with the touched footprint only. */
+ * Every access bumps only its location's record (and a touched-bitmap word):
+ * per-page and shared-access totals are summed from the records at the end.
+ * Counts that outgrow 31 bits, or a location used both as data and as code,
+ * move to a small overflow table. Memory grows with the touched footprint only. */
 #ifndef DSM_CIAT_LOCMAP_H
 #define DSM_CIAT_LOCMAP_H
 
@@ -30,14 +30,12 @@ typedef struct loc {
     uint16_t writer;            /* w of SPEC §7.4, LOC_NONE if never written */
     uint16_t owner;             /* first accessor, LOC_SHARED, or LOC_NONE */
     uint32_t readers;           /* reader set (ciat/reader_sets.h) */
-    uint32_t count;             /* private accesses; COUNT_CODE flag; COUNT_SPILLED */
+    uint32_t count;             /* accesses; COUNT_CODE: they were fetches; or COUNT_SPILLED */
 } loc;
 
 typedef struct block {
     uint32_t base;              /* first address */
     uint16_t owner;             /* first thread touching a byte of it, or LOC_SHARED */
-    uint64_t data_accesses, code_accesses;
-    uint64_t shared_data_accesses, shared_code_accesses;    /* to shared locations */
     uint64_t *touched_data;     /* B bits */
     uint64_t *touched_code;
     loc *locs;                  /* B / g records */
@@ -103,19 +101,12 @@ static inline void locmap_touch(locmap *m, block *b, uint32_t addr, uint32_t len
 void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread);
 
 /* Count one access (data or fetch) by thread to the location l holding addr
- * in block b: location sharing and the block's access counters. */
+ * in block b, and note who accessed it (its owner, or shared). */
 static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
 {
-    if (code) b->code_accesses++;
-    else b->data_accesses++;
-    if (l->owner == LOC_SHARED) {
-        if (code) b->shared_code_accesses++;
-        else b->shared_data_accesses++;
-        return;
-    }
     uint32_t c = l->count;
-    if (l->owner == (uint16_t)thread && c != COUNT_SPILLED && ((c & COUNT_CODE) != 0) == code &&
-        (c & ~COUNT_CODE) < COUNT_MAX) {
+    if ((l->owner == (uint16_t)thread || l->owner == LOC_SHARED) && c != COUNT_SPILLED &&
+        ((c & COUNT_CODE) != 0) == code && (c & ~COUNT_CODE) < COUNT_MAX) {
         l->count = c + 1;
         return;
     }
@@ -127,8 +118,8 @@ static inline loc *locmap_loc(const locmap *m, block *b, uint32_t addr)
     return &b->locs[(addr & (m->block_size - 1)) >> m->grain_shift];
 }
 
-/* Private access counts of a location (from its count field or the overflow table). */
-void locmap_private_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code);
+/* Access counts of a location (from its count field or the overflow table). */
+void locmap_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code);
 
 /* Visit every block in ascending address order. */
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx);

@@ -96,13 +96,19 @@ static void scan_block(void *ctx, const block *b)
         a->data_bytes += (uint64_t)__builtin_popcountll(b->touched_data[w]);
     }
     uint32_t nlocs = m->block_size >> m->grain_shift;
-    for (uint32_t i = 0; i < nlocs; i++)
-        if (b->locs[i].owner == LOC_SHARED)
+    for (uint32_t i = 0; i < nlocs; i++) {
+        const loc *l = &b->locs[i];
+        if (l->owner == LOC_NONE) continue;
+        uint64_t d, c;
+        locmap_counts(m, l, b->base + (i << m->grain_shift), &d, &c);
+        a->p.data_accesses += d;
+        a->p.code_accesses += c;
+        if (l->owner == LOC_SHARED) {
             a->p.shared_bytes += popcount_range(b->touched_data, b->touched_code, i << m->grain_shift, m->grain);
-    a->p.data_accesses += b->data_accesses;
-    a->p.code_accesses += b->code_accesses;
-    a->p.shared_data_accesses += b->shared_data_accesses;
-    a->p.shared_code_accesses += b->shared_code_accesses;
+            a->p.shared_data_accesses += d;
+            a->p.shared_code_accesses += c;
+        }
+    }
     if (b->owner != LOC_NONE && a->owner != LOC_SHARED)
         a->owner = a->owner == LOC_NONE || a->owner == b->owner ? b->owner : LOC_SHARED;
 }
