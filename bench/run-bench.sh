@@ -23,3 +23,32 @@ gzip -1 -c "$DIR/le.bin" > "$DIR/le.bin.gz"
 "$BENCH/bench_reader" scan "$DIR/le.bin.gz" | grep '^scan (next)'
 echo "-- smait stat (full validation and per-kind counts)"
 /usr/bin/env time -f "smait stat: %e s, peak RSS %M KiB" "$BIN/smait" stat "$DIR/le.bin" >/dev/null
+
+# ---- scheduler and ciat on mat_mul-like trace sets (typical locality) ----
+MK=${BENCH_KERNEL_MRECORDS:-16}         # million records per thread, 4 threads
+"$BENCH/gen_kernel" "$DIR/mm" 4 "$MK"
+"$BENCH/gen_kernel" "$DIR/mm" 64 $(( MK / 16 > 0 ? MK / 16 : 1 ))
+trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.*' EXIT
+cat "$DIR"/mm.4.* "$DIR"/mm.64.* >/dev/null
+echo "== scheduler only (no tool attached), -p"
+for set in mm.4 mm.64; do "$BENCH/bench_sched" "$DIR/$set"; done
+
+echo "== ciat (targets: >= 50 M records/s with 4 threads, >= 30 M/s with 64;"
+echo "   peak memory <= 4 x touched bytes + 64 MiB)"
+for set in mm.4 mm.64; do
+    records=$(( $(cat "$DIR/$set".[0-9]* | wc -c) / 8 ))
+    for run in 1 2; do
+        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/ciat" -p -q -o "$DIR" "$DIR/$set"
+        read -r secs rss_kib < "$DIR/time.out"
+        touched=$(awk '$1 == "RxTxL23:" {print $3}' "$DIR/$set.ciat_report")
+        awk -v s="$set" -v r="$records" -v t="$secs" -v m="$rss_kib" -v b="$touched" 'BEGIN {
+            bound = (4 * b + 64 * 1048576) / 1024
+            printf "ciat %s: %d simple records in %.2f s: %.1f M records/s, peak RSS %d KiB" \
+                   " (bound %d KiB: %s)\n", s, r, t, r / t / 1e6, m, bound, m <= bound ? "ok" : "OVER" }'
+    done
+done
+echo "-- ciat on gzip input (bounded by zlib)"
+gzip -1 -k -f "$DIR"/mm.4.0 "$DIR"/mm.4.1 "$DIR"/mm.4.2 "$DIR"/mm.4.3
+mkdir -p "$DIR/gz" && for t in 0 1 2 3; do mv "$DIR/mm.4.$t.gz" "$DIR/gz/mm.4.$t"; done
+/usr/bin/env time -f "ciat gzip mm.4: %e s, peak RSS %M KiB" "$BIN/ciat" -p -q -o "$DIR" "$DIR/gz/mm.4"
+rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_report "$DIR"/mm.64.memory "$DIR/time.out"

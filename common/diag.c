@@ -28,6 +28,7 @@ void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    fflush(stdout);     /* keep the order when both streams go to one place */
     fprintf(stderr, "%s: warning: ", tool_name);
     if (file)
         fprintf(stderr, "%s: ", file);

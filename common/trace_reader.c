@@ -377,7 +377,18 @@ uint64_t trace_reader_index(const trace_reader *r)
 const char *trace_reader_path(const trace_reader *r) { return r->path; }
 smait_order trace_reader_order(const trace_reader *r) { return r->order; }
 bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
-trace_reader_problems trace_reader_problem_counts(const trace_reader *r) { return r->problems; }
+trace_reader_problems trace_reader_problem_counts(const trace_reader *r)
+{
+    trace_reader_problems p = r->problems;
+    if (r->calls) {     /* a paired call trace's problems belong to this trace */
+        trace_reader_problems c = trace_reader_problem_counts(r->calls);
+        p.skipped_records += c.skipped_records;
+        p.truncated_bytes += c.truncated_bytes;
+        p.unpaired_calls += c.unpaired_calls;
+        p.corrupt_streams += c.corrupt_streams;
+    }
+    return p;
+}
 
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total)
 {

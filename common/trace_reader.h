@@ -83,6 +83,7 @@ typedef struct trace_reader_problems {
     uint64_t unpaired_calls;
     uint64_t corrupt_streams;   /* compressed streams cut short */
 } trace_reader_problems;
+/* Includes the problems of a paired call trace. */
 trace_reader_problems trace_reader_problem_counts(const trace_reader *r);
 
 /* Bytes of the file read so far and the file size (0 when unknown, e.g. a pipe). */
