@@ -123,7 +123,7 @@ int options_parse(const option_spec *specs, int argc, char **argv,
 
 void options_print_help(const option_spec *specs, FILE *out)
 {
-    fputs("\nOptions (the report's -name_with_underscores spelling works too):\n", out);
+    fputs("\nOptions (the report's single-dash spelling works too: -gap_limit 8 = --gap-limit=8):\n", out);
     for (const option_spec *s = specs; s->name || s->short_name; s++) {
         char left[96];
         int k = 0;
@@ -131,9 +131,14 @@ void options_print_help(const option_spec *specs, FILE *out)
             k += snprintf(left + k, sizeof left - (size_t)k, "-%c%s", s->short_name, s->name ? ", " : "");
         if (s->name)
             k += snprintf(left + k, sizeof left - (size_t)k, "--%s", s->name);
+        if (s->report_name)     /* the report's spelling, where it is not just '-' → '_' */
+            k += snprintf(left + k, sizeof left - (size_t)k, ", -%s", s->report_name);
         if (s->arg_name)
             snprintf(left + k, sizeof left - (size_t)k, " %s", s->arg_name);
-        fprintf(out, "  %-28s %s\n", left, s->help);
+        if (strlen(left) > 28)
+            fprintf(out, "  %s\n  %-28s %s\n", left, "", s->help);
+        else
+            fprintf(out, "  %-28s %s\n", left, s->help);
     }
     fprintf(out, "  %-28s %s\n", "-h, --help", "print this help and exit");
     fprintf(out, "  %-28s %s\n", "--version", "print the version and exit");

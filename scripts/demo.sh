@@ -5,8 +5,8 @@
 #
 # Assembles examples/producer-consumer.txt (4 threads, SMAIT text form) into a
 # binary trace set in $DEMO_DIR (default: build/demo, beside BIN), validates it
-# with `smait stat` and shows thread 0 with `smait dump`.
-# ciat, cdat and tdat runs will be added here as the tools arrive.
+# with `smait stat`, shows thread 0 with `smait dump` and analyses the set with
+# ciat. cdat and tdat runs will be added here as the tools arrive.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,6 +31,14 @@ step "smait stat --set $PREFIX.4"
 step "smait dump $PREFIX.4.0"
 "$SMAIT" dump "$PREFIX.4.0"
 
+CIAT=$BIN/ciat
+step "ciat -ciat_events $PREFIX.4"
+"$CIAT" -q -ciat_events "$PREFIX.4"
+echo "phases and communication (docs/ciat-report.md explains every line):"
+grep -E '^R(x|[0-9]+)TxL(00|10|11|12|13|14|15):' "$PREFIX.4.ciat_report"
+echo "memory usage:"
+grep -E '^RxTxL(20|21|23|24|25|26|30|31):' "$PREFIX.4.ciat_report"
+
 step "files"
 ls -l "$PREFIX".4.*
 cat <<EOF
@@ -40,6 +48,8 @@ The demo trace set (one binary SMAIT trace per thread) is in
 made from
   $EXAMPLE
 Try:
+  less $PREFIX.4.ciat_report          (every line: docs/ciat-report.md)
+  $SMAIT schedule $PREFIX.4           (the interleaving ciat used)
   $SMAIT dump --set $PREFIX.4
   $SMAIT dump --byte-order=big $PREFIX.4.1      (the wrong byte order: an error)
 Formats: formats/SMAIT.md (binary), formats/SMAIT-TEXT.md (text).

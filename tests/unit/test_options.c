@@ -227,9 +227,9 @@ START_TEST(help_and_version)
     static const char help[] =
         "Usage: tool [options] FILE\n"
         "\n"
-        "Options (the report's -name_with_underscores spelling works too):\n"
+        "Options (the report's single-dash spelling works too: -gap_limit 8 = --gap-limit=8):\n"
         "  --ciat-events                write the event trace\n"
-        "  --hpux                       HP-UX traces\n"
+        "  --hpux, -HPUX                HP-UX traces\n"
         "  -q                           quiet\n"
         "  -o, --output-dir DIR         where outputs go\n"
         "  -c, --call-list FILE         call traces\n"
