@@ -427,12 +427,12 @@ static uint64_t run_thread(scheduler *s, int t)
 static uint64_t run_fast(scheduler *s)
 {
     clock_queue *q = &s->q;
+    const uint64_t wmask = q->window - 1;
     uint64_t done = 0;
     int prev = s->prev;
-    for (;;) {
-        if (q->in_buckets == 0) break;
+    while (q->in_buckets > 0) {
         const uint64_t base = q->base;
-        uint64_t *level = q->bits + (base & (q->window - 1));
+        uint64_t *level = q->bits + (base & wmask);
         uint64_t tied = *level;
         if (!tied) {                /* this clock is done: on to the next */
             uint64_t next = cq_next_level(q);
@@ -441,51 +441,66 @@ static uint64_t run_fast(scheduler *s)
             if (q->heap_len) cq_migrate(q);
             continue;
         }
-        uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
-        int t = __builtin_ctzll(after ? after : tied);
-        uint64_t bit = 1ull << t;
-        thread *x = &s->th[t];
-        /* Tied: exactly one record. Alone: up to the next thread's clock. */
-        uint64_t limit = tied != bit ? base : cq_next_level(q);
-        if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
-        prev = t;
-        uint64_t n = 0;
-        const smait_raw *rec;
-        for (;;) {
-            rec = trace_reader_next(x->r);
-            if (!rec || is_call(rec)) break;
-            n++;
-            exec_record(s, x, t, rec);
-            if (x->clock >= limit) break;
-        }
-        x->records += n;
-        done += n;
-        uint64_t c = x->clock;
-        if (c != base) {
-            if (c - base < q->window) {
-                *level = tied & ~bit;
-                q->bits[c & (q->window - 1)] |= bit;
-                uint32_t j = (uint32_t)(c & (q->window - 1));
-                q->occupied[j >> 6] |= 1ull << (j & 63);
-                if (!(tied & ~bit)) {
-                    uint32_t i = (uint32_t)(base & (q->window - 1));
+        /* The threads at this clock, in registers until the level is done. */
+        while (tied) {
+            uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
+            int t = __builtin_ctzll(after ? after : tied);
+            uint64_t bit = 1ull << t;
+            thread *x = &s->th[t];
+            /* Tied: exactly one record. Alone: up to the next thread's clock. */
+            uint64_t limit = base;
+            if (tied == bit) {
+                *level = tied;      /* cq_next_level reads the bitmaps */
+                limit = cq_next_level(q);
+                if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+            }
+            prev = t;
+            uint64_t n = 0;
+            const smait_raw *rec;
+            for (;;) {
+                rec = trace_reader_next(x->r);
+                if (!rec || is_call(rec)) break;
+                n++;
+                exec_record(s, x, t, rec);
+                if (x->clock >= limit) break;
+            }
+            x->records += n;
+            done += n;
+            uint64_t c = x->clock;
+            if (c != base) {
+                tied &= ~bit;
+                if (c - base < q->window) {
+                    q->bits[c & wmask] |= bit;
+                    uint32_t j = (uint32_t)(c & wmask);
+                    q->occupied[j >> 6] |= 1ull << (j & 63);
+                    q->clock[t] = c;
+                } else {
+                    *level = tied | bit;    /* cq_update finds t where the queue says */
+                    cq_update(q, t, c);
+                    tied = *level;
+                }
+            }
+            if (!rec || is_call(rec)) {
+                /* The queue must be exact for what follows: it may change any thread. */
+                *level = tied;
+                if (!tied) {
+                    uint32_t i = (uint32_t)(base & wmask);
                     q->occupied[i >> 6] &= ~(1ull << (i & 63));
                 }
-                q->clock[t] = c;
-            } else {
-                cq_update(q, t, c);     /* far ahead: into the heap */
+                s->prev = t;
+                if (rec) {
+                    x->records++;
+                    done++;
+                    handle_call(s, t, rec);
+                } else {
+                    end_of_trace(s, t);
+                }
+                return done;
             }
         }
-        if (rec && !is_call(rec)) continue;
-        s->prev = t;
-        if (rec) {
-            x->records++;
-            done++;
-            handle_call(s, t, rec);
-        } else {
-            end_of_trace(s, t);
-        }
-        return done;
+        *level = 0;
+        uint32_t i = (uint32_t)(base & wmask);
+        q->occupied[i >> 6] &= ~(1ull << (i & 63));
     }
     s->prev = prev;
     return done;
