@@ -314,6 +314,16 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
     }
 }
 
+bool trace_reader_at_end(trace_reader *r)
+{
+    if (r->v.cur < r->v.ready) return false;
+    const smait_raw *p = trace_reader_refill_next(r);
+    if (!p) return true;
+    r->v.cur = p;           /* give it back: the next call hands it out again */
+    r->v.last = NULL;
+    return false;
+}
+
 const smait_raw *trace_reader_next_run(trace_reader *r, const smait_raw **end)
 {
     const smait_raw *first = trace_reader_next(r);

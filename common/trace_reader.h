@@ -58,6 +58,10 @@ static inline const smait_raw *trace_reader_next(trace_reader *r)
     return trace_reader_refill_next(r);
 }
 
+/* True when the trace has no more records (reads ahead if needed; consumes
+ * nothing). */
+bool trace_reader_at_end(trace_reader *r);
+
 /* Bulk access for whole-trace scans: the next run of validated records
  * [begin, *end) in host order, every logical record in it whole (step with
  * smait_record_span). They count as handed out; the pointers stay valid until
