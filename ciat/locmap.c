@@ -43,6 +43,7 @@ static block *new_block(const locmap *m, uint32_t base)
     block *b = xcalloc(1, bytes);
     b->base = base;
     b->owner = LOC_NONE;
+    b->accessor = LOC_NONE;
     b->touched_data = (uint64_t *)(b + 1);
     b->touched_code = b->touched_data + words;
     b->locs = (loc *)(b->touched_code + words);
@@ -173,7 +174,7 @@ static void spill_count(locmap *m, loc *l, uint32_t addr, bool code)
  * second thread, mixed kinds or a huge count. */
 void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
 {
-    locmap_block_owner(b, thread);
+    locmap_note(&b->accessor, thread);  /* a new accessor of a location of b */
     if (l->owner == LOC_NONE) {
         l->owner = (uint16_t)thread;
         l->count = code ? COUNT_CODE | 1 : 1;

@@ -36,6 +36,8 @@ typedef struct loc {
 typedef struct block {
     uint32_t base;              /* first address */
     uint16_t owner;             /* first thread touching a byte of it, or LOC_SHARED */
+    uint16_t accessor;          /* the same for accesses: owner of a page whose only
+                                   accesses touched no byte (zero-byte stores) */
     uint64_t *touched_data;     /* B bits */
     uint64_t *touched_code;
     loc *locs;                  /* B / g records */
@@ -75,11 +77,14 @@ static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
     return locmap_block_slow(m, addr, thread);
 }
 
-static inline void locmap_block_owner(block *b, int thread)
+/* Note that thread touched (or, with who = &b->accessor, accessed) block b. */
+static inline void locmap_note(uint16_t *who, int thread)
 {
-    if (b->owner != (uint16_t)thread && b->owner != LOC_SHARED)
-        b->owner = b->owner == LOC_NONE ? (uint16_t)thread : LOC_SHARED;
+    if (*who != (uint16_t)thread && *who != LOC_SHARED)
+        *who = *who == LOC_NONE ? (uint16_t)thread : LOC_SHARED;
 }
+
+static inline void locmap_block_owner(block *b, int thread) { locmap_note(&b->owner, thread); }
 
 void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, int thread);
 

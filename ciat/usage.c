@@ -9,7 +9,8 @@ typedef struct page_acc {
     bool open;
     memusage_page p;
     uint64_t data_bytes;
-    uint16_t owner;             /* combined over the page's blocks */
+    uint16_t owner;             /* who touched bytes, combined over the page's blocks */
+    uint16_t accessor;          /* who accessed it (for pages without touched bytes) */
 } page_acc;
 
 typedef struct scan_ctx {
@@ -48,9 +49,12 @@ static void close_page(scan_ctx *s)
     if (!s->cur.open) return;
     memusage_page *p = &s->cur.p;
     usage_totals *u = s->u;
-    bool shared = s->cur.owner == LOC_SHARED;
+    /* Sharing is decided by touched bytes (SPEC 7.6); a page whose accesses
+     * touched no byte (zero-byte stores) belongs to who accessed it. */
+    uint16_t owner = s->cur.owner != LOC_NONE ? s->cur.owner : s->cur.accessor;
+    bool shared = owner == LOC_SHARED;
     bool range_shared = shared || (s->nranges > 0 && !in_private_range(s, p->page));
-    p->owner = shared ? -1 : s->cur.owner;
+    p->owner = owner == LOC_SHARED ? -1 : owner;
     u->pages++;
     u->shared_pages += shared;
     u->range_shared_pages += range_shared;
@@ -87,6 +91,7 @@ static void scan_block(void *ctx, const block *b)
         s->cur.open = true;
         s->cur.p.page = page;
         s->cur.owner = LOC_NONE;
+        s->cur.accessor = LOC_NONE;
     }
     page_acc *a = &s->cur;
     uint32_t words = m->block_size / 64 ? m->block_size / 64 : 1;
@@ -111,6 +116,8 @@ static void scan_block(void *ctx, const block *b)
     }
     if (b->owner != LOC_NONE && a->owner != LOC_SHARED)
         a->owner = a->owner == LOC_NONE || a->owner == b->owner ? b->owner : LOC_SHARED;
+    if (b->accessor != LOC_NONE && a->accessor != LOC_SHARED)
+        a->accessor = a->accessor == LOC_NONE || a->accessor == b->accessor ? b->accessor : LOC_SHARED;
 }
 
 void usage_scan(const locmap *m, uint64_t page_size, const addr_range *private_ranges,

@@ -88,11 +88,16 @@ void trace_set_from_list(trace_set *ts, const char *list_path)
     ts->name = xstrdup(list_path);
 }
 
-static void set_calls(trace_set *ts, char **paths, int n, const char *from)
+/* from_list: the count came from a file's contents, so a mismatch is bad
+ * input (exit 2); from prefixes it is a bad command line (exit 1). */
+static void set_calls(trace_set *ts, char **paths, int n, const char *from, bool from_list)
 {
     if (n != ts->count) {
         for (int i = 0; i < n; i++) free(paths[i]);
         free(paths);
+        if (from_list)
+            diag_data_error(from, DIAG_NO_OFFSET, "names %d call traces but the detailed traces %s"
+                            " name %d", n, ts->name, ts->count);
         diag_usage_error("call traces %s name %d traces but the detailed traces %s name %d",
                          from, n, ts->name, ts->count);
     }
@@ -103,14 +108,14 @@ void trace_set_calls_from_prefix(trace_set *ts, const char *prefix)
 {
     int n;
     char **p = paths_from_prefix(prefix, &n);
-    set_calls(ts, p, n, prefix);
+    set_calls(ts, p, n, prefix, false);
 }
 
 void trace_set_calls_from_list(trace_set *ts, const char *list_path)
 {
     int n;
     char **p = paths_from_list(list_path, &n);
-    set_calls(ts, p, n, list_path);
+    set_calls(ts, p, n, list_path, true);
 }
 
 char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char *suffix)

@@ -1,0 +1,72 @@
+# ciat-golden.sh — ciat on small hand-made trace sets: every report line
+# (L00-L08, L10-L15 per phase, thread and Tx and in the Rx block, L20-L39),
+# the memory usage file and the event trace, compared whole with golden
+# files that were checked by hand.
+#
+# tests/cli/ciat/NAME.txt is a trace set in the text form (formats/SMAIT-TEXT.md)
+# whose comment block derives every expected number; NAME.report.expected,
+# NAME.memory.expected and NAME.events.expected are ciat's outputs. ciat runs
+# in the test directory on relative paths, so the "# command:" and "# trace"
+# header lines are the same on every machine.
+D=$CLI_DIR/ciat
+. "$D/lib.sh"
+
+# golden_run LABEL TEXT P CIAT-ARGS...: assemble TEXT.txt as the trace set
+# TEXT.P, run ciat CIAT-ARGS TEXT.P (no output on stdout or stderr), compare
+# the report, the memory file and (with -ciat_events) the event trace with
+# LABEL.report.expected, LABEL.memory.expected, LABEL.events.expected.
+golden_run() {
+    local label=$1 text=$2 p=$3
+    shift 3
+    rm -f "$text.$p".*
+    smait asm "$D/$text.txt" "$text"
+    check "$label: ciat $* $text.$p" ciat "$@" "$text.$p" <<'EOT'
+--- exit 0
+EOT
+    check_file "$label: report" "$D/$label.report.expected" "$text.$p.ciat_report"
+    check_file "$label: memory file" "$D/$label.memory.expected" "$text.$p.memory"
+    if [ -f "$D/$label.events.expected" ]; then
+        check_file "$label: event trace" "$D/$label.events.expected" "$text.$p.ciat_events"
+    else
+        check_true "$label: no event trace without -ciat_events" test ! -e "$text.$p.ciat_events"
+    fi
+}
+
+# Communication patterns (L10-L15), with the event trace.
+golden_run raw-war raw-war 4 -ciat_events     # the issue's example: RAW 2, S[2] = 1, WAR degree 2
+golden_run waw waw 3 -p -ciat_events
+golden_run rar rar 3 -p -ciat_events
+golden_run atomic atomic 2 -p -ciat_events
+golden_run final-sharing final-sharing 3 -ciat_events
+golden_run events events 2 -p -ciat_events
+# Instruction mix, strings, instruction stream, calls, idle time, phases.
+golden_run classes classes 1
+golden_run strings strings 1
+golden_run instr instr 2 -p
+golden_run calls calls 2 -p
+golden_run idle idle 3
+golden_run phases phases 3 -ciat_events
+# Memory usage: shared, page-shared and range-shared.
+golden_run memory memory 2 -p
+golden_run memory-hpux memory 2 -p -HPUX
+golden_run memory-private memory 2 -p -private_range 0x10000:0x10fff -private_range 0x40000000:0x40001fff
+golden_run code-data code-data 2 -p              # a location fetched and loaded, then shared
+check_same "the memory file does not depend on the private ranges" "$D/memory.memory.expected" "$D/memory-private.memory.expected"
+
+# The sum rules of SPEC §7.4 hold in every golden report: sum k*S[k] = RAW
+# in the aggregate (RxTx; S[k] goes to the writer, RAW to the reader, so not
+# per thread or phase), sum I[k] = WAR in every line (each phase and thread).
+for f in "$D"/*.report.expected; do
+    check "$(basename "$f" .report.expected): identities of SPEC §7.4" awk '
+        { tag = $1; sub(/:$/, "", tag); r = tag; sub(/L.*/, "", r) }
+        $2 == "raw" { raw[r] = $3 } $2 == "war" { war[tag] = $3 }
+        $2 == "raw_degree" { s = 0; for (i = 3; i <= NF; i++) { split($i, kv, ":"); s += kv[1] * kv[2] }
+                             if (r == "RxTx") rawdeg[r] = s }
+        $2 == "war_degree" { s = 0; for (i = 3; i <= NF; i++) { split($i, kv, ":"); s += kv[2] }
+                             sub(/L13$/, "L12", tag); wardeg[tag] = s }
+        END { for (r in rawdeg) if (rawdeg[r] != raw[r]) { print r ": sum k*S[k] " rawdeg[r] " != RAW " raw[r]; bad = 1 }
+              for (t in wardeg) if (wardeg[t] != war[t]) { print t ": sum I[k] " wardeg[t] " != WAR " war[t]; bad = 1 }
+              exit bad }' "$f" <<'EOT'
+--- exit 0
+EOT
+done
