@@ -1,0 +1,325 @@
+/* config.c — cdat configuration: inih callbacks, value parsing, validation. */
+#include "config.h"
+#include "../common/diag.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct parse_state {
+    cdat_config *c;
+    unsigned line;              /* line the reader handed to inih last */
+    FILE *f;
+    char err[256];              /* the first error */
+    unsigned err_line;
+    unsigned line_of[16];       /* line of each checked key, for validation errors */
+} parse_state;
+
+enum { L_NODES, L_PPN, L_BANKS, L_LINE, L_PAGE, L_PROTO, L_ALLOC, L_MEMUSE,
+       L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC };
+
+/* inih reads lines through this, so we know the line of every callback. */
+static char *counting_reader(char *str, int num, void *stream)
+{
+    parse_state *p = stream;
+    char *r = fgets(str, num, p->f);
+    if (r) p->line++;
+    return r;
+}
+
+static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(parse_state *p, const char *fmt, ...)
+{
+    if (!p->err_line) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->err, sizeof p->err, fmt, ap);
+        va_end(ap);
+        p->err_line = p->line;
+    }
+    return 0;
+}
+
+static bool parse_uint(const char *v, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*v)) return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end) return false;
+    *out = x;
+    return true;
+}
+
+/* A size with an optional K, M or G suffix (powers of 1024). */
+static bool parse_size(const char *v, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*v)) return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno) return false;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10;
+    else if (*end == 'M' || *end == 'm') shift = 20;
+    else if (*end == 'G' || *end == 'g') shift = 30;
+    if (shift) end++;
+    if (*end || x > (UINT64_MAX >> shift)) return false;
+    *out = (uint64_t)x << shift;
+    return true;
+}
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int set_uint(parse_state *p, const char *key, const char *v, unsigned *dst, uint64_t lo,
+                    uint64_t hi, int slot)
+{
+    uint64_t x;
+    if (!parse_uint(v, &x)) return fail(p, "%s: '%s' is not a whole number", key, v);
+    if (x < lo || x > hi)
+        return fail(p, "%s: %s is out of range (%llu..%llu)", key, v, (unsigned long long)lo,
+                    (unsigned long long)hi);
+    *dst = (unsigned)x;
+    if (slot >= 0) p->line_of[slot] = p->line;
+    return 1;
+}
+
+static int set_bool(parse_state *p, const char *key, const char *v, bool *dst)
+{
+    if (strcmp(v, "0") == 0) *dst = false;
+    else if (strcmp(v, "1") == 0) *dst = true;
+    else return fail(p, "%s: '%s' must be 0 or 1", key, v);
+    return 1;
+}
+
+static int set_cache(parse_state *p, const char *section, const char *key, const char *v,
+                     cache_config *cc, int size_slot, int assoc_slot)
+{
+    if (strcmp(key, "size") == 0) {
+        if (!parse_size(v, &cc->size)) return fail(p, "[%s] size: '%s' is not a size (e.g. 64K, 1M)", section, v);
+        p->line_of[size_slot] = p->line;
+        return 1;
+    }
+    if (strcmp(key, "assoc") == 0) {
+        if (strcasecmp(v, "full") == 0) {
+            cc->assoc = 0;
+        } else {
+            uint64_t x;
+            if (!parse_uint(v, &x) || x < 1 || x > 64)
+                return fail(p, "[%s] assoc: '%s' must be 1..64 or full", section, v);
+            cc->assoc = (unsigned)x;
+        }
+        p->line_of[assoc_slot] = p->line;
+        return 1;
+    }
+    return fail(p, "[%s]: unknown key '%s' (size, assoc)", section, key);
+}
+
+static char *resolve(const char *cfg_path, const char *rel)
+{
+    if (rel[0] == '/') return xstrdup(rel);
+    const char *slash = strrchr(cfg_path, '/');
+    size_t dir = slash ? (size_t)(slash - cfg_path) + 1 : 0;
+    char *out = xmalloc(dir + strlen(rel) + 1);
+    memcpy(out, cfg_path, dir);
+    strcpy(out + dir, rel);
+    return out;
+}
+
+static int set_mapping(parse_state *p, const char *key, const char *v)
+{
+    cdat_config *c = p->c;
+    uint64_t t, node, proc;
+    if (strncmp(key, "thread.", 7) != 0 || !parse_uint(key + 7, &t) || t >= CFG_MAX_PROCS * 512)
+        return fail(p, "[mapping]: key '%s' must be thread.N", key);
+    const char *dot = strchr(v, '.');
+    char nodebuf[32];
+    if (!dot || (size_t)(dot - v) >= sizeof nodebuf) return fail(p, "%s: '%s' must be node.proc", key, v);
+    memcpy(nodebuf, v, (size_t)(dot - v));
+    nodebuf[dot - v] = '\0';
+    if (!parse_uint(nodebuf, &node) || !parse_uint(dot + 1, &proc))
+        return fail(p, "%s: '%s' must be node.proc (two whole numbers)", key, v);
+    if (t >= c->map_len) {
+        unsigned n = (unsigned)t + 1;
+        c->map_node = xrealloc(c->map_node, n * sizeof *c->map_node);
+        c->map_proc = xrealloc(c->map_proc, n * sizeof *c->map_proc);
+        for (unsigned i = c->map_len; i < n; i++) c->map_node[i] = c->map_proc[i] = -1;
+        c->map_len = n;
+    }
+    if (c->map_node[t] >= 0) return fail(p, "%s is mapped twice", key);
+    if (node > CFG_MAX_NODES || proc > CFG_MAX_PROCS) return fail(p, "%s: %s is out of range", key, v);
+    c->map_node[t] = (int)node;
+    c->map_proc[t] = (int)proc;
+    if (p->line > c->map_line_max) c->map_line_max = p->line;
+    return 1;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *v)
+{
+    parse_state *p = user;
+    cdat_config *c = p->c;
+    if (!key) {     /* a section header (inih with INI_CALL_HANDLER_ON_NEW_SECTION) */
+        return 1;
+    }
+    if (strcmp(section, "system") == 0) {
+        if (strcmp(key, "nodes") == 0) return set_uint(p, key, v, &c->nodes, 1, CFG_MAX_NODES, L_NODES);
+        if (strcmp(key, "procs_per_node") == 0) return set_uint(p, key, v, &c->procs_per_node, 1, CFG_MAX_PROCS, L_PPN);
+        if (strcmp(key, "banks_per_node") == 0) return set_uint(p, key, v, &c->banks_per_node, 1, CFG_MAX_BANKS, L_BANKS);
+        if (strcmp(key, "line_size") == 0) {
+            uint64_t x;
+            if (!parse_size(v, &x) || !pow2(x) || x < 4 || x > 4096)
+                return fail(p, "line_size: '%s' must be a power of two from 4 to 4096 bytes", v);
+            c->line_size = (unsigned)x;
+            p->line_of[L_LINE] = p->line;
+            return 1;
+        }
+        if (strcmp(key, "page_size") == 0) {
+            uint64_t x;
+            if (!parse_size(v, &x) || !pow2(x) || x < 64 || x > (1ull << 30))
+                return fail(p, "page_size: '%s' must be a power of two from 64 bytes to 1G", v);
+            c->page_size = (unsigned)x;
+            p->line_of[L_PAGE] = p->line;
+            return 1;
+        }
+        if (strcmp(key, "protocol") == 0) return set_uint(p, key, v, &c->protocol, 1, 8, L_PROTO);
+        if (strcmp(key, "allocation") == 0) {
+            if (strcmp(v, "rr1") == 0) c->allocation = ALLOC_RR1;
+            else if (strcmp(v, "rr2") == 0) c->allocation = ALLOC_RR2;
+            else if (strcmp(v, "oracle") == 0) c->allocation = ALLOC_ORACLE;
+            else if (strcmp(v, "first_touch") == 0) c->allocation = ALLOC_FIRST_TOUCH;
+            else return fail(p, "allocation: '%s' must be rr1, rr2, oracle or first_touch", v);
+            p->line_of[L_ALLOC] = p->line;
+            return 1;
+        }
+        if (strcmp(key, "memory_usage") == 0) {
+            if (!*v) return fail(p, "memory_usage: empty path");
+            free(c->memory_usage);
+            c->memory_usage = resolve(c->path, v);
+            p->line_of[L_MEMUSE] = p->line;
+            return 1;
+        }
+        return fail(p, "[system]: unknown key '%s'", key);
+    }
+    if (strcmp(section, "output") == 0) {
+        if (strcmp(key, "general") == 0) return set_bool(p, key, v, &c->general);
+        if (strcmp(key, "detailed") == 0) return set_bool(p, key, v, &c->detailed);
+        return fail(p, "[output]: unknown key '%s' (general, detailed)", key);
+    }
+    if (strcmp(section, "dcache") == 0) return set_cache(p, section, key, v, &c->dcache, L_DSIZE, L_DASSOC);
+    if (strcmp(section, "icache") == 0) return set_cache(p, section, key, v, &c->icache, L_ISIZE, L_IASSOC);
+    if (strcmp(section, "interconnect_cache") == 0)
+        return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC);
+    if (strcmp(section, "mapping") == 0) return set_mapping(p, key, v);
+    if (!*section) return fail(p, "'%s' is outside any section", key);
+    return fail(p, "unknown section [%s] (system, output, dcache, icache, interconnect_cache, mapping)", section);
+}
+
+static noreturn void config_error(const cdat_config *c, unsigned line, const char *msg)
+{
+    char where[4096];
+    snprintf(where, sizeof where, "%s:%u", c->path, line);
+    diag_data_error(where, DIAG_NO_OFFSET, "%s", msg);
+}
+
+/* A cache must divide into whole sets of whole lines. */
+static void check_cache(const cdat_config *c, const parse_state *p, const char *name,
+                        const cache_config *cc, int size_slot, bool may_be_absent)
+{
+    char msg[256];
+    if (cc->size == 0) {
+        if (may_be_absent) return;
+        snprintf(msg, sizeof msg, "[%s] size: a processor cache needs a size > 0", name);
+        config_error(c, p->line_of[size_slot], msg);
+    }
+    uint64_t lines = cc->size / c->line_size;
+    if (cc->size % c->line_size || lines == 0) {
+        snprintf(msg, sizeof msg, "[%s] size: %llu bytes is not a whole number of %u-byte lines",
+                 name, (unsigned long long)cc->size, c->line_size);
+        config_error(c, p->line_of[size_slot], msg);
+    }
+    unsigned ways = cc->assoc ? cc->assoc : (unsigned)(lines > 0xFFFFFFFFull ? 0xFFFFFFFFu : lines);
+    if (lines % ways || !pow2(lines / ways)) {
+        snprintf(msg, sizeof msg, "[%s]: %llu lines in %u ways do not make a power-of-two number"
+                 " of sets", name, (unsigned long long)lines, ways);
+        config_error(c, p->line_of[size_slot], msg);
+    }
+}
+
+void config_load(const char *path, cdat_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->path = xstrdup(path);
+    c->nodes = c->procs_per_node = c->banks_per_node = 1;
+    c->line_size = 64;
+    c->page_size = 4096;
+    c->protocol = 1;
+    c->allocation = ALLOC_RR1;
+    c->dcache = (cache_config){ 64 * 1024, 2 };
+    c->icache = (cache_config){ 64 * 1024, 2 };
+    c->icc = (cache_config){ 0, 4 };
+    parse_state p = { .c = c };
+    p.f = fopen(path, "r");
+    if (!p.f) diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(errno));
+    int rc = ini_parse_stream(counting_reader, &p, handler, &p);
+    fclose(p.f);
+    if (p.err_line) config_error(c, p.err_line, p.err);
+    if (rc > 0) config_error(c, (unsigned)rc, "syntax error (expected [section], key = value, or ; comment)");
+    if (rc < 0) diag_data_error(path, DIAG_NO_OFFSET, "cannot parse the configuration (error %d)", rc);
+
+    char msg[256];
+    if (c->nodes * c->procs_per_node > CFG_MAX_PROCS) {
+        snprintf(msg, sizeof msg, "nodes x procs_per_node = %u x %u = %u processors; at most %d",
+                 c->nodes, c->procs_per_node, c->nodes * c->procs_per_node, CFG_MAX_PROCS);
+        config_error(c, p.line_of[L_PPN] > p.line_of[L_NODES] ? p.line_of[L_PPN] : p.line_of[L_NODES], msg);
+    }
+    if (c->page_size < c->line_size) {
+        snprintf(msg, sizeof msg, "page_size %u is smaller than line_size %u", c->page_size, c->line_size);
+        config_error(c, p.line_of[L_PAGE] ? p.line_of[L_PAGE] : p.line_of[L_LINE], msg);
+    }
+    if ((c->allocation == ALLOC_RR2 || c->allocation == ALLOC_ORACLE) && !c->memory_usage) {
+        snprintf(msg, sizeof msg, "allocation %s needs memory_usage = <file written by ciat>",
+                 config_allocation_name(c->allocation));
+        config_error(c, p.line_of[L_ALLOC], msg);
+    }
+    check_cache(c, &p, "dcache", &c->dcache, L_DSIZE, false);
+    check_cache(c, &p, "icache", &c->icache, L_ISIZE, false);
+    check_cache(c, &p, "interconnect_cache", &c->icc, L_CSIZE, true);
+    for (unsigned t = 0; t < c->map_len; t++) {
+        if (c->map_node[t] < 0) continue;
+        if ((unsigned)c->map_node[t] >= c->nodes || (unsigned)c->map_proc[t] >= c->procs_per_node) {
+            snprintf(msg, sizeof msg, "thread.%u = %d.%d: the machine has nodes 0..%u with processors"
+                     " 0..%u", t, c->map_node[t], c->map_proc[t], c->nodes - 1, c->procs_per_node - 1);
+            config_error(c, c->map_line_max, msg);
+        }
+    }
+}
+
+void config_free(cdat_config *c)
+{
+    free(c->path);
+    free(c->memory_usage);
+    free(c->map_node);
+    free(c->map_proc);
+    memset(c, 0, sizeof *c);
+}
+
+unsigned config_total_procs(const cdat_config *c) { return c->nodes * c->procs_per_node; }
+
+int config_thread_proc(const cdat_config *c, int t, int nthreads)
+{
+    (void)nthreads;
+    if ((unsigned)t < c->map_len && c->map_node[t] >= 0)
+        return c->map_node[t] * (int)c->procs_per_node + c->map_proc[t];
+    if ((unsigned)t >= config_total_procs(c)) return -1;
+    return t;   /* default: node t / ppn, proc t % ppn, i.e. global number t */
+}
+
+const char *config_allocation_name(cfg_allocation a)
+{
+    static const char *const names[] = { "rr1", "rr2", "oracle", "first_touch" };
+    return names[a];
+}
