@@ -132,26 +132,30 @@ void usage_scan(const locmap *m, uint64_t page_size, const addr_range *private_r
 
 void usage_report(report *r, const usage_totals *u, uint64_t data_sizes, uint64_t fetched)
 {
+    const struct { int ll; const char *name; uint64_t value; } lines[] = {
+        { 20, "pages", u->pages },
+        { 21, "shared_pages", u->shared_pages },
+        { 22, "range_shared_pages", u->range_shared_pages },
+        { 23, "touched_bytes", u->touched_bytes },
+        { 24, "data_bytes", u->data_bytes },
+        { 25, "code_bytes", u->code_bytes },
+        { 26, "shared_bytes", u->shared_bytes },
+        { 27, "page_shared_bytes", u->page_shared_bytes },
+        { 28, "range_shared_bytes", u->range_shared_bytes },
+        { 29, "accesses", u->data_accesses + u->code_accesses },
+        { 30, "data_accesses", u->data_accesses },
+        { 31, "shared_data_accesses", u->shared_data_accesses },
+        { 32, "page_shared_data_accesses", u->page_shared_data_accesses },
+        { 33, "range_shared_data_accesses", u->range_shared_data_accesses },
+        { 34, "code_accesses", u->code_accesses },
+        { 35, "shared_code_accesses", u->shared_code_accesses },
+        { 36, "page_shared_code_accesses", u->page_shared_code_accesses },
+        { 37, "range_shared_code_accesses", u->range_shared_code_accesses },
+    };
     const int R = REPORT_ALL_PHASES, T = REPORT_ALL_THREADS;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        report_line(r, R, T, lines[i].ll, lines[i].name, "%" PRIu64, lines[i].value);
     char n1[REPORT_NUM];
-    report_line(r, R, T, 20, "pages", "%" PRIu64, u->pages);
-    report_line(r, R, T, 21, "shared_pages", "%" PRIu64, u->shared_pages);
-    report_line(r, R, T, 22, "range_shared_pages", "%" PRIu64, u->range_shared_pages);
-    report_line(r, R, T, 23, "touched_bytes", "%" PRIu64, u->touched_bytes);
-    report_line(r, R, T, 24, "data_bytes", "%" PRIu64, u->data_bytes);
-    report_line(r, R, T, 25, "code_bytes", "%" PRIu64, u->code_bytes);
-    report_line(r, R, T, 26, "shared_bytes", "%" PRIu64, u->shared_bytes);
-    report_line(r, R, T, 27, "page_shared_bytes", "%" PRIu64, u->page_shared_bytes);
-    report_line(r, R, T, 28, "range_shared_bytes", "%" PRIu64, u->range_shared_bytes);
-    report_line(r, R, T, 29, "accesses", "%" PRIu64, u->data_accesses + u->code_accesses);
-    report_line(r, R, T, 30, "data_accesses", "%" PRIu64, u->data_accesses);
-    report_line(r, R, T, 31, "shared_data_accesses", "%" PRIu64, u->shared_data_accesses);
-    report_line(r, R, T, 32, "page_shared_data_accesses", "%" PRIu64, u->page_shared_data_accesses);
-    report_line(r, R, T, 33, "range_shared_data_accesses", "%" PRIu64, u->range_shared_data_accesses);
-    report_line(r, R, T, 34, "code_accesses", "%" PRIu64, u->code_accesses);
-    report_line(r, R, T, 35, "shared_code_accesses", "%" PRIu64, u->shared_code_accesses);
-    report_line(r, R, T, 36, "page_shared_code_accesses", "%" PRIu64, u->page_shared_code_accesses);
-    report_line(r, R, T, 37, "range_shared_code_accesses", "%" PRIu64, u->range_shared_code_accesses);
     report_line(r, R, T, 38, "data_locality", "%s", report_ratio(n1, (double)data_sizes, (double)u->data_bytes));
     report_line(r, R, T, 39, "code_locality", "%s", report_ratio(n1, (double)fetched, (double)u->code_bytes / 4.0));
 }

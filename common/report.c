@@ -85,18 +85,14 @@ void report_standard_header(report *r, int argc, char **argv, const trace_set *t
 
 void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers)
 {
-    trace_reader_problems sum = { 0 };
     for (int t = 0; t < ts->count; t++) {
         trace_reader_problems p = trace_reader_problem_counts(readers[t]);
-        sum.skipped_records += p.skipped_records;
-        sum.truncated_bytes += p.truncated_bytes;
-        sum.unpaired_calls += p.unpaired_calls;
-        sum.corrupt_streams += p.corrupt_streams;
-        if (p.skipped_records || p.truncated_bytes || p.unpaired_calls || p.corrupt_streams)
+        if (trace_reader_problems_any(&p))
             report_header(r, " lenient: trace %d: skipped_records %" PRIu64 " truncated_bytes %"
                           PRIu64 " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64, t,
                           p.skipped_records, p.truncated_bytes, p.unpaired_calls, p.corrupt_streams);
     }
+    trace_reader_problems sum = trace_readers_problem_sum(readers, ts->count);
     report_header(r, " bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64
                   " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64, sum.skipped_records,
                   sum.truncated_bytes, sum.unpaired_calls, sum.corrupt_streams);

@@ -387,17 +387,32 @@ uint64_t trace_reader_index(const trace_reader *r)
 const char *trace_reader_path(const trace_reader *r) { return r->path; }
 smait_order trace_reader_order(const trace_reader *r) { return r->order; }
 bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
+void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_problems *from)
+{
+    into->skipped_records += from->skipped_records;
+    into->truncated_bytes += from->truncated_bytes;
+    into->unpaired_calls += from->unpaired_calls;
+    into->corrupt_streams += from->corrupt_streams;
+}
+
 trace_reader_problems trace_reader_problem_counts(const trace_reader *r)
 {
     trace_reader_problems p = r->problems;
     if (r->calls) {     /* a paired call trace's problems belong to this trace */
         trace_reader_problems c = trace_reader_problem_counts(r->calls);
-        p.skipped_records += c.skipped_records;
-        p.truncated_bytes += c.truncated_bytes;
-        p.unpaired_calls += c.unpaired_calls;
-        p.corrupt_streams += c.corrupt_streams;
+        trace_reader_problems_add(&p, &c);
     }
     return p;
+}
+
+trace_reader_problems trace_readers_problem_sum(trace_reader *const *readers, int n)
+{
+    trace_reader_problems sum = { 0 };
+    for (int i = 0; i < n; i++) {
+        trace_reader_problems p = trace_reader_problem_counts(readers[i]);
+        trace_reader_problems_add(&sum, &p);
+    }
+    return sum;
 }
 
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total)

@@ -89,6 +89,13 @@ typedef struct trace_reader_problems {
 } trace_reader_problems;
 /* Includes the problems of a paired call trace. */
 trace_reader_problems trace_reader_problem_counts(const trace_reader *r);
+/* into += from, field by field; and the sum over n readers. */
+void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_problems *from);
+trace_reader_problems trace_readers_problem_sum(trace_reader *const *readers, int n);
+static inline bool trace_reader_problems_any(const trace_reader_problems *p)
+{
+    return p->skipped_records || p->truncated_bytes || p->unpaired_calls || p->corrupt_streams;
+}
 
 /* Bytes of the file read so far and the file size (0 when unknown, e.g. a pipe). */
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total);

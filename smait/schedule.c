@@ -83,14 +83,7 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
     printf("# smait schedule of %s (%d threads)\n", ts->name, ts->count);
     p.s = sched_create(ts, readers, so, &h);
     sched_run(p.s);
-    trace_reader_problems rp = { 0 };
-    for (int t = 0; t < ts->count; t++) {
-        trace_reader_problems q = trace_reader_problem_counts(readers[t]);
-        rp.skipped_records += q.skipped_records;
-        rp.truncated_bytes += q.truncated_bytes;
-        rp.unpaired_calls += q.unpaired_calls;
-        rp.corrupt_streams += q.corrupt_streams;
-    }
+    trace_reader_problems rp = trace_readers_problem_sum(readers, ts->count);
     printf("# bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64 " unpaired_calls %"
            PRIu64 " corrupt_streams %" PRIu64 "\n", rp.skipped_records, rp.truncated_bytes,
            rp.unpaired_calls, rp.corrupt_streams);

@@ -65,7 +65,7 @@ static void print_counts(const char *path, trace_reader *r, const counts *c)
     printf("skipped_records %" PRIu64 "\n", pr.skipped_records);
     printf("truncated_bytes %" PRIu64 "\n", pr.truncated_bytes);
     printf("corrupt_streams %" PRIu64 "\n", pr.corrupt_streams);
-    printf("valid %s\n", pr.skipped_records || pr.truncated_bytes || pr.corrupt_streams ? "no" : "yes");
+    printf("valid %s\n", trace_reader_problems_any(&pr) ? "no" : "yes");
 }
 
 int smait_stat(char **paths, int n, const trace_reader_opts *opts)
@@ -79,7 +79,7 @@ int smait_stat(char **paths, int n, const trace_reader_opts *opts)
         if (i) printf("\n");
         print_counts(paths[i], r, &c);
         trace_reader_problems pr = trace_reader_problem_counts(r);
-        if (pr.skipped_records || pr.truncated_bytes || pr.corrupt_streams) status = EXIT_DATA;
+        if (trace_reader_problems_any(&pr)) status = EXIT_DATA;
         trace_reader_close(r);
     }
     if (fflush(stdout) != 0) diag_data_error("(standard output)", DIAG_NO_OFFSET, "write failed");
