@@ -28,6 +28,9 @@ int main(void)
     srunner_add_suite(sr, trace_set_suite());
     srunner_add_suite(sr, options_suite());
     srunner_add_suite(sr, io_suite());
+    srunner_add_suite(sr, clock_queue_suite());
+    srunner_add_suite(sr, scheduler_suite());
+    srunner_add_suite(sr, report_suite());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

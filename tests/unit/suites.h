@@ -24,6 +24,9 @@ Suite *trace_reader_suite(void);
 Suite *trace_set_suite(void);
 Suite *options_suite(void);
 Suite *io_suite(void);
+Suite *clock_queue_suite(void);
+Suite *scheduler_suite(void);
+Suite *report_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 

@@ -1,0 +1,95 @@
+# schedule.sh — `smait schedule`: the interleaving of the shared scheduler
+# (common/scheduler.c), one golden test per rule of SPEC §4 (instruction
+# stream) and §5.1 (thread mode). ciat and cdat process records in exactly
+# this order, so these goldens pin the order for both.
+#
+# Inputs are trace sets in text form, tests/cli/schedule/NAME.txt (assembled
+# with `smait asm`); each one opens with a comment that derives every line of
+# its expected output by hand: the order, each clock, each idle count.
+# Expected outputs are tests/cli/schedule/EXPECTED.expected.
+D=$CLI_DIR/schedule
+
+# sched NAME EXPECTED [OPTIONS...]: assemble NAME.txt (the first time), then
+# compare `smait schedule OPTIONS NAME.P` with EXPECTED.expected.
+sched() {
+    local name=$1 exp=$2 p
+    shift 2
+    p=$(awk '$1 == "threads" { print $2; exit }' "$D/$name.txt")
+    if [ ! -e "$name.$p.0" ]; then
+        check "asm $name.txt" smait asm "$D/$name.txt" "$name" <<'EOF'
+--- exit 0
+EOF
+    fi
+    golden "$exp: smait schedule${*:+ $*} $name.$p" "$D/$exp.expected" smait schedule "$@" "$name.$p"
+}
+
+# ---- which thread runs next -------------------------------------------------------
+sched tie tie -p --fetches                  # ties: round robin after the previous thread
+sched smallest smallest -p --fetches        # the smallest clock first
+
+# ---- phases -------------------------------------------------------------------------
+sched parallel parallel -p                  # -p: one parallel phase, spawn/join ignored
+sched parallel parallel-serial              # the same traces without -p
+sched spawn-all spawn-all                   # spawn arg2 = 0 and > P: all threads; a worker's spawn
+sched spawn-some spawn-some                 # spawn arg2 < P: the others stay idle
+sched no-join no-join                       # end of trace counts as join
+sched markers markers                       # thread 0's markers split phases, a worker's do not
+sched unprocessed unprocessed               # thread 0 ends first: records never processed
+
+# ---- barriers -----------------------------------------------------------------------
+sched barrier-all barrier-all -p            # arg2 = 0: all live threads
+sched barrier-some barrier-some -p          # arg2 < P: groups of arg2 threads
+sched barrier-joined barrier-joined         # a joined thread does not count (L shrinks)
+
+# ---- critical and ordered sections ----------------------------------------------------
+sched critical critical -p                  # hand-over: smallest clock, ties lowest id
+sched ordered ordered -p                    # ordered sections: a key space of their own
+sched bad-unlock bad-unlock -p              # end of a section not held: exit 2
+sched bad-unlock bad-unlock-lenient -p --lenient
+
+# ---- deadlocks --------------------------------------------------------------------------
+sched deadlock-locks deadlock-locks         # two threads waiting for each other's lock
+sched deadlock-locks deadlock-locks-lenient --lenient
+sched deadlock-barrier deadlock-barrier -p  # barriers that can never fill
+sched deadlock-barrier deadlock-barrier-lenient -p --lenient
+
+# ---- instruction stream (SPEC §4) ---------------------------------------------------------
+sched gap gap --fetches                     # gaps filled, too long, backwards, unaligned
+sched gap-limit gap-limit --fetches         # default limit 4096: both gaps filled
+sched gap-limit gap-limit-8 --fetches -gap_limit 8      # the report's spelling
+sched gap-limit gap-limit-8 --fetches --gap-limit=8     # the GNU spelling
+sched gap-limit gap-limit-8 --fetches --gap-limit 8
+sched level2 level2 -p --fetches            # no branches: nothing fetched
+sched pc-unknown pc-unknown --fetches       # pc unknown until a branch or procedure start
+
+# ---- call traces (SPEC §3) ------------------------------------------------------------------
+check "asm calls-times.txt" smait asm "$D/calls-times.txt" calls-times <<'EOF'
+--- exit 0
+EOF
+sched calls calls calls-times.2             # times from the call traces
+check "without the call traces the detailed trace's own times" \
+    bash -c 'smait schedule calls.2 | grep -E "barrier var|join @"' <<'EOF'
+1 T0 13: barrier var=0x00008000 threads=2 @300:350
+2 T1 8: barrier var=0x00008000 threads=2 @320:350
+2 T0 19: join @400:410
+2 T1 14: join @405:410
+--- exit 0
+EOF
+check "the call traces change the times only" \
+    bash -c 'diff <(smait schedule calls.2 | sed "s/ @[0-9:]*\$//") \
+                  <(smait schedule calls-times.2 calls.2 | sed "s/ @[0-9:]*\$//")' <<'EOF'
+--- exit 0
+EOF
+
+# ---- the same interleaving whatever the form of the input --------------------------------------
+# Big-endian and gzip-compressed copies of a set schedule identically.
+smait --byte-order=big asm "$D/critical.txt" critical-be
+for i in 0 1 2 3; do gzip -n -c "critical.4.$i" >"critical-gz.4.$i"; done
+check "big-endian traces: the same interleaving" \
+    bash -c 'diff <(smait schedule -p critical.4 | tail -n +2) <(smait schedule -p critical-be.4 | tail -n +2)' <<'EOF'
+--- exit 0
+EOF
+check "gzip traces: the same interleaving" \
+    bash -c 'diff <(smait schedule -p critical.4 | tail -n +2) <(smait schedule -p critical-gz.4 | tail -n +2)' <<'EOF'
+--- exit 0
+EOF

@@ -1,0 +1,344 @@
+/* test_report.c — common/report: the tagged lines of SPEC §6, the number
+ * formats, the header (first, in the order written) and the atomic commit
+ * (nothing at the final path before report_commit, no temporary after it). */
+#include "suites.h"
+#include "../../common/report.h"
+#include "../../common/diag.h"
+#include "../../common/trace_set.h"
+#include "../../common/version.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A fresh empty directory under the scratch directory. */
+static const char *fresh_dir(const char *name)
+{
+    const char *d = tu_file(name);
+    tu_rmtree(d);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    return d;
+}
+
+/* The file's text (caller frees). */
+static char *slurp(const char *path)
+{
+    size_t n;
+    unsigned char *b = tu_read(path, &n);
+    char *s = malloc(n + 1);
+    memcpy(s, b, n);
+    s[n] = '\0';
+    free(b);
+    return s;
+}
+
+/* Commit r into a fresh directory and return the report's text. */
+static char *commit_and_read(report *r, const char *path)
+{
+    report_commit(r);
+    return slurp(path);
+}
+
+/* report_line without its format attribute, so an empty format compiles. */
+static void (*const line_plain)(report *, int, int, int, const char *, const char *, ...) =
+    report_line;
+
+START_TEST(tags)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tags.report", fresh_dir("tags"));
+    report *r = report_open(path);
+    report_line(r, 1, 0, 1, "instructions", "total %d", 5);
+    report_line(r, 1, 3, 12, "loads", "%s", "4 5 6");
+    report_line(r, 12, 127, 99, "last", "x %u", 7u);
+    report_line(r, 2, REPORT_ALL_THREADS, 0, "phase", "kind %s", "parallel");
+    report_line(r, REPORT_ALL_PHASES, 0, 7, "agg", "n %d", 1);
+    report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 45, "all", "n %d", 2);
+    report_line(r, 1, -1, 30, "io", "reads %d", 3);        /* I/O processors */
+    report_line(r, REPORT_ALL_PHASES, -2, 30, "io", "reads %d", 4);
+    report_line(r, 3, 0, 5, "bare", NULL);                   /* no fields */
+    line_plain(r, 3, 0, 5, "bare", "");                     /* an empty format */
+    report_line(r, 3, 0, 5, "bare", "%s", "");               /* empty fields: no blank */
+    char *got = commit_and_read(r, path);
+    ck_assert_str_eq(got,
+                     "R1T0L01: instructions total 5\n"
+                     "R1T3L12: loads 4 5 6\n"
+                     "R12T127L99: last x 7\n"
+                     "R2TxL00: phase kind parallel\n"
+                     "RxT0L07: agg n 1\n"
+                     "RxTxL45: all n 2\n"
+                     "R1T-1L30: io reads 3\n"
+                     "RxT-2L30: io reads 4\n"
+                     "R3T0L05: bare\n"
+                     "R3T0L05: bare\n"
+                     "R3T0L05: bare\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(percent_and_ratio)
+{
+    char b[REPORT_NUM];
+    ck_assert_ptr_eq(report_pct(b, 1, 3), b);
+    ck_assert_str_eq(b, "33.33%");
+    ck_assert_str_eq(report_pct(b, 2, 3), "66.67%");
+    ck_assert_str_eq(report_pct(b, 1, 8), "12.50%");
+    ck_assert_str_eq(report_pct(b, 2, 2), "100.00%");
+    ck_assert_str_eq(report_pct(b, 0, 7), "0.00%");
+    ck_assert_str_eq(report_pct(b, 1, 200000), "0.00%");        /* rounds to 0.00 */
+    ck_assert_str_eq(report_pct(b, 1, 2000), "0.05%");
+    ck_assert_str_eq(report_pct(b, 3, 2), "150.00%");           /* not clamped */
+    ck_assert_str_eq(report_pct(b, UINT64_MAX, UINT64_MAX), "100.00%");
+    ck_assert_str_eq(report_pct(b, 0, 0), "0.00%");             /* zero denominators */
+    ck_assert_str_eq(report_pct(b, 5, 0), "0.00%");
+    ck_assert_str_eq(report_pct(b, UINT64_MAX, 0), "0.00%");
+
+    ck_assert_ptr_eq(report_ratio(b, 1, 3), b);
+    ck_assert_str_eq(b, "0.3333");
+    ck_assert_str_eq(report_ratio(b, 2, 3), "0.6667");
+    ck_assert_str_eq(report_ratio(b, 5, 2), "2.5000");
+    ck_assert_str_eq(report_ratio(b, 0, 9), "0.0000");
+    ck_assert_str_eq(report_ratio(b, 1e6, 3), "333333.3333");
+    ck_assert_str_eq(report_ratio(b, 0, 0), "0.0000");          /* zero denominators */
+    ck_assert_str_eq(report_ratio(b, 1, 0), "0.0000");
+    ck_assert_str_eq(report_ratio(b, -1, 0), "0.0000");
+    ck_assert_str_eq(report_ratio(b, 1, -0.0), "0.0000");
+}
+END_TEST
+
+START_TEST(header_first_in_order)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/h.report", fresh_dir("header"));
+    report *r = report_open(path);
+    report_header(r, " first");
+    report_line(r, 1, 0, 0, "phase", "n %d", 1);
+    report_header(r, " second %d", 2);
+    report_line(r, 1, 1, 0, "phase", "n %d", 2);
+    report_header(r, "no blank");
+    report_header(r, "%s", "");
+    report_header(r, " counts known only at the end: %s", "deadlocks 0");
+    char *got = commit_and_read(r, path);
+    ck_assert_str_eq(got,
+                     "# first\n"
+                     "# second 2\n"
+                     "#no blank\n"
+                     "#\n"
+                     "# counts known only at the end: deadlocks 0\n"
+                     "R1T0L00: phase n 1\n"
+                     "R1T1L00: phase n 2\n");
+    free(got);
+
+    /* A header-only report and an empty one. */
+    r = report_open(path);
+    report_header(r, " only");
+    got = commit_and_read(r, path);
+    ck_assert_str_eq(got, "# only\n");
+    free(got);
+    r = report_open(path);
+    got = commit_and_read(r, path);
+    ck_assert_str_eq(got, "");
+    free(got);
+}
+END_TEST
+
+/* Many lines: the body streams through its temporary file, in order. */
+START_TEST(long_body)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/long.report", fresh_dir("long"));
+    report *r = report_open(path);
+    for (int i = 0; i < 20000; i++) report_line(r, i / 1000 + 1, i % 1000, i % 100, "n", "i %d", i);
+    report_header(r, " after %d lines", 20000);
+    char *got = commit_and_read(r, path);
+    ck_assert(strncmp(got, "# after 20000 lines\nR1T0L00: n i 0\nR1T1L01: n i 1\n", 49) == 0);
+    ck_assert_ptr_nonnull(strstr(got, "\nR20T999L99: n i 19999\n"));
+    size_t lines = 0;
+    for (const char *p = got; *p; p++) lines += *p == '\n';
+    ck_assert_uint_eq(lines, 20001);
+    free(got);
+}
+END_TEST
+
+START_TEST(nothing_before_commit)
+{
+    const char *dir = fresh_dir("atomic");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/run.ciat_report", dir);
+    report *r = report_open(path);
+    report_header(r, " header");
+    for (int i = 0; i < 5000; i++) report_line(r, 1, i, 1, "line", "i %d", i);
+    ck_assert(!tu_exists(path));
+    ck_assert_int_eq(tu_count_entries(dir), 0);     /* the body is an anonymous file */
+    report_commit(r);
+    ck_assert(tu_exists(path));
+    ck_assert_int_eq(tu_count_entries(dir), 1);     /* no temporary left */
+
+    /* A second run replaces the first only at its commit. */
+    r = report_open(path);
+    report_line(r, 1, 0, 0, "second", NULL);
+    char *got = slurp(path);
+    ck_assert(strncmp(got, "# header\nR1T0L01: line i 0\n", 27) == 0);
+    free(got);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+    report_commit(r);
+    got = slurp(path);
+    ck_assert_str_eq(got, "R1T0L00: second\n");
+    free(got);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+
+    /* report_free without commit: nothing written, the earlier report stays. */
+    r = report_open(path);
+    report_line(r, 1, 0, 0, "third", NULL);
+    report_free(r);
+    report_free(NULL);
+    got = slurp(path);
+    ck_assert_str_eq(got, "R1T0L00: second\n");
+    free(got);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+}
+END_TEST
+
+/* A run that fails after writing report lines leaves no report and no
+ * temporary, and does not damage the earlier complete one. */
+static void fail_midway(void *arg)
+{
+    report *r = report_open(arg);
+    report_header(r, " partial");
+    for (int i = 0; i < 3000; i++) report_line(r, 1, i, 1, "line", "i %d", i);
+    diag_data_error("trace.2.1", 48, "record 6: the run fails here");
+}
+
+static void fail_in_commit(void *arg)
+{
+    report *r = report_open(arg);
+    report_line(r, 1, 0, 0, "line", NULL);
+    report_commit(r);
+}
+
+START_TEST(failed_run_leaves_nothing)
+{
+    const char *dir = fresh_dir("failed");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/new.report", dir);
+    tu_assert_fatal(fail_midway, path, 2, "dsmtrace: trace.2.1: 48: record 6: the run fails here\n");
+    ck_assert(!tu_exists(path));
+    ck_assert_int_eq(tu_count_entries(dir), 0);
+
+    tu_write_str(path, "# earlier complete report\n");
+    tu_assert_fatal(fail_midway, path, 2, "dsmtrace: trace.2.1: 48: record 6: the run fails here\n");
+    char *got = slurp(path);
+    ck_assert_str_eq(got, "# earlier complete report\n");
+    free(got);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+
+    /* Committing into a directory that does not exist: exit 2, nothing made. */
+    char bad[4096];
+    snprintf(bad, sizeof bad, "%s/missing/x.report", dir);
+    char want[8192];
+    snprintf(want, sizeof want,
+             "dsmtrace: %s: cannot create output file: No such file or directory\n", bad);
+    tu_assert_fatal(fail_in_commit, bad, 2, want);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+}
+END_TEST
+
+START_TEST(standard_header)
+{
+    const char *dir = fresh_dir("std");
+    char prefix[4096], cprefix[4096], out[4096], p0[4200], p1[4200], c0[4200], c1[4200];
+    snprintf(prefix, sizeof prefix, "%s/run.2", dir);
+    snprintf(cprefix, sizeof cprefix, "%s/calls.2", dir);
+    snprintf(p0, sizeof p0, "%s.0", prefix);
+    snprintf(p1, sizeof p1, "%s.1", prefix);
+    snprintf(c0, sizeof c0, "%s.0", cprefix);
+    snprintf(c1, sizeof c1, "%s.1", cprefix);
+    snprintf(out, sizeof out, "%s/out", dir);
+    ck_assert_int_eq(mkdir(out, 0700), 0);
+    tu_recs t = { 0 };
+    tu_add_call(&t, SMAIT_CT_START_TRACE, 1, 2, 0, 0, 0, 0);
+    tu_add_mem(&t, SMAIT_LOAD, 4, SMAIT_REG_FIXED, 0x1000);
+    tu_write_trace(p0, &t, SMAIT_ORDER_LITTLE);
+    tu_write_trace_gz(p1, &t, SMAIT_ORDER_BIG);
+    tu_recs_free(&t);
+    tu_add_call(&t, SMAIT_CT_START_TRACE, 5, 6, 0, 0, 0, 0);
+    tu_write_trace(c0, &t, SMAIT_ORDER_LITTLE);
+    tu_write_trace(c1, &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+
+    trace_set ts;
+    trace_set_from_prefix(&ts, prefix);
+    trace_reader **rd = trace_set_open(&ts, NULL);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/run.2.ciat_report", out);
+    diag_set_tool("ciat");
+    char *argv[] = { "/usr/local/bin/ciat", "-p", "--gap-limit=8", prefix, NULL };
+    report *r = report_open(path);
+    report_standard_header(r, 4, argv, &ts, rd);
+    report_reader_problems(r, &ts, rd);
+    report_line(r, 1, 0, 0, "phase", NULL);
+    char *got = commit_and_read(r, path);
+    char want[32768];
+    snprintf(want, sizeof want,
+             "# ciat (dsmtrace) " DSMTRACE_VERSION "\n"
+             "# command: ciat -p --gap-limit=8 %s\n"
+             "# traces: 2 (%s)\n"
+             "# trace 0: %s (little-endian)\n"
+             "# trace 1: %s (big-endian, gzip)\n"
+             "# bad_input: skipped_records 0 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0\n"
+             "R1T0L00: phase\n", prefix, prefix, p0, p1);
+    ck_assert_str_eq(got, want);
+    free(got);
+    trace_set_close_readers(&ts, rd);
+
+    /* With call traces and a lenient reader that skipped records. */
+    tu_add_call(&t, SMAIT_CT_START_TRACE, 1, 2, 0, 0, 0, 0);
+    tu_add(&t, 0x20000000, 0);                                  /* invalid */
+    tu_add(&t, 0x20000000, 0);
+    tu_write_trace(p1, &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+    trace_set_calls_from_prefix(&ts, cprefix);
+    trace_reader_opts o = { .lenient = true };
+    rd = trace_set_open(&ts, &o);
+    for (int i = 0; i < 2; i++)
+        while (trace_reader_next(rd[i])) {}
+    char *argv0[] = { "ciat", NULL };
+    r = report_open(path);
+    report_standard_header(r, 1, argv0, &ts, rd);
+    report_reader_problems(r, &ts, rd);
+    got = commit_and_read(r, path);
+    snprintf(want, sizeof want,
+             "# ciat (dsmtrace) " DSMTRACE_VERSION "\n"
+             "# command: ciat\n"
+             "# traces: 2 (%s)\n"
+             "# trace 0: %s (little-endian)\n"
+             "# calls 0: %s\n"
+             "# trace 1: %s (little-endian)\n"
+             "# calls 1: %s\n"
+             "# lenient: trace 1: skipped_records 2 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0\n"
+             "# bad_input: skipped_records 2 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0\n",
+             prefix, p0, c0, p1, c1);
+    ck_assert_str_eq(got, want);
+    free(got);
+    trace_set_close_readers(&ts, rd);
+    trace_set_free(&ts);
+    diag_set_tool("dsmtrace");
+    ck_assert_int_eq(tu_count_entries(out), 1);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("report");
+    tcase_add_test(tc, tags);
+    tcase_add_test(tc, percent_and_ratio);
+    tcase_add_test(tc, header_first_in_order);
+    tcase_add_test(tc, long_body);
+    tcase_add_test(tc, nothing_before_commit);
+    tcase_add_test(tc, failed_run_leaves_nothing);
+    tcase_add_test(tc, standard_header);
+    suite_add_tcase(s, tc);
+    return s;
+}
