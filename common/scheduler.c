@@ -182,7 +182,10 @@ static void end_phase(scheduler *s, bool sync)
 /* Leave a parallel phase for a serial one (or finish when thread 0 is done). */
 static void parallel_phase_over(scheduler *s)
 {
-    s->phase.last = s->o.parallel_start || s->th[0].state == T_FINISHED;
+    /* SPEC 5.1: the analysis ends when a parallel phase ends with thread 0's
+     * trace exhausted, also when its join was its last record. */
+    s->phase.last = s->o.parallel_start || s->th[0].state == T_FINISHED ||
+                    trace_reader_at_end(s->th[0].r);
     end_phase(s, true);
     for (int t = 0; t < s->n; t++)
         if (s->th[t].state == T_JOINED) {
@@ -267,15 +270,15 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
 {
     lock_entry *l = lock_find(s, lock_key(space, addr), false);
     if (!l || l->holder != t) {
-        const char *what = space == WAIT_ORDERED ? "ordered section" : "critical section";
+        const char *what = space == WAIT_ORDERED ? "an ordered section" : "a critical section";
         char held[64];
         if (l && l->holder >= 0) snprintf(held, sizeof held, "held by thread %d", l->holder);
         else snprintf(held, sizeof held, "not held");
         if (!s->o.lenient)
-            data_error_at(s, t, "thread %d ends a %s on lock 0x%08x that it does not hold (%s)",
+            data_error_at(s, t, "thread %d ends %s on lock 0x%08x that it does not hold (%s)",
                           t, what, addr, held);
         uint64_t idx = trace_reader_index(s->th[t].r);
-        diag_warn(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": thread %d ends a"
+        diag_warn(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": thread %d ends"
                   " %s on lock 0x%08x that it does not hold (%s); ignored", idx, t, what, addr, held);
         s->problems.bad_unlocks++;
         return;

@@ -51,9 +51,14 @@ _cli_run() {
     rm -f .cli-stdout .cli-stderr
 }
 
+# CLI_UPDATE=1 rewrites a differing golden file with what was observed (then
+# review the change with git diff: every number must still be explainable).
 _cli_compare() {    # NAME EXPECTED-FILE
     if diff -u --label expected --label actual "$2" .cli-actual >.cli-diff 2>&1; then
         _cli_result ok "$1"
+    elif [ "${CLI_UPDATE:-}" = 1 ] && [ "$2" != .cli-expected ]; then
+        cp .cli-actual "$2"
+        _cli_result ok "$1 (updated)"
     else
         _cli_result FAIL "$1" .cli-diff
     fi

@@ -475,8 +475,9 @@ static void r_nothing_runnable(ref *s)
     if (!blocked) {
         /* The end of a phase; of the run after a serial phase (thread 0's
          * trace has ended), or after a parallel one with -p or when thread 0's
-         * trace ended in it. */
-        s->done = s->ph.kind == PHASE_SERIAL || s->parallel_start || s->th[0].state == R_FINISHED;
+         * trace is exhausted (ended in it, or its join was its last record). */
+        s->done = s->ph.kind == PHASE_SERIAL || s->parallel_start || s->th[0].state == R_FINISHED ||
+                  s->th[0].pos >= s->th[0].n;
         r_end_phase(s, true, s->done);
         if (s->ph.kind == PHASE_PARALLEL) {
             for (int t = 0; t < s->n; t++)
