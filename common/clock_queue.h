@@ -85,6 +85,8 @@ void cq_migrate(clock_queue *q);
 static inline uint64_t cq_next_level(const clock_queue *q)
 {
     uint32_t i = (uint32_t)(q->base & (q->window - 1));
+    uint32_t i1 = (i + 1) & (q->window - 1);
+    if ((q->occupied[i1 >> 6] >> (i1 & 63)) & 1) return q->base + 1;    /* lockstep: the usual case */
     for (uint32_t k = 1; k <= 4; k++) {
         uint32_t w = ((i >> 6) + k - 1) & 3;
         uint64_t m = q->occupied[w];
