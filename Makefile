@@ -42,6 +42,8 @@ TOOLS := smait ciat
 SMAIT_SRCS := $(wildcard smait/*.c)
 CIAT_SRCS := $(wildcard ciat/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
+# cdat's simulator pieces (everything but its main) are unit-tested too.
+CDAT_LIB_SRCS := $(filter-out cdat/cdat.c,$(wildcard cdat/*.c))
 BENCH_SRCS := $(wildcard bench/*.c)
 
 .PHONY: all build check check-run demo demo-run bench bench-run install clean deps
@@ -76,7 +78,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(CDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
