@@ -51,6 +51,7 @@ typedef struct ciat {
     thread_stats *total;        /* per thread, whole run */
     uint8_t *string_kind;       /* per thread: 0 none, 1 in a load string, 2 in a store string */
     uint64_t *string_len;
+    block **code_block;         /* per thread: block of the last fetch */
     locmap map;
     reader_sets rs;
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
@@ -188,11 +189,20 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     if (load && store) st->atomics++;
 }
 
+/* The block of a thread's code: kept apart from the data blocks, which would
+ * keep evicting it from the shared block cache. */
+static inline block *code_block(ciat *c, uint32_t addr, int t)
+{
+    block *b = c->code_block[t];
+    if (b && (addr >> c->map.block_shift) == (b->base >> c->map.block_shift)) return b;
+    return c->code_block[t] = locmap_block(&c->map, addr, t);
+}
+
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)cpu; (void)clock;
     ciat *c = ctx;
-    block *b = locmap_block(&c->map, addr, t);
+    block *b = code_block(c, addr, t);
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
 }
@@ -202,7 +212,7 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     (void)cpu; (void)clock;
     ciat *c = ctx;
     for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) {
-        block *b = locmap_block(&c->map, addr, t);
+        block *b = code_block(c, addr, t);
         locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
         locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
     }
@@ -329,6 +339,7 @@ int main(int argc, char **argv)
     c.total = xcalloc((size_t)c.n, sizeof *c.total);
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
     c.string_len = xcalloc((size_t)c.n, sizeof *c.string_len);
+    c.code_block = xcalloc((size_t)c.n, sizeof *c.code_block);
     locmap_init(&c.map, (uint32_t)c.o.page_size, (uint32_t)c.o.grain, c.n);
     class_tables();
     rs_init(&c.rs, c.n);
@@ -374,6 +385,7 @@ int main(int argc, char **argv)
     free(c.total);
     free(c.string_kind);
     free(c.string_len);
+    free(c.code_block);
     locmap_free(&c.map);
     rs_free(&c.rs);
     free(c.o.ranges);
