@@ -80,7 +80,7 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
         .phase_begin = on_phase_begin, .phase_end = on_phase_end,
         .thread_stop = on_stop, .thread_resume = on_resume,
     };
-    printf("# smait schedule of %s (%d threads)\n", ts->name, ts->count);
+    printf("# smait schedule of %s: threads %d\n", ts->name, ts->count);
     p.s = sched_create(ts, readers, so, &h);
     sched_run(p.s);
     trace_reader_problems rp = trace_readers_problem_sum(readers, ts->count);
