@@ -17,21 +17,55 @@ typedef struct parse_state {
     char err[256];              /* the first error */
     unsigned err_line;
     unsigned line_of[16];       /* line of each checked key, for validation errors */
+    unsigned *map_line;         /* line of each thread.N (validation errors name it) */
 } parse_state;
 
 enum { L_NODES, L_PPN, L_BANKS, L_LINE, L_PAGE, L_PROTO, L_ALLOC, L_MEMUSE,
        L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC };
 
-/* inih reads lines through this, so we know the line of every callback. */
+static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *const sections[] = { "system", "output", "dcache", "icache",
+                                        "interconnect_cache", "mapping" };
+
+static bool known_section(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+        if (strlen(sections[i]) == len && memcmp(sections[i], name, len) == 0) return true;
+    return false;
+}
+
+/* inih reads lines through this, so we know the line of every callback.
+ * It also reports what inih would pass over silently: a line longer than
+ * inih's buffer (inih would read the rest as a new line, shifting every line
+ * number after it), and an unknown [section] with no keys (inih calls the
+ * handler only for keys). */
 static char *counting_reader(char *str, int num, void *stream)
 {
     parse_state *p = stream;
     char *r = fgets(str, num, p->f);
-    if (r) p->line++;
+    if (!r) return r;
+    p->line++;
+    if (!strchr(str, '\n')) {
+        int ch = getc(p->f);
+        if (ch != '\n' && ch != EOF) {     /* more than fits: an error; drop the rest */
+            while (ch != '\n' && ch != EOF) ch = getc(p->f);
+            fail(p, "line longer than %d characters", num - 1);
+            strcpy(str, "\n");
+            return str;
+        }
+    }
+    char *s = str;
+    if (p->line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3;    /* inih skips a BOM */
+    if (*s == '[') {        /* an unindented '[' always starts a section for inih */
+        char *end = strchr(s, ']');
+        if (end && !memchr(s, ';', (size_t)(end - s)) && !known_section(s + 1, (size_t)(end - s - 1)))
+            fail(p, "unknown section [%.*s] (system, output, dcache, icache, interconnect_cache,"
+                 " mapping)", (int)(end - s - 1), s + 1);
+    }
     return r;
 }
 
-static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(parse_state *p, const char *fmt, ...)
 {
     if (!p->err_line) {
@@ -147,6 +181,7 @@ static int set_mapping(parse_state *p, const char *key, const char *v)
         unsigned n = (unsigned)t + 1;
         c->map_node = xrealloc(c->map_node, n * sizeof *c->map_node);
         c->map_proc = xrealloc(c->map_proc, n * sizeof *c->map_proc);
+        p->map_line = xrealloc(p->map_line, n * sizeof *p->map_line);
         for (unsigned i = c->map_len; i < n; i++) c->map_node[i] = c->map_proc[i] = -1;
         c->map_len = n;
     }
@@ -154,6 +189,7 @@ static int set_mapping(parse_state *p, const char *key, const char *v)
     if (node > CFG_MAX_NODES || proc > CFG_MAX_PROCS) return fail(p, "%s: %s is out of range", key, v);
     c->map_node[t] = (int)node;
     c->map_proc[t] = (int)proc;
+    p->map_line[t] = p->line;
     if (p->line > c->map_line_max) c->map_line_max = p->line;
     return 1;
 }
@@ -225,9 +261,13 @@ static noreturn void config_error(const cdat_config *c, unsigned line, const cha
     diag_data_error(where, DIAG_NO_OFFSET, "%s", msg);
 }
 
-/* A cache must divide into whole sets of whole lines. */
+static unsigned later(unsigned a, unsigned b) { return a > b ? a : b; }
+
+/* A cache must divide into whole sets of whole lines. An error names the line
+ * of the last of the keys involved (size, assoc, line_size; a default counts
+ * as line 0). */
 static void check_cache(const cdat_config *c, const parse_state *p, const char *name,
-                        const cache_config *cc, int size_slot, bool may_be_absent)
+                        const cache_config *cc, int size_slot, int assoc_slot, bool may_be_absent)
 {
     char msg[256];
     if (cc->size == 0) {
@@ -239,13 +279,14 @@ static void check_cache(const cdat_config *c, const parse_state *p, const char *
     if (cc->size % c->line_size || lines == 0) {
         snprintf(msg, sizeof msg, "[%s] size: %llu bytes is not a whole number of %u-byte lines",
                  name, (unsigned long long)cc->size, c->line_size);
-        config_error(c, p->line_of[size_slot], msg);
+        config_error(c, later(p->line_of[size_slot], p->line_of[L_LINE]), msg);
     }
     unsigned ways = cc->assoc ? cc->assoc : (unsigned)(lines > 0xFFFFFFFFull ? 0xFFFFFFFFu : lines);
     if (lines % ways || !pow2(lines / ways)) {
         snprintf(msg, sizeof msg, "[%s]: %llu lines in %u ways do not make a power-of-two number"
                  " of sets", name, (unsigned long long)lines, ways);
-        config_error(c, p->line_of[size_slot], msg);
+        unsigned at = later(p->line_of[size_slot], p->line_of[assoc_slot]);
+        config_error(c, later(at, p->line_of[L_LINE]), msg);
     }
 }
 
@@ -266,8 +307,11 @@ void config_load(const char *path, cdat_config *c)
     if (!p.f) diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(errno));
     int rc = ini_parse_stream(counting_reader, &p, handler, &p);
     fclose(p.f);
+    /* rc is inih's first error line: a handler error or a syntax error; report
+     * whichever came first. */
+    if (rc > 0 && (!p.err_line || (unsigned)rc < p.err_line))
+        config_error(c, (unsigned)rc, "syntax error (expected [section], key = value, or ; comment)");
     if (p.err_line) config_error(c, p.err_line, p.err);
-    if (rc > 0) config_error(c, (unsigned)rc, "syntax error (expected [section], key = value, or ; comment)");
     if (rc < 0) diag_data_error(path, DIAG_NO_OFFSET, "cannot parse the configuration (error %d)", rc);
 
     char msg[256];
@@ -285,17 +329,22 @@ void config_load(const char *path, cdat_config *c)
                  config_allocation_name(c->allocation));
         config_error(c, p.line_of[L_ALLOC], msg);
     }
-    check_cache(c, &p, "dcache", &c->dcache, L_DSIZE, false);
-    check_cache(c, &p, "icache", &c->icache, L_ISIZE, false);
-    check_cache(c, &p, "interconnect_cache", &c->icc, L_CSIZE, true);
+    check_cache(c, &p, "dcache", &c->dcache, L_DSIZE, L_DASSOC, false);
+    check_cache(c, &p, "icache", &c->icache, L_ISIZE, L_IASSOC, false);
+    check_cache(c, &p, "interconnect_cache", &c->icc, L_CSIZE, L_CASSOC, true);
+    /* A mapping to a processor the machine lacks: the first such line of the file. */
+    unsigned bad = UINT32_MAX;
     for (unsigned t = 0; t < c->map_len; t++) {
         if (c->map_node[t] < 0) continue;
-        if ((unsigned)c->map_node[t] >= c->nodes || (unsigned)c->map_proc[t] >= c->procs_per_node) {
-            snprintf(msg, sizeof msg, "thread.%u = %d.%d: the machine has nodes 0..%u with processors"
-                     " 0..%u", t, c->map_node[t], c->map_proc[t], c->nodes - 1, c->procs_per_node - 1);
-            config_error(c, c->map_line_max, msg);
-        }
+        if ((unsigned)c->map_node[t] >= c->nodes || (unsigned)c->map_proc[t] >= c->procs_per_node)
+            if (bad == UINT32_MAX || p.map_line[t] < p.map_line[bad]) bad = t;
     }
+    if (bad != UINT32_MAX) {
+        snprintf(msg, sizeof msg, "thread.%u = %d.%d: the machine has nodes 0..%u with processors"
+                 " 0..%u", bad, c->map_node[bad], c->map_proc[bad], c->nodes - 1, c->procs_per_node - 1);
+        config_error(c, p.map_line[bad], msg);
+    }
+    free(p.map_line);
 }
 
 void config_free(cdat_config *c)

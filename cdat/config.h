@@ -38,9 +38,10 @@ typedef struct cdat_config {
 void config_load(const char *path, cdat_config *c);
 void config_free(cdat_config *c);
 
-/* Number of lines (sets) of a cache, its ways; and the global processor of a thread. */
+/* nodes × procs_per_node. */
 unsigned config_total_procs(const cdat_config *c);
-/* Processor (global number) that runs thread t; exits 2 when t has none. */
+/* Processor (global number) that runs thread t: its [mapping] entry, else
+ * t itself; -1 when t has no mapping and t >= the number of processors. */
 int config_thread_proc(const cdat_config *c, int t, int nthreads);
 
 const char *config_allocation_name(cfg_allocation a);

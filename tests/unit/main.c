@@ -31,6 +31,8 @@ int main(void)
     srunner_add_suite(sr, clock_queue_suite());
     srunner_add_suite(sr, scheduler_suite());
     srunner_add_suite(sr, report_suite());
+    srunner_add_suite(sr, cache_suite());
+    srunner_add_suite(sr, cdat_config_suite());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -27,6 +27,8 @@ Suite *io_suite(void);
 Suite *clock_queue_suite(void);
 Suite *scheduler_suite(void);
 Suite *report_suite(void);
+Suite *cache_suite(void);
+Suite *cdat_config_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 

@@ -1,0 +1,300 @@
+/* cache.c — LRU set-associative / fully associative cache (see cache.h for the layouts). */
+#include "cache.h"
+#include "../common/diag.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE_NIL UINT32_MAX
+
+/* One line of the hashed layout: 16 bytes, so a lookup touches one host cache line. */
+struct cache_slot {
+    uint32_t entry;         /* line << 2 | state */
+    uint32_t prev, next;    /* LRU list (prev toward MRU); next also chains free slots */
+    uint32_t hnext;         /* hash chain */
+};
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static inline uint32_t entry_of(uint32_t line, cache_state st) { return line << 2 | (uint32_t)st; }
+static inline uint32_t entry_line(uint32_t e) { return e >> 2; }
+static inline cache_state entry_state(uint32_t e) { return (cache_state)(e & 3); }
+
+/* An entry holds line iff it is line << 2 | s with s in 1..3; empty entries (0)
+ * never match, so one unsigned compare tests tag and validity together. */
+static inline bool entry_is(uint32_t e, uint32_t line) { return e - ((line << 2) | 1) < 3u; }
+
+bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
+{
+    memset(c, 0, sizeof *c);
+    if (!pow2(line_size) || line_size < 4 || size == 0 || size % line_size) return false;
+    uint64_t lines = size / line_size;
+    if (lines > (1u << 30)) return false;       /* more lines than line addresses */
+    uint64_t ways = assoc ? assoc : lines;
+    if (ways > lines || lines % ways || !pow2(lines / ways)) return false;
+    if (assoc > CACHE_MAX_ARRAY_WAYS) return false;
+
+    c->ways = (unsigned)ways;
+    c->sets = (unsigned)(lines / ways);
+    c->set_mask = c->sets - 1;
+    c->lines = (unsigned)lines;
+    c->line_size = line_size;
+    c->absent = CACHE_NIL;      /* no line address is that large */
+    if (ways <= CACHE_MAX_ARRAY_WAYS) {
+        c->entries = xcalloc(lines, sizeof *c->entries);
+        return true;
+    }
+
+    /* Fully associative and large: hash + LRU list. Buckets: the power of two
+     * at or above the number of lines, so chains stay short (load <= 1). */
+    c->hashed = true;
+    unsigned bits = 0;
+    while ((1ull << bits) < lines) bits++;
+    c->hash_shift = 32 - bits;
+    c->bucket = xmalloc(((size_t)1 << bits) * sizeof *c->bucket);
+    memset(c->bucket, 0xff, ((size_t)1 << bits) * sizeof *c->bucket);
+    c->slot = xmalloc(lines * sizeof *c->slot);
+    for (uint32_t i = 0; i < lines; i++)
+        c->slot[i] = (struct cache_slot){ 0, CACHE_NIL, i + 1 < lines ? i + 1 : CACHE_NIL, CACHE_NIL };
+    c->free_head = 0;
+    c->mru = c->lru = CACHE_NIL;
+    return true;
+}
+
+void cache_free(cache *c)
+{
+    free(c->entries);
+    free(c->slot);
+    free(c->bucket);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- array layout ------------------------------------------------------------------ */
+
+static inline uint32_t *set_of(const cache *c, uint32_t line)
+{
+    return c->entries + (size_t)(line & c->set_mask) * c->ways;
+}
+
+/* Way of line in set s, or -1. Valid entries are packed at the front and
+ * empties never match, so the scan needs no separate count. */
+static inline int find_way(const uint32_t *s, unsigned ways, uint32_t line)
+{
+    for (unsigned i = 0; i < ways; i++)
+        if (entry_is(s[i], line)) return (int)i;
+    return -1;
+}
+
+/* s[1..n] = s[0..n-1]. A plain loop when n is small: there a memmove call
+ * costs more than the copy. */
+static inline void shift_down(uint32_t *s, unsigned n)
+{
+    if (n >= 16) {
+        memmove(s + 1, s, n * sizeof *s);
+        return;
+    }
+    for (unsigned j = n; j > 0; j--) s[j] = s[j - 1];
+}
+
+/* Move way i to the front, keeping the order of the others. */
+static inline void to_front(uint32_t *s, unsigned i)
+{
+    uint32_t e = s[i];
+    shift_down(s, i);
+    s[0] = e;
+}
+
+/* Remove way i; the ways after it move up so valid entries stay packed. */
+static void remove_way(uint32_t *s, unsigned ways, unsigned i)
+{
+    memmove(s + i, s + i + 1, (ways - 1 - i) * sizeof *s);
+    s[ways - 1] = 0;
+}
+
+/* ---- hashed layout ----------------------------------------------------------------- */
+
+static inline uint32_t hash_of(const cache *c, uint32_t line)
+{
+    return (line * 0x9E3779B1u) >> c->hash_shift;   /* Fibonacci hashing: spreads runs of lines */
+}
+
+static uint32_t hfind(const cache *c, uint32_t line)
+{
+    uint32_t i = c->bucket[hash_of(c, line)];
+    while (i != CACHE_NIL && !entry_is(c->slot[i].entry, line)) i = c->slot[i].hnext;
+    return i;
+}
+
+static void list_unlink(cache *c, uint32_t i)
+{
+    struct cache_slot *s = &c->slot[i];
+    if (s->prev != CACHE_NIL) c->slot[s->prev].next = s->next; else c->mru = s->next;
+    if (s->next != CACHE_NIL) c->slot[s->next].prev = s->prev; else c->lru = s->prev;
+}
+
+static void list_push_front(cache *c, uint32_t i)
+{
+    struct cache_slot *s = &c->slot[i];
+    s->prev = CACHE_NIL;
+    s->next = c->mru;
+    if (c->mru != CACHE_NIL) c->slot[c->mru].prev = i; else c->lru = i;
+    c->mru = i;
+}
+
+static void hash_remove(cache *c, uint32_t i)
+{
+    uint32_t *p = &c->bucket[hash_of(c, entry_line(c->slot[i].entry))];
+    while (*p != i) p = &c->slot[*p].hnext;
+    *p = c->slot[i].hnext;
+}
+
+/* Take slot i out of the cache and give it back to the free list. */
+static void hslot_release(cache *c, uint32_t i)
+{
+    hash_remove(c, i);
+    list_unlink(c, i);
+    c->slot[i].entry = 0;
+    c->slot[i].next = c->free_head;
+    c->free_head = i;
+    c->used--;
+}
+
+/* ---- the operations ---------------------------------------------------------------- */
+
+cache_state cache_probe(const cache *c, uint32_t line)
+{
+    if (!c->hashed) {
+        const uint32_t *s = set_of(c, line);
+        int w = find_way(s, c->ways, line);
+        return w < 0 ? CS_INVALID : entry_state(s[w]);
+    }
+    uint32_t i = hfind(c, line);
+    return i == CACHE_NIL ? CS_INVALID : entry_state(c->slot[i].entry);
+}
+
+cache_state cache_access(cache *c, uint32_t line)
+{
+    if (!c->hashed) {
+        uint32_t *s = set_of(c, line);
+        if (entry_is(s[0], line)) return entry_state(s[0]);     /* MRU hit: nothing moves */
+        int w = find_way(s, c->ways, line);
+        if (w < 0) {
+            c->absent = line;   /* only a fill can make it present */
+            return CS_INVALID;
+        }
+        to_front(s, (unsigned)w);
+        return entry_state(s[0]);
+    }
+    uint32_t i = hfind(c, line);
+    if (i == CACHE_NIL) {
+        c->absent = line;
+        return CS_INVALID;
+    }
+    if (c->mru != i) {
+        list_unlink(c, i);
+        list_push_front(c, i);
+    }
+    return entry_state(c->slot[i].entry);
+}
+
+bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
+{
+    assert(st != CS_INVALID && line < (1u << 30));
+    if (!c->hashed) {
+        uint32_t *s = set_of(c, line);
+        unsigned ways = c->ways;
+        unsigned i = 0;
+        if (line == c->absent && s[ways - 1] != 0)
+            i = ways;           /* the usual fill after a miss, in a full set: no scan */
+        else                    /* one pass finds the line (refill) or the first empty way */
+            while (i < ways && s[i] != 0 && !entry_is(s[i], line)) i++;
+        c->absent = CACHE_NIL;
+        bool evicted = false;
+        if (i == ways) {        /* full and absent: the LRU way goes */
+            i = ways - 1;
+            evicted = true;
+            if (victim) *victim = entry_line(s[i]);
+            if (victim_state) *victim_state = entry_state(s[i]);
+        }
+        shift_down(s, i);       /* way i (empty, refilled or victim) is overwritten */
+        s[0] = entry_of(line, st);
+        return evicted;
+    }
+    uint32_t i = line == c->absent ? CACHE_NIL : hfind(c, line);
+    c->absent = CACHE_NIL;
+    if (i != CACHE_NIL) {       /* refill: new state, MRU */
+        c->slot[i].entry = entry_of(line, st);
+        if (c->mru != i) {
+            list_unlink(c, i);
+            list_push_front(c, i);
+        }
+        return false;
+    }
+    bool evicted = false;
+    if (c->free_head == CACHE_NIL) {    /* full: the LRU slot takes the new line */
+        i = c->lru;
+        evicted = true;
+        if (victim) *victim = entry_line(c->slot[i].entry);
+        if (victim_state) *victim_state = entry_state(c->slot[i].entry);
+        hash_remove(c, i);
+        list_unlink(c, i);
+    } else {
+        i = c->free_head;
+        c->free_head = c->slot[i].next;
+        c->used++;
+    }
+    c->slot[i].entry = entry_of(line, st);
+    uint32_t *b = &c->bucket[hash_of(c, line)];
+    c->slot[i].hnext = *b;
+    *b = i;
+    list_push_front(c, i);
+    return evicted;
+}
+
+cache_state cache_set_state(cache *c, uint32_t line, cache_state st)
+{
+    if (!c->hashed) {
+        uint32_t *s = set_of(c, line);
+        int w = find_way(s, c->ways, line);
+        if (w < 0) return CS_INVALID;
+        cache_state old = entry_state(s[w]);
+        if (st == CS_INVALID) remove_way(s, c->ways, (unsigned)w);
+        else s[w] = entry_of(line, st);
+        return old;
+    }
+    uint32_t i = hfind(c, line);
+    if (i == CACHE_NIL) return CS_INVALID;
+    cache_state old = entry_state(c->slot[i].entry);
+    if (st == CS_INVALID) hslot_release(c, i);
+    else c->slot[i].entry = entry_of(line, st);
+    return old;
+}
+
+cache_state cache_invalidate(cache *c, uint32_t line) { return cache_set_state(c, line, CS_INVALID); }
+
+unsigned cache_set_contents(const cache *c, unsigned set, uint32_t *lines, cache_state *states)
+{
+    unsigned n = 0;
+    if (!c->hashed) {
+        const uint32_t *s = c->entries + (size_t)set * c->ways;
+        for (; n < c->ways && s[n] != 0; n++) {
+            if (lines) lines[n] = entry_line(s[n]);
+            if (states) states[n] = entry_state(s[n]);
+        }
+        return n;
+    }
+    for (uint32_t i = c->mru; i != CACHE_NIL; i = c->slot[i].next, n++) {
+        if (lines) lines[n] = entry_line(c->slot[i].entry);
+        if (states) states[n] = entry_state(c->slot[i].entry);
+    }
+    return n;
+}
+
+unsigned cache_count(const cache *c)
+{
+    if (c->hashed) return c->used;
+    unsigned n = 0;
+    for (unsigned s = 0; s < c->sets; s++) n += cache_set_contents(c, s, NULL, NULL);
+    return n;
+}

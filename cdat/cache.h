@@ -1,0 +1,98 @@
+/* cache.h — one processor cache of cdat's machine model (SPEC §8.2).
+ *
+ * Set-associative (1..64 ways) or fully associative, LRU per set, write-back,
+ * write-allocate. The cache only keeps tags, states and the LRU order: the
+ * coherence protocol decides the states and what a victim costs. Lines are
+ * named by their line address (a 32-bit address / line_size), so with a line
+ * size of at least 4 every line address is below 2^30 (the state lives in the
+ * two low bits of each stored entry).
+ *
+ * Two layouts, chosen by cache_init:
+ *  - ways <= 64 (every set-associative cache, and fully associative caches of
+ *    up to 64 lines): each set is a contiguous array of entries kept in LRU
+ *    order, most recently used first, valid entries packed at the front. A hit
+ *    on the MRU line (the common case) is one load and one compare; moving a
+ *    line to the front shifts the few entries before it. The order itself is
+ *    the LRU state (no age stamps): the victim is the last entry, and an
+ *    invalidated way just closes up.
+ *  - more ways (a fully associative cache of thousands of lines): a hash table
+ *    from line to slot plus a doubly linked LRU list, so every operation is
+ *    O(1) instead of a scan of the whole cache.
+ * The cache remembers the line of its last missed access, so the fill that
+ * follows a miss (the simulator's usual pair) does not search the set again.
+ * Memory is proportional to the number of lines: 4 bytes a line, or at most
+ * 24 (a 16-byte slot and up to two 4-byte hash buckets) in the hashed layout. */
+#ifndef DSM_CDAT_CACHE_H
+#define DSM_CDAT_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The 2-bit line state; the values are stored in the entries (INVALID = not present). */
+typedef enum cache_state { CS_INVALID = 0, CS_SHARED = 1, CS_EXCLUSIVE = 2, CS_DIRTY = 3 } cache_state;
+
+/* Largest associativity kept as a per-set array; beyond it, the hashed layout. */
+enum { CACHE_MAX_ARRAY_WAYS = 64 };
+
+/* The fields are private; the struct is public so caches can be embedded. */
+typedef struct cache {
+    uint32_t *entries;      /* array layout: sets * ways entries, line << 2 | state, 0 = empty */
+    uint32_t set_mask;      /* sets - 1 (sets is a power of two) */
+    unsigned ways;          /* lines per set */
+    unsigned sets;
+    unsigned lines;         /* sets * ways */
+    unsigned line_size;
+    bool hashed;            /* hashed layout (one set) */
+    uint32_t absent;        /* the line of the last access that missed, while no fill has
+                             * happened since: the fill after a miss skips its search */
+    /* hashed layout */
+    struct cache_slot *slot;    /* one slot per line */
+    uint32_t *bucket;           /* heads of the hash chains (slot index; all ones = none) */
+    unsigned hash_shift;        /* 32 - log2(buckets) */
+    uint32_t mru, lru;          /* ends of the LRU list (all ones when empty) */
+    uint32_t free_head;         /* unused slots, chained through next */
+    unsigned used;              /* slots in use */
+} cache;
+
+/* Geometry check and set-up: size bytes, assoc ways (0 = fully associative),
+ * line_size a power of two >= 4. Returns false (and leaves *c empty) when the
+ * size is not a whole number of lines, the lines do not split into a
+ * power-of-two number of sets of assoc lines, or assoc > 64 (not full). */
+bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size);
+void cache_free(cache *c);
+
+/* State of line (CS_INVALID when absent); the LRU order is not touched.
+ * For snoops and the protocol's view of another processor's cache. */
+cache_state cache_probe(const cache *c, uint32_t line);
+
+/* The owner's reference: state of line, and on a hit the line becomes the
+ * most recently used of its set. */
+cache_state cache_access(cache *c, uint32_t line);
+
+/* Put line in the cache in state st (not CS_INVALID) as the most recently used
+ * of its set. When the set was full, its least recently used line is evicted:
+ * returns true with *victim and *victim_state (either pointer may be NULL).
+ * If line is already present it only gets st and becomes MRU (no victim). */
+bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
+
+/* Change the state of a present line without touching the LRU order; st =
+ * CS_INVALID removes it. Returns the previous state (CS_INVALID: absent, nothing done). */
+cache_state cache_set_state(cache *c, uint32_t line, cache_state st);
+
+/* Remove line; returns its previous state (CS_INVALID when it was absent). */
+cache_state cache_invalidate(cache *c, uint32_t line);
+
+/* Geometry. */
+static inline unsigned cache_sets(const cache *c) { return c->sets; }
+static inline unsigned cache_ways(const cache *c) { return c->ways; }
+static inline unsigned cache_set_of(const cache *c, uint32_t line) { return line & c->set_mask; }
+
+/* Iteration (tests, statistics): the lines of one set, most recently used
+ * first, into lines[] and states[] (room for cache_ways(c) each; either may be
+ * NULL). Returns how many. */
+unsigned cache_set_contents(const cache *c, unsigned set, uint32_t *lines, cache_state *states);
+
+/* Number of valid lines in the whole cache (O(lines); for tests). */
+unsigned cache_count(const cache *c);
+
+#endif
