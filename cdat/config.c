@@ -1,6 +1,7 @@
 /* config.c — cdat configuration: inih callbacks, value parsing, validation. */
 #include "config.h"
 #include "../common/diag.h"
+#include "../common/path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -153,17 +154,6 @@ static int set_cache(parse_state *p, const char *section, const char *key, const
     return fail(p, "[%s]: unknown key '%s' (size, assoc)", section, key);
 }
 
-static char *resolve(const char *cfg_path, const char *rel)
-{
-    if (rel[0] == '/') return xstrdup(rel);
-    const char *slash = strrchr(cfg_path, '/');
-    size_t dir = slash ? (size_t)(slash - cfg_path) + 1 : 0;
-    char *out = xmalloc(dir + strlen(rel) + 1);
-    memcpy(out, cfg_path, dir);
-    strcpy(out + dir, rel);
-    return out;
-}
-
 static int set_mapping(parse_state *p, const char *key, const char *v)
 {
     cdat_config *c = p->c;
@@ -234,7 +224,7 @@ static int handler(void *user, const char *section, const char *key, const char 
         if (strcmp(key, "memory_usage") == 0) {
             if (!*v) return fail(p, "memory_usage: empty path");
             free(c->memory_usage);
-            c->memory_usage = resolve(c->path, v);
+            c->memory_usage = path_beside(c->path, v);
             p->line_of[L_MEMUSE] = p->line;
             return 1;
         }

@@ -1,6 +1,7 @@
 /* options.c — the table-driven command-line parser. */
 #include "options.h"
 #include "diag.h"
+#include "path.h"
 #include "version.h"
 #include "../formats/smait.h"
 
@@ -150,8 +151,9 @@ char *options_command_line(int argc, char **argv)
     for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
     char *s = xmalloc(n), *p = s;
     for (int i = 0; i < argc; i++) {
-        size_t k = strlen(argv[i]);
-        memcpy(p, argv[i], k);
+        const char *a = i == 0 ? path_base(argv[0]) : argv[i];
+        size_t k = strlen(a);
+        memcpy(p, a, k);
         p += k;
         *p++ = i + 1 < argc ? ' ' : '\0';
     }

@@ -42,7 +42,9 @@ int options_parse(const option_spec *specs, int argc, char **argv,
 /* Prints the option table (as used by --help). */
 void options_print_help(const option_spec *specs, FILE *out);
 
-/* The command line as one string (for report headers); caller frees. */
+/* The command line as one string, the program's directory left out (for
+ * report headers, which must not depend on where the tool is installed).
+ * Caller frees. */
 char *options_command_line(int argc, char **argv);
 
 /* Common handler: parse "little|big|auto" into a smait_order. */

@@ -1,6 +1,7 @@
 /* report.c — tagged report lines, header composed at the end, atomic output. */
 #include "report.h"
 #include "diag.h"
+#include "options.h"
 #include "out_file.h"
 #include "version.h"
 
@@ -51,27 +52,11 @@ void report_header(report *r, const char *fmt, ...)
     r->header[r->nheader++] = line;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *slash = strrchr(p, '/');
-    return slash ? slash + 1 : p;
-}
-
 void report_standard_header(report *r, int argc, char **argv, const trace_set *ts,
                             trace_reader *const *readers)
 {
     report_header(r, " %s (dsmtrace) %s", diag_tool(), DSMTRACE_VERSION);
-    size_t len = 0;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
-    char *cmd = xmalloc(len + 1), *p = cmd;
-    for (int i = 0; i < argc; i++) {
-        const char *a = i == 0 ? base_name(argv[0]) : argv[i];
-        size_t k = strlen(a);
-        memcpy(p, a, k);
-        p += k;
-        *p++ = ' ';
-    }
-    p[p > cmd ? -1 : 0] = '\0';
+    char *cmd = options_command_line(argc, argv);
     report_header(r, " command: %s", cmd);
     free(cmd);
     report_header(r, " traces: %d (%s)", ts->count, ts->name);

@@ -2,6 +2,7 @@
 #include "trace_set.h"
 #include "diag.h"
 #include "line_reader.h"
+#include "path.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -42,8 +43,6 @@ static char **paths_from_prefix(const char *prefix, int *count)
 static char **paths_from_list(const char *list, int *count)
 {
     line_reader *lr = line_reader_open(list);
-    const char *slash = strrchr(list, '/');
-    size_t dirlen = slash ? (size_t)(slash - list) + 1 : 0;
     char **paths = NULL;
     size_t cap = 0;
     int n = 0;
@@ -57,10 +56,7 @@ static char **paths_from_list(const char *list, int *count)
             diag_data_error(list, DIAG_NO_OFFSET, "line %llu: more than %d traces",
                             (unsigned long long)line_reader_lineno(lr), MAX_TRACES);
         cap = xgrow((void **)&paths, cap, (size_t)n + 1, sizeof *paths);
-        bool relative = line[0] != '/' && strcmp(line, "-") != 0;
-        paths[n] = xmalloc((relative ? dirlen : 0) + k + 1);
-        snprintf(paths[n], (relative ? dirlen : 0) + k + 1, "%.*s%s",
-                 (int)(relative ? dirlen : 0), list, line);
+        paths[n] = strcmp(line, "-") == 0 ? xstrdup(line) : path_beside(list, line);
         n++;
     }
     line_reader_close(lr);
@@ -120,11 +116,7 @@ void trace_set_calls_from_list(trace_set *ts, const char *list_path)
 
 char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char *suffix)
 {
-    const char *base = ts->name;
-    if (out_dir) {
-        const char *slash = strrchr(ts->name, '/');
-        if (slash) base = slash + 1;
-    }
+    const char *base = out_dir ? path_base(ts->name) : ts->name;
     size_t n = (out_dir ? strlen(out_dir) + 1 : 0) + strlen(base) + strlen(suffix) + 2;
     char *p = xmalloc(n);
     if (out_dir)
