@@ -38,8 +38,7 @@ typedef struct ciat_options {
     bool events;
     uint64_t grain, page_size;
     bool hpux;
-    addr_range *ranges;
-    int nranges;
+    private_ranges ranges;
 } ciat_options;
 
 typedef struct ciat {
@@ -63,22 +62,6 @@ typedef struct ciat {
 } ciat;
 
 /* ---- options ---- */
-
-static const char *parse_range(void *target, const char *v)
-{
-    ciat_options *o = target;
-    const char *colon = strchr(v, ':');
-    if (!colon) return "expects LO:HI (addresses, e.g. 0x40000000:0x7fffffff)";
-    char *end;
-    unsigned long long lo = strtoull(v, &end, 0), hi;
-    if (end != colon || v == colon) return "bad LO (a 32-bit address)";
-    hi = strtoull(colon + 1, &end, 0);
-    if (*end || !colon[1]) return "bad HI (a 32-bit address)";
-    if (lo > UINT32_MAX || hi > UINT32_MAX || lo > hi) return "needs LO <= HI <= 0xffffffff";
-    o->ranges = xrealloc(o->ranges, (size_t)(o->nranges + 1) * sizeof *o->ranges);
-    o->ranges[o->nranges++] = (addr_range){ (uint32_t)lo, (uint32_t)hi };
-    return NULL;
-}
 
 static bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
 
@@ -305,7 +288,7 @@ int main(int argc, char **argv)
           "page size for memory usage: a power of two >= 64 (default 4096)" },
         { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
-        { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o, parse_range, 0, 0,
+        { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" },
         { 0 }
     };
@@ -314,7 +297,7 @@ int main(int argc, char **argv)
     int nops = options_parse(specs, argc, argv, usage_text, ops);
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
-    if (c.o.hpux) parse_range(&c.o, "0x40000000:0x7fffffff");
+    if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
 
     trace_set ts;
     run_options_trace_set(&ro, ops, nops, &ts);
@@ -354,7 +337,7 @@ int main(int argc, char **argv)
     out_file *mem = out_file_open(mem_path, false);
     memusage_write_header(out_file_stream(mem), c.o.page_size);
     usage_totals u;
-    usage_scan(&c.map, c.o.page_size, c.o.ranges, c.o.nranges, out_file_stream(mem), &u);
+    usage_scan(&c.map, c.o.page_size, &c.o.ranges, out_file_stream(mem), &u);
     uint64_t fetched = 0;
     for (int t = 0; t < c.n; t++) fetched += sched_total_counts(c.s, t)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
@@ -363,8 +346,8 @@ int main(int argc, char **argv)
     report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64
                   " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
                   ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
-    for (int i = 0; i < c.o.nranges; i++)
-        report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges[i].lo, c.o.ranges[i].hi);
+    for (int i = 0; i < c.o.ranges.n; i++)
+        report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
     report_reader_problems(c.rep, &ts, c.readers);
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
@@ -388,7 +371,7 @@ int main(int argc, char **argv)
     free(c.code_block);
     locmap_free(&c.map);
     rs_free(&c.rs);
-    free(c.o.ranges);
+    private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);
     trace_set_free(&ts);

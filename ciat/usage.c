@@ -16,8 +16,7 @@ typedef struct page_acc {
 typedef struct scan_ctx {
     const locmap *m;
     uint64_t page_size;
-    const addr_range *ranges;
-    int nranges;
+    const private_ranges *ranges;
     FILE *mem;
     usage_totals *u;
     page_acc cur;
@@ -38,10 +37,7 @@ static uint64_t popcount_range(const uint64_t *d, const uint64_t *c, uint32_t fr
 
 static bool in_private_range(const scan_ctx *s, uint64_t page)
 {
-    uint64_t addr = page * s->page_size;
-    for (int i = 0; i < s->nranges; i++)
-        if (addr >= s->ranges[i].lo && addr <= s->ranges[i].hi) return true;
-    return false;
+    return private_ranges_contain(s->ranges, page * s->page_size);
 }
 
 static void close_page(scan_ctx *s)
@@ -53,7 +49,7 @@ static void close_page(scan_ctx *s)
      * touched no byte (zero-byte stores) belongs to who accessed it. */
     uint16_t owner = s->cur.owner != LOC_NONE ? s->cur.owner : s->cur.accessor;
     bool shared = owner == LOC_SHARED;
-    bool range_shared = shared || (s->nranges > 0 && !in_private_range(s, p->page));
+    bool range_shared = shared || (s->ranges->n > 0 && !in_private_range(s, p->page));
     p->owner = owner == LOC_SHARED ? -1 : owner;
     u->pages++;
     u->shared_pages += shared;
@@ -120,11 +116,11 @@ static void scan_block(void *ctx, const block *b)
         a->accessor = a->accessor == LOC_NONE || a->accessor == b->accessor ? b->accessor : LOC_SHARED;
 }
 
-void usage_scan(const locmap *m, uint64_t page_size, const addr_range *private_ranges,
-                int nranges, FILE *mem, usage_totals *out)
+void usage_scan(const locmap *m, uint64_t page_size, const private_ranges *ranges,
+                FILE *mem, usage_totals *out)
 {
     memset(out, 0, sizeof *out);
-    scan_ctx s = { .m = m, .page_size = page_size, .ranges = private_ranges, .nranges = nranges,
+    scan_ctx s = { .m = m, .page_size = page_size, .ranges = ranges,
                    .mem = mem, .u = out };
     locmap_each(m, scan_block, &s);
     close_page(&s);

@@ -7,12 +7,9 @@
 #include <stdio.h>
 
 #include "locmap.h"
+#include "../common/private_ranges.h"
 #include "../common/report.h"
 
-/* Address ranges reserved for private pages (-HPUX, -private_range). */
-typedef struct addr_range {
-    uint32_t lo, hi;            /* inclusive */
-} addr_range;
 
 typedef struct usage_totals {
     uint64_t pages, shared_pages, range_shared_pages;
@@ -25,8 +22,8 @@ typedef struct usage_totals {
 } usage_totals;
 
 /* Scan the blocks; write one memory-file line per page to mem (if not NULL). */
-void usage_scan(const locmap *m, uint64_t page_size, const addr_range *private_ranges,
-                int nranges, FILE *mem, usage_totals *out);
+void usage_scan(const locmap *m, uint64_t page_size, const private_ranges *ranges,
+                FILE *mem, usage_totals *out);
 
 /* Print L20–L39; data_sizes = Σ sizes of all data accesses, fetched = fetched
  * instructions. */
