@@ -38,12 +38,15 @@ LIB_SRCS := $(wildcard common/*.c formats/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdsm.a
 
-TOOLS := smait ciat
+TOOLS := smait ciat tdat
 SMAIT_SRCS := $(wildcard smait/*.c)
 CIAT_SRCS := $(wildcard ciat/*.c)
+TDAT_SRCS := $(wildcard tdat/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # cdat's simulator pieces (everything but its main) are unit-tested too.
 CDAT_LIB_SRCS := $(filter-out cdat/cdat.c,$(wildcard cdat/*.c))
+# So are tdat's (record parsing, bins, statistics, SVG).
+TDAT_LIB_SRCS := $(filter-out tdat/tdat.c,$(TDAT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 
 .PHONY: all build check check-run demo demo-run bench bench-run install clean deps
@@ -73,12 +76,17 @@ $(BIN)/ciat: $(CIAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+$(BIN)/tdat: $(TDAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
 # ---- tests -------------------------------------------------------------------
 $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(CDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(CDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) \
+		$(TDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
