@@ -38,9 +38,10 @@ LIB_SRCS := $(wildcard common/*.c formats/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdsm.a
 
-TOOLS := smait ciat tdat
+TOOLS := smait ciat cdat tdat
 SMAIT_SRCS := $(wildcard smait/*.c)
 CIAT_SRCS := $(wildcard ciat/*.c)
+CDAT_SRCS := $(wildcard cdat/*.c)
 TDAT_SRCS := $(wildcard tdat/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # cdat's simulator pieces (everything but its main) are unit-tested too.
@@ -73,6 +74,10 @@ $(BIN)/smait: $(SMAIT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
 $(BIN)/ciat: $(CIAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+$(BIN)/cdat: $(CDAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 

@@ -1,0 +1,60 @@
+/* directory.h — the homes' full-map directory (SPEC §8.2): per line, the
+ * home's view of it (state and recorded holders), which may be stale.
+ *
+ * A holder is a "slot": global processor p (0..127) is slot p; the
+ * interconnect cache of node n (SPEC §8.4) is slot DIR_ICC_SLOT + n. I/O
+ * processors never hold lines. Entries live in an open-addressing hash table
+ * keyed by line number, created on a line's first request, so memory grows
+ * with the lines that missed somewhere, not with the address space or the
+ * trace length. */
+#ifndef DSM_CDAT_DIRECTORY_H
+#define DSM_CDAT_DIRECTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { DIR_ICC_SLOT = 128, DIR_SLOTS = 160 };
+
+typedef struct holder_set { uint64_t w[3]; } holder_set;
+
+static inline bool hs_has(const holder_set *h, unsigned s) { return h->w[s >> 6] >> (s & 63) & 1; }
+static inline void hs_add(holder_set *h, unsigned s) { h->w[s >> 6] |= 1ull << (s & 63); }
+static inline void hs_del(holder_set *h, unsigned s) { h->w[s >> 6] &= ~(1ull << (s & 63)); }
+static inline bool hs_empty(const holder_set *h) { return !(h->w[0] | h->w[1] | h->w[2]); }
+static inline void hs_clear(holder_set *h) { h->w[0] = h->w[1] = h->w[2] = 0; }
+static inline unsigned hs_count(const holder_set *h)
+{
+    return (unsigned)(__builtin_popcountll(h->w[0]) + __builtin_popcountll(h->w[1]) + __builtin_popcountll(h->w[2]));
+}
+
+/* The view's state; values are the general trace's status numbers. */
+typedef enum dir_state { DIR_IDLE = 1, DIR_SHARED = 2, DIR_EXCLUSIVE = 3, DIR_DIRTY = 4 } dir_state;
+
+typedef struct dir_entry {
+    uint32_t key;               /* line + 1; 0 = free slot */
+    uint8_t state;              /* dir_state */
+    uint8_t owner;              /* slot of the owner when exclusive or dirty */
+    holder_set holders;         /* recorded holders (the owner alone when exclusive or dirty) */
+} dir_entry;
+
+typedef struct directory {
+    dir_entry *e;
+    size_t cap, used;           /* cap a power of two */
+} directory;
+
+void dir_init(directory *d);
+void dir_free(directory *d);
+
+/* The entry of line, created idle when absent. The pointer is valid until the
+ * next dir_get (the table may grow). */
+dir_entry *dir_get(directory *d, uint32_t line);
+
+/* The entry of line, or NULL (for tests and statistics). */
+const dir_entry *dir_find(const directory *d, uint32_t line);
+
+/* Entries in use and bytes held (for benchmarks). */
+static inline size_t dir_lines(const directory *d) { return d->used; }
+static inline size_t dir_bytes(const directory *d) { return d->cap * sizeof(dir_entry); }
+
+#endif

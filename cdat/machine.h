@@ -1,0 +1,125 @@
+/* machine.h — cdat's simulated DSM machine (SPEC §8.2–§8.4): processors with
+ * an i-cache and a d-cache, nodes with an optional interconnect cache, the
+ * homes' directory, and the coherence protocol in its 8 variants.
+ *
+ * The machine only simulates. Each sequence of transactions it generates (a
+ * request with everything that serves it, or a replacement's return) is
+ * handed to the on_seq callback, which counts it and writes the traces; each
+ * reference returns whether it hit, missed or upgraded and where a miss was
+ * satisfied from. The rules, case by case, are in docs/cdat-protocol.md.
+ *
+ * The common case, a cache hit, is inline below and touches only the
+ * processor's cache; everything else is in protocol.c. */
+#ifndef DSM_CDAT_MACHINE_H
+#define DSM_CDAT_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "config.h"
+#include "directory.h"
+#include "placement.h"
+#include "../formats/cdat_trace.h"
+
+/* Where a miss was satisfied from (SPEC §8.7). */
+typedef enum mach_source {
+    SRC_NONE = -1, SRC_LOCAL_MEMORY = 0, SRC_LOCAL_CACHE = 1, SRC_REMOTE_MEMORY = 2, SRC_REMOTE_CACHE = 3
+} mach_source;
+
+/* Where the recorded holders other than the requester are (SPEC §8.3). */
+typedef enum mach_presence { PRES_NONE, PRES_LOCAL, PRES_HOME, PRES_REMOTE } mach_presence;
+
+typedef enum mach_outcome { REF_HIT, REF_MISS, REF_UPGRADE } mach_outcome;
+
+typedef struct mach_ref {
+    uint8_t outcome;            /* mach_outcome */
+    int8_t source;              /* mach_source of a miss */
+    uint8_t silent;             /* victims dropped without a transaction */
+} mach_ref;
+
+/* One sequence of transactions, as handed to on_seq. */
+typedef struct mach_seq {
+    uint64_t clock;
+    int requester;              /* global processor, or -k for I/O processor k */
+    int req_node;
+    uint8_t code;               /* the first transaction: a request (01-06) or return (21, 23) */
+    uint32_t addr;              /* the line's first byte */
+    int home, bank;
+    uint8_t status;             /* the home's view before the sequence (dir_state) */
+    uint8_t presence;           /* mach_presence of the holders other than the requester */
+    holder_set holders;         /* the recorded holders before the sequence */
+    int8_t source;              /* requests that bring data: mach_source; else SRC_NONE */
+    unsigned critical;          /* critical-path transactions (0 for returns) */
+    unsigned n;                 /* transactions */
+    cdat_txn *tx;
+} mach_seq;
+
+typedef void (*mach_seq_fn)(void *ctx, const mach_seq *s);
+
+typedef struct mach_proc {
+    cache d, i;
+    int node, proc;             /* its node, and its number in the node */
+} mach_proc;
+
+typedef struct machine {
+    unsigned nodes, ppn, nprocs, banks;
+    unsigned line_shift;
+    bool rl_a;                  /* RL = A: remote lines may be loaded exclusive */
+    bool er_announced;          /* ER: exclusive replacements announced (update_tag) */
+    bool dt;                    /* DT: direct cache-to-cache transactions */
+    mach_proc *p;               /* nprocs */
+    cache *icc;                 /* per node, or NULL: the interconnect caches */
+    directory dir;
+    placement *pl;
+    mach_seq seq;               /* the sequence being built */
+    mach_seq_fn on_seq;
+    void *ctx;
+} machine;
+
+/* Protocol variant n (1..8) as its three switches (SPEC §8.3, Table 2). */
+void mach_protocol_switches(unsigned n, bool *rl_a, bool *er_announced, bool *dt);
+
+/* Build the machine of cfg (caches empty, directory idle); pl decides homes. */
+void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on_seq, void *ctx);
+void mach_free(machine *m);
+
+static inline uint32_t mach_line(const machine *m, uint32_t addr) { return addr >> m->line_shift; }
+
+/* References that miss, upgrade or need the directory (protocol.c). */
+enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
+mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);
+mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
+
+/* An I/O processor's request for one line (SPEC §8.3): write_purge (a file
+ * read lands in memory) or read_current (a file write reads memory). io is
+ * the I/O processor's number k >= 1 (named -k), on node io_node. */
+void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge);
+
+/* One reference of processor cpu to one line. */
+static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    if (cache_access(&m->p[cpu].i, line) != CS_INVALID) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    return mach_miss(m, cpu, clock, line, MACH_IFETCH);
+}
+
+static inline mach_ref mach_load(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    if (cache_access(&m->p[cpu].d, line) != CS_INVALID) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    return mach_miss(m, cpu, clock, line, MACH_LOAD);
+}
+
+static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    cache *d = &m->p[cpu].d;
+    switch (cache_access(d, line)) {
+    case CS_DIRTY: return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    case CS_EXCLUSIVE:                  /* silently dirty; the view stays "exclusive" */
+        cache_set_state(d, line, CS_DIRTY);
+        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    case CS_SHARED: return mach_upgrade(m, cpu, clock, line);
+    default: return mach_miss(m, cpu, clock, line, MACH_STORE);
+    }
+}
+
+#endif

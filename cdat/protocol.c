@@ -1,0 +1,522 @@
+/* protocol.c — the full-map directory protocol of SPEC §8.3 in its 8
+ * variants, the local snoop, the interconnect cache (§8.4), replacements and
+ * I/O processor requests. Each function builds one sequence of transactions
+ * in m->seq, updates the caches and the home's view, and hands the sequence
+ * to m->on_seq. docs/cdat-protocol.md gives every case as a table. */
+#include "machine.h"
+#include "../common/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mach_protocol_switches(unsigned n, bool *rl_a, bool *er_announced, bool *dt)
+{
+    /* Table 2 of the report: RL (A = may load remote lines exclusive), ER, DT. */
+    static const bool t[9][3] = {
+        { 0, 0, 0 }, { 1, 1, 1 }, { 0, 1, 0 }, { 0, 0, 0 }, { 1, 0, 0 },
+        { 1, 0, 1 }, { 1, 1, 0 }, { 0, 0, 1 }, { 0, 1, 1 },
+    };
+    if (n < 1 || n > 8) n = 1;
+    *rl_a = t[n][0];
+    *er_announced = t[n][1];
+    *dt = t[n][2];
+}
+
+void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on_seq, void *ctx)
+{
+    memset(m, 0, sizeof *m);
+    m->nodes = cfg->nodes;
+    m->ppn = cfg->procs_per_node;
+    m->nprocs = cfg->nodes * cfg->procs_per_node;
+    m->banks = cfg->banks_per_node;
+    m->line_shift = (unsigned)__builtin_ctz(cfg->line_size);
+    mach_protocol_switches(cfg->protocol, &m->rl_a, &m->er_announced, &m->dt);
+    m->p = xcalloc(m->nprocs, sizeof *m->p);
+    for (unsigned i = 0; i < m->nprocs; i++) {
+        m->p[i].node = (int)(i / m->ppn);
+        m->p[i].proc = (int)(i % m->ppn);
+        if (!cache_init(&m->p[i].d, cfg->dcache.size, cfg->dcache.assoc, cfg->line_size) ||
+            !cache_init(&m->p[i].i, cfg->icache.size, cfg->icache.assoc, cfg->line_size))
+            diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+    }
+    if (cfg->icc.size > 0) {
+        m->icc = xcalloc(m->nodes, sizeof *m->icc);
+        for (unsigned n = 0; n < m->nodes; n++)
+            if (!cache_init(&m->icc[n], cfg->icc.size, cfg->icc.assoc, cfg->line_size))
+                diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+    }
+    dir_init(&m->dir);
+    m->pl = pl;
+    m->on_seq = on_seq;
+    m->ctx = ctx;
+    m->seq.tx = xmalloc((2 * DIR_SLOTS + 8) * sizeof *m->seq.tx);
+}
+
+void mach_free(machine *m)
+{
+    for (unsigned i = 0; i < m->nprocs; i++) {
+        cache_free(&m->p[i].d);
+        cache_free(&m->p[i].i);
+    }
+    if (m->icc)
+        for (unsigned n = 0; n < m->nodes; n++) cache_free(&m->icc[n]);
+    free(m->icc);
+    free(m->p);
+    dir_free(&m->dir);
+    free(m->seq.tx);
+    memset(m, 0, sizeof *m);
+}
+
+/* An impossible protocol state: a bug, never bad input. */
+static _Noreturn void bug(const machine *m, uint32_t line, const char *what)
+{
+    diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: protocol: %s (line 0x%x)", what,
+               (unsigned)(line << m->line_shift));
+}
+
+/* ---- holders ---- */
+
+static inline int slot_node(const machine *m, unsigned s)
+{
+    return s >= DIR_ICC_SLOT ? (int)(s - DIR_ICC_SLOT) : m->p[s].node;
+}
+
+/* The holders of h other than except, in sharing-list order (each node's
+ * processors in ascending order, then its interconnect cache). */
+static unsigned ordered(const machine *m, const holder_set *h, int except, unsigned *out)
+{
+    unsigned k = 0;
+    for (unsigned n = 0; n < m->nodes; n++) {
+        for (unsigned i = 0; i < m->ppn; i++) {
+            unsigned s = n * m->ppn + i;
+            if ((int)s != except && hs_has(h, s)) out[k++] = s;
+        }
+        if (hs_has(h, DIR_ICC_SLOT + n) && (int)(DIR_ICC_SLOT + n) != except) out[k++] = DIR_ICC_SLOT + n;
+    }
+    return k;
+}
+
+static mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
+{
+    bool any = false, home_node = false;
+    for (unsigned w = 0; w < 3; w++) {
+        uint64_t bits = h->w[w];
+        while (bits) {
+            unsigned s = w * 64 + (unsigned)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if ((int)s == except) continue;
+            int sn = slot_node(m, s);
+            if (sn == node) return PRES_LOCAL;
+            any = true;
+            home_node |= sn == home;
+        }
+    }
+    return !any ? PRES_NONE : home_node ? PRES_HOME : PRES_REMOTE;
+}
+
+/* ---- building a sequence ---- */
+
+static inline int bank_of(const machine *m, uint32_t line) { return (int)(line % m->banks); }
+
+static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
+                      const dir_entry *e, uint8_t code)
+{
+    mach_seq *s = &m->seq;
+    s->clock = clock;
+    s->requester = requester;
+    s->req_node = req_node;
+    s->code = code;
+    s->addr = line << m->line_shift;
+    s->home = home;
+    s->bank = bank_of(m, line);
+    s->status = e->state;
+    s->holders = e->holders;
+    s->presence = (uint8_t)presence(m, &e->holders, requester, req_node, home);
+    s->source = SRC_NONE;
+    s->critical = 0;
+    s->n = 0;
+}
+
+static cdat_txn *tx_add(machine *m, uint8_t code)
+{
+    mach_seq *s = &m->seq;
+    cdat_txn *t = &s->tx[s->n++];
+    *t = (cdat_txn){ .clock = s->clock, .addr = s->addr, .code = code, .bank = s->bank, .hnode = s->home };
+    return t;
+}
+
+/* The (proc, node) naming of a holder slot and of the requester. */
+static void slot_name(const machine *m, unsigned s, int *proc, int *node)
+{
+    if (s >= DIR_ICC_SLOT) {
+        *proc = (int)m->ppn;
+        *node = (int)(s - DIR_ICC_SLOT);
+    } else {
+        *proc = m->p[s].proc;
+        *node = m->p[s].node;
+    }
+}
+
+static void requester_name(const machine *m, int *proc, int *node)
+{
+    int r = m->seq.requester;
+    if (r < 0) {
+        *proc = r;
+        *node = m->seq.req_node;
+    } else {
+        *proc = m->p[r].proc;
+        *node = m->p[r].node;
+    }
+}
+
+/* A transaction between the home and the requester (classes 0, 1, 2, 5 of the requester). */
+static void tx_requester(machine *m, uint8_t code)
+{
+    cdat_txn *t = tx_add(m, code);
+    requester_name(m, &t->proc, &t->node);
+}
+
+/* A transaction between the home and a holder slot. */
+static void tx_slot(machine *m, uint8_t code, unsigned s)
+{
+    cdat_txn *t = tx_add(m, code);
+    slot_name(m, s, &t->proc, &t->node);
+}
+
+/* Cache-to-cache from owner q to the requester. */
+static void tx_c2c(machine *m, uint8_t code, unsigned q)
+{
+    cdat_txn *t = tx_add(m, code);
+    slot_name(m, q, &t->proc, &t->node);
+    requester_name(m, &t->proc2, &t->node2);
+}
+
+static inline mach_source memory_source(const machine *m)
+{
+    return m->seq.home == m->seq.req_node ? SRC_LOCAL_MEMORY : SRC_REMOTE_MEMORY;
+}
+
+static inline mach_source cache_source(const machine *m, unsigned q)
+{
+    return slot_node(m, q) == m->seq.req_node ? SRC_LOCAL_CACHE : SRC_REMOTE_CACHE;
+}
+
+/* ---- copies ---- */
+
+/* Processor q loses line from both caches. */
+static void drop_proc(machine *m, unsigned q, uint32_t line)
+{
+    cache_invalidate(&m->p[q].d, line);
+    cache_invalidate(&m->p[q].i, line);
+}
+
+/* An inv reaches slot s. A node's interconnect cache answers for the node:
+ * the shared copies it handed to the node's processors (the directory does
+ * not record them) go too, except the requester's own. */
+static void drop_slot(machine *m, unsigned s, uint32_t line, int except)
+{
+    if (s < DIR_ICC_SLOT) {
+        drop_proc(m, s, line);
+        return;
+    }
+    unsigned n = s - DIR_ICC_SLOT;
+    cache_invalidate(&m->icc[n], line);
+    for (unsigned i = 0; i < m->ppn; i++) {
+        unsigned q = n * m->ppn + i;
+        if ((int)q == except) continue;
+        if (cache_probe(&m->p[q].d, line) == CS_SHARED) cache_invalidate(&m->p[q].d, line);
+        cache_invalidate(&m->p[q].i, line);
+    }
+}
+
+/* inv (34) to every recorded holder but except, in order, then inv_done (53)
+ * from each in the same order. Returns whether there was any. */
+static bool invalidate_holders(machine *m, const holder_set *h, int except, uint32_t line)
+{
+    unsigned slots[DIR_SLOTS];
+    unsigned k = ordered(m, h, except, slots);
+    for (unsigned i = 0; i < k; i++) tx_slot(m, TX_INV, slots[i]);
+    for (unsigned i = 0; i < k; i++) tx_slot(m, TX_INV_DONE, slots[i]);
+    for (unsigned i = 0; i < k; i++) drop_slot(m, slots[i], line, except);
+    return k > 0;
+}
+
+static void emit(machine *m) { m->on_seq(m->ctx, &m->seq); }
+
+/* A replacement in cpu's d-cache (SPEC §8.3 "Replacements"). An exclusive or
+ * dirty victim leaves the i-cache too: the home forgets (or may forget) the
+ * processor, so no copy of it may stay behind. */
+static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cache_state vst, mach_ref *r)
+{
+    if (vst == CS_SHARED) {
+        r->silent++;
+        return;
+    }
+    cache_invalidate(&m->p[cpu].i, victim);
+    if (vst == CS_EXCLUSIVE && !m->er_announced) {
+        r->silent++;
+        return;
+    }
+    uint8_t code = vst == CS_DIRTY ? TX_WRITE_BACK : TX_UPDATE_TAG;
+    int node = m->p[cpu].node;
+    int home = placement_home(m->pl, victim << m->line_shift, node);
+    dir_entry *e = dir_get(&m->dir, victim);
+    if ((e->state != DIR_EXCLUSIVE && e->state != DIR_DIRTY) || e->owner != cpu)
+        bug(m, victim, "a returned line is not recorded as the processor's");
+    seq_begin(m, cpu, node, clock, victim, home, e, code);
+    tx_requester(m, code);
+    e->state = DIR_IDLE;
+    hs_clear(&e->holders);
+    emit(m);
+}
+
+/* Put line into cpu's cache for kind in state st, with the victim's return. */
+static void fill(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, cache_state st, mach_ref *r)
+{
+    uint32_t victim;
+    cache_state vst;
+    if (kind == MACH_IFETCH) {
+        if (cache_fill(&m->p[cpu].i, line, CS_SHARED, &victim, &vst)) r->silent++;
+    } else if (cache_fill(&m->p[cpu].d, line, st, &victim, &vst)) {
+        evict_data(m, cpu, clock, victim, vst, r);
+    }
+}
+
+/* A remote line reached node n in shared state from outside: the node's
+ * interconnect cache keeps it and the home records it (SPEC §8.4). Its own
+ * victims go silently (the home keeps a stale holder). */
+static void icc_keep(machine *m, dir_entry *e, int n, uint32_t line)
+{
+    if (!m->icc || m->seq.home == n) return;
+    cache_fill(&m->icc[n], line, CS_SHARED, NULL, NULL);
+    hs_add(&e->holders, DIR_ICC_SLOT + (unsigned)n);
+}
+
+static void set_owner(dir_entry *e, dir_state st, unsigned owner)
+{
+    e->state = (uint8_t)st;
+    e->owner = (uint8_t)owner;
+    hs_clear(&e->holders);
+    hs_add(&e->holders, owner);
+}
+
+/* ---- requests ---- */
+
+/* The owner q's answer to a recall (31, 32, 33) for the requester, who ends
+ * in state *pst (set here); the directory entry follows. io: an I/O
+ * read_current (no c2c, the I/O processor never holds the line). */
+static void recall(machine *m, dir_entry *e, uint32_t line, uint8_t request, bool may_excl)
+{
+    unsigned q = e->owner;
+    int cpu = m->seq.requester;
+    bool io = request == TX_READ_CURRENT;
+    uint8_t rc = request == TX_READ_SHAR_OR_PRIV ? TX_RECALL_SHAR_OR_PRIV
+               : request == TX_READ_PRIV_OWN ? TX_RECALL_PRIV_OWN : TX_RECALL_SHAR;
+    tx_slot(m, rc, q);
+    cache_state qst = cache_probe(&m->p[q].d, line);
+    cache_state pst;                 /* the requester's state at the end (io: unused) */
+    bool q_keeps;                    /* q ends shared (else invalid) */
+    if (qst == CS_DIRTY) {
+        m->seq.source = (int8_t)cache_source(m, q);
+        pst = request == TX_READ_PRIV_OWN ? CS_DIRTY
+            : request == TX_READ_SHAR_OR_PRIV && may_excl ? CS_EXCLUSIVE : CS_SHARED;
+        q_keeps = pst == CS_SHARED;
+        if (m->dt && !io) {
+            if (request == TX_READ_PRIV_OWN) {
+                tx_c2c(m, TX_C2C_DATA_PRIV_OWN, q);
+                tx_slot(m, TX_RECALL_C2C_DONE, q);
+            } else {
+                tx_c2c(m, pst == CS_EXCLUSIVE ? TX_C2C_DATA_PRIV : TX_C2C_DATA_SHAR, q);
+                tx_slot(m, TX_RECALL_C2C_DATA, q);
+            }
+            m->seq.critical = 3;
+        } else {
+            tx_slot(m, TX_RECALL_DATA, q);
+            tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
+            m->seq.critical = 4;
+        }
+    } else if (qst == CS_EXCLUSIVE) {
+        m->seq.source = (int8_t)memory_source(m);
+        tx_slot(m, TX_RECALL_NACK_SHAR, q);
+        pst = request == TX_READ_PRIV_OWN ? CS_DIRTY : CS_SHARED;
+        q_keeps = pst == CS_SHARED;
+        tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
+        m->seq.critical = 4;
+    } else if (qst == CS_INVALID) {
+        m->seq.source = (int8_t)memory_source(m);
+        tx_slot(m, TX_RECALL_NACK_INV, q);
+        pst = request == TX_READ_PRIV_OWN ? CS_DIRTY
+            : request == TX_READ_SHAR_OR_PRIV && may_excl ? CS_EXCLUSIVE : CS_SHARED;
+        q_keeps = false;
+        tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
+        m->seq.critical = 4;
+    } else {
+        bug(m, line, "a recalled owner holds the line shared");
+    }
+    if (q_keeps) cache_set_state(&m->p[q].d, line, CS_SHARED);
+    else if (qst != CS_INVALID) drop_proc(m, q, line);
+    if (io) {
+        e->owner = 0;
+        hs_clear(&e->holders);
+        if (q_keeps) {
+            e->state = DIR_SHARED;
+            hs_add(&e->holders, q);
+        } else {
+            e->state = DIR_IDLE;
+        }
+        return;
+    }
+    if (pst == CS_SHARED) {
+        e->state = DIR_SHARED;
+        hs_clear(&e->holders);
+        if (q_keeps) hs_add(&e->holders, q);
+        hs_add(&e->holders, (unsigned)cpu);
+    } else {
+        set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
+    }
+}
+
+/* The state a request gets from memory when no other copy matters. */
+static cache_state from_memory(uint8_t request, bool may_excl)
+{
+    if (request == TX_READ_PRIV_OWN) return CS_DIRTY;
+    if (request == TX_READ_SHAR_OR_PRIV && may_excl) return CS_EXCLUSIVE;
+    return CS_SHARED;
+}
+
+mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
+{
+    mach_ref r = { REF_MISS, SRC_NONE, 0 };
+    mach_proc *P = &m->p[cpu];
+    int n = P->node;
+    /* An instruction in a line of the processor's own d-cache: copied inside the processor. */
+    if (kind == MACH_IFETCH && cache_probe(&P->d, line) != CS_INVALID) {
+        r.source = SRC_LOCAL_CACHE;
+        fill(m, cpu, clock, line, kind, CS_SHARED, &r);
+        return r;
+    }
+    uint8_t request = kind == MACH_IFETCH ? TX_READ_SHAR : kind == MACH_LOAD ? TX_READ_SHAR_OR_PRIV : TX_READ_PRIV_OWN;
+    int home = placement_home(m->pl, line << m->line_shift, n);
+    dir_entry *e = dir_get(&m->dir, line);
+    bool owned = e->state == DIR_EXCLUSIVE || e->state == DIR_DIRTY;
+
+    /* Local snoop: another processor of the node holds the line dirty. */
+    if (owned && e->owner != cpu && m->p[e->owner].node == n && cache_probe(&m->p[e->owner].d, line) == CS_DIRTY) {
+        unsigned q = e->owner;
+        seq_begin(m, cpu, n, clock, line, home, e, request);
+        tx_requester(m, request);
+        tx_slot(m, TX_UPDATE_DATA, q);
+        m->seq.critical = 2;
+        m->seq.source = SRC_LOCAL_CACHE;
+        cache_state pst;
+        if (request == TX_READ_PRIV_OWN) {
+            drop_proc(m, q, line);
+            set_owner(e, DIR_DIRTY, (unsigned)cpu);
+            pst = CS_DIRTY;
+        } else {
+            cache_set_state(&m->p[q].d, line, CS_SHARED);
+            e->state = DIR_SHARED;
+            hs_clear(&e->holders);
+            hs_add(&e->holders, q);
+            hs_add(&e->holders, (unsigned)cpu);
+            pst = CS_SHARED;
+        }
+        emit(m);
+        r.source = SRC_LOCAL_CACHE;
+        fill(m, cpu, clock, line, kind, pst, &r);
+        return r;
+    }
+    /* A read of a remote line the node's interconnect cache holds. */
+    if (kind != MACH_STORE && m->icc && home != n && cache_access(&m->icc[n], line) != CS_INVALID) {
+        r.source = SRC_LOCAL_CACHE;
+        fill(m, cpu, clock, line, kind, CS_SHARED, &r);
+        return r;
+    }
+
+    seq_begin(m, cpu, n, clock, line, home, e, request);
+    tx_requester(m, request);
+    bool may_excl = home == n || m->rl_a;
+    dir_state st = (dir_state)e->state;
+    if (owned && e->owner == cpu) st = DIR_IDLE;      /* it dropped the line silently */
+    cache_state pst;
+    if (st == DIR_IDLE) {
+        pst = from_memory(request, may_excl);
+        tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
+        m->seq.critical = 2;
+        m->seq.source = (int8_t)memory_source(m);
+        if (pst == CS_SHARED) {
+            e->state = DIR_SHARED;
+            hs_clear(&e->holders);
+            hs_add(&e->holders, (unsigned)cpu);
+        } else {
+            set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
+        }
+    } else if (st == DIR_SHARED) {
+        m->seq.source = (int8_t)memory_source(m);
+        if (request == TX_READ_PRIV_OWN) {
+            bool any = invalidate_holders(m, &e->holders, cpu, line);
+            tx_requester(m, TX_DATA_PRIV);
+            m->seq.critical = any ? 4 : 2;
+            set_owner(e, DIR_DIRTY, (unsigned)cpu);
+            pst = CS_DIRTY;
+        } else {
+            tx_requester(m, TX_DATA_SHAR);
+            m->seq.critical = 2;
+            hs_add(&e->holders, (unsigned)cpu);
+            pst = CS_SHARED;
+        }
+    } else {
+        recall(m, e, line, request, may_excl);
+        pst = e->state == DIR_SHARED ? CS_SHARED : e->state == DIR_DIRTY ? CS_DIRTY : CS_EXCLUSIVE;
+    }
+    /* Shared data from outside the node: the interconnect cache keeps a copy
+     * (a snooped copy, handled above, never came from outside). */
+    if (pst == CS_SHARED) icc_keep(m, e, n, line);
+    emit(m);
+    r.source = m->seq.source;
+    fill(m, cpu, clock, line, kind, pst, &r);
+    return r;
+}
+
+mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    mach_ref r = { REF_UPGRADE, SRC_NONE, 0 };
+    int n = m->p[cpu].node;
+    int home = placement_home(m->pl, line << m->line_shift, n);
+    dir_entry *e = dir_get(&m->dir, line);
+    if (e->state != DIR_SHARED) bug(m, line, "req_inv for a line the home does not record as shared");
+    seq_begin(m, cpu, n, clock, line, home, e, TX_REQ_INV);
+    tx_requester(m, TX_REQ_INV);
+    bool any = invalidate_holders(m, &e->holders, cpu, line);
+    tx_requester(m, TX_ALLOC_DONE);
+    m->seq.critical = any ? 4 : 2;
+    set_owner(e, DIR_DIRTY, (unsigned)cpu);
+    cache_set_state(&m->p[cpu].d, line, CS_DIRTY);
+    emit(m);
+    return r;
+}
+
+void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge)
+{
+    uint8_t request = write_purge ? TX_WRITE_PURGE : TX_READ_CURRENT;
+    int home = placement_home(m->pl, line << m->line_shift, io_node);
+    dir_entry *e = dir_get(&m->dir, line);
+    seq_begin(m, -io, io_node, clock, line, home, e, request);
+    tx_requester(m, request);
+    if (write_purge) {
+        /* Every holder, a dirty owner included, is invalidated; its data is discarded. */
+        bool any = invalidate_holders(m, &e->holders, -1, line);
+        tx_requester(m, TX_WRITE_PURGE_DONE);
+        m->seq.critical = any ? 4 : 2;
+        e->state = DIR_IDLE;
+        e->owner = 0;
+        hs_clear(&e->holders);
+    } else if (e->state == DIR_EXCLUSIVE || e->state == DIR_DIRTY) {
+        recall(m, e, line, TX_READ_CURRENT, false);
+    } else {
+        tx_requester(m, TX_DATA_SHAR);
+        m->seq.critical = 2;
+        m->seq.source = (int8_t)memory_source(m);
+    }
+    emit(m);
+}

@@ -1,0 +1,149 @@
+/* stats.c — counting sequences and writing cdat's report lines. */
+#include "stats.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const uint8_t state_codes[STATE_CODES] = {
+    TX_READ_SHAR, TX_READ_SHAR_OR_PRIV, TX_READ_PRIV_OWN, TX_REQ_INV,
+    TX_READ_CURRENT, TX_WRITE_PURGE, TX_WRITE_BACK, TX_UPDATE_TAG
+};
+
+static int state_column(unsigned code)
+{
+    for (int i = 0; i < STATE_CODES; i++)
+        if (state_codes[i] == code) return i;
+    return -1;
+}
+
+void stats_seq(cpu_stats *s, const mach_seq *q)
+{
+    s->transactions += q->n;
+    for (unsigned i = 0; i < q->n; i++) s->txn[q->tx[i].code]++;
+    if (cdat_code_is_request(q->code)) {
+        s->requests++;
+        s->critical += q->critical;
+        if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
+            holder_set h = q->holders;
+            if (q->requester >= 0) hs_del(&h, (unsigned)q->requester);
+            s->rs_requests++;
+            s->rs_degree += hs_count(&h);
+        }
+    } else if (q->code == TX_WRITE_BACK) {
+        s->write_back++;
+    } else if (q->code == TX_UPDATE_TAG) {
+        s->update_tag++;
+    }
+    int col = state_column(q->code);
+    if (col >= 0) s->state[q->home != q->req_node][q->presence][q->status - 1][col]++;
+}
+
+bool stats_any(const cpu_stats *s)
+{
+    return s->data.refs || s->instr.refs || s->io.refs || s->transactions || s->active || s->idle;
+}
+
+static void ref_add(ref_counts *a, const ref_counts *b)
+{
+    a->refs += b->refs;
+    a->hits += b->hits;
+    a->misses += b->misses;
+    a->upgrades += b->upgrades;
+    for (int i = 0; i < 4; i++) a->src[i] += b->src[i];
+}
+
+void stats_add(cpu_stats *into, const cpu_stats *from)
+{
+    ref_add(&into->data, &from->data);
+    ref_add(&into->instr, &from->instr);
+    ref_add(&into->io, &from->io);
+    into->transactions += from->transactions;
+    into->requests += from->requests;
+    into->critical += from->critical;
+    for (int i = 0; i < CDAT_CODE_LIMIT; i++) into->txn[i] += from->txn[i];
+    uint64_t *a = &into->state[0][0][0][0];
+    const uint64_t *b = &from->state[0][0][0][0];
+    for (size_t i = 0; i < sizeof into->state / sizeof *a; i++) a[i] += b[i];
+    into->rs_requests += from->rs_requests;
+    into->rs_degree += from->rs_degree;
+    into->active += from->active;
+    into->idle += from->idle;
+    into->write_back += from->write_back;
+    into->update_tag += from->update_tag;
+    into->silent += from->silent;
+}
+
+static void refs_line(report *r, int phase, int t, int ll, const char *name, const ref_counts *c)
+{
+    char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM];
+    report_line(r, phase, t, ll, name, "refs %" PRIu64 " hits %" PRIu64 " %s misses %" PRIu64 " %s upgrades %"
+                PRIu64 " %s", c->refs, c->hits, report_pct(p1, c->hits, c->refs), c->misses,
+                report_pct(p2, c->misses, c->refs), c->upgrades, report_pct(p3, c->upgrades, c->refs));
+}
+
+/* The six sources, as L02/L04 fields, after prefix. */
+static void sources_line(report *r, int phase, int t, int ll, const char *name, const char *prefix,
+                         const ref_counts *c)
+{
+    const uint64_t *s = c->src;
+    uint64_t local = s[SRC_LOCAL_MEMORY] + s[SRC_LOCAL_CACHE], remote = s[SRC_REMOTE_MEMORY] + s[SRC_REMOTE_CACHE];
+    uint64_t d = c->misses;
+    char p[6][REPORT_NUM];
+    report_line(r, phase, t, ll, name, "%slocal %" PRIu64 " %s remote %" PRIu64 " %s local_memory %" PRIu64
+                " %s local_cache %" PRIu64 " %s remote_memory %" PRIu64 " %s remote_cache %" PRIu64 " %s",
+                prefix, local, report_pct(p[0], local, d), remote, report_pct(p[1], remote, d),
+                s[SRC_LOCAL_MEMORY], report_pct(p[2], s[SRC_LOCAL_MEMORY], d),
+                s[SRC_LOCAL_CACHE], report_pct(p[3], s[SRC_LOCAL_CACHE], d),
+                s[SRC_REMOTE_MEMORY], report_pct(p[4], s[SRC_REMOTE_MEMORY], d),
+                s[SRC_REMOTE_CACHE], report_pct(p[5], s[SRC_REMOTE_CACHE], d));
+}
+
+static const char *const presence_names[4] = { "none", "local", "home", "remote" };
+static const char *const status_names[4] = { "idle", "shared", "exclusive", "dirty" };
+
+static void traffic_lines(report *r, int phase, int t, const cpu_stats *s)
+{
+    char p[REPORT_NUM];
+    report_line(r, phase, t, 10, "traffic", "transactions %" PRIu64 " requests %" PRIu64 " avg_latency %s",
+                s->transactions, s->requests, report_ratio(p, (double)s->critical, (double)s->requests));
+    for (unsigned code = 0; code < CDAT_CODE_LIMIT; code++)
+        if (s->txn[code])
+            report_line(r, phase, t, 11, "txn", "%02u %s %" PRIu64 " %s", code, cdat_code_name(code), s->txn[code],
+                        report_pct(p, s->txn[code], s->transactions));
+    for (int h = 0; h < 2; h++)
+        for (int pr = 0; pr < 4; pr++)
+            for (int st = 0; st < 4; st++) {
+                const uint64_t *row = s->state[h][pr][st];
+                uint64_t any = 0;
+                for (int i = 0; i < STATE_CODES; i++) any |= row[i];
+                if (!any) continue;
+                char buf[STATE_CODES * 28], *b = buf;
+                for (int i = 0; i < STATE_CODES; i++)
+                    b += snprintf(b, sizeof buf - (size_t)(b - buf), " %02u:%" PRIu64, state_codes[i], row[i]);
+                report_line(r, phase, t, 12, "state", "home %s presence %s status %s%s", h ? "remote" : "local",
+                            presence_names[pr], status_names[st], buf);
+            }
+}
+
+void stats_report(report *r, int phase, int t, const cpu_stats *s, bool io)
+{
+    char p[REPORT_NUM];
+    if (io) {
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", s->io.refs);
+        sources_line(r, phase, t, 5, "io", prefix, &s->io);
+        traffic_lines(r, phase, t, s);
+        return;
+    }
+    refs_line(r, phase, t, 1, "data", &s->data);
+    sources_line(r, phase, t, 2, "data_miss_src", "", &s->data);
+    refs_line(r, phase, t, 3, "instr", &s->instr);
+    sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr);
+    traffic_lines(r, phase, t, s);
+    report_line(r, phase, t, 13, "remote_sharing", "lines %" PRIu64 " avg_degree %s", s->rs_requests,
+                report_ratio(p, (double)s->rs_degree, (double)s->rs_requests));
+    report_line(r, phase, t, 14, "cpu", "active %" PRIu64 " idle %" PRIu64 " utilization %s", s->active, s->idle,
+                report_pct(p, s->active, s->active + s->idle));
+    report_line(r, phase, t, 15, "evictions", "write_back %" PRIu64 " update_tag %" PRIu64 " silent %" PRIu64,
+                s->write_back, s->update_tag, s->silent);
+}

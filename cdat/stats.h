@@ -1,0 +1,52 @@
+/* stats.h — cdat's counters per processor (and I/O processor) and their
+ * report lines L01–L16 (SPEC §8.7; every field in docs/cdat-report.md). */
+#ifndef DSM_CDAT_STATS_H
+#define DSM_CDAT_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "../common/report.h"
+
+/* References of one stream (data, instructions, or an I/O processor's requests). */
+typedef struct ref_counts {
+    uint64_t refs, hits, misses, upgrades;
+    uint64_t src[4];                    /* by mach_source */
+} ref_counts;
+
+/* The request and return codes of the L12 state table, in column order. */
+enum { STATE_CODES = 8 };
+
+typedef struct cpu_stats {
+    ref_counts data, instr, io;
+    uint64_t transactions, requests, critical;
+    uint64_t txn[CDAT_CODE_LIMIT];
+    uint64_t state[2][4][4][STATE_CODES];   /* [home remote][presence][status-1][code column] */
+    uint64_t rs_requests, rs_degree;        /* requests that found the line remotely shared */
+    uint64_t active, idle;
+    uint64_t write_back, update_tag, silent;
+} cpu_stats;
+
+static inline void ref_count(ref_counts *c, mach_ref r)
+{
+    c->refs++;
+    if (r.outcome == REF_HIT) c->hits++;
+    else if (r.outcome == REF_UPGRADE) c->upgrades++;
+    else {
+        c->misses++;
+        c->src[r.source]++;
+    }
+}
+
+/* A sequence, counted for the processor that started it. */
+void stats_seq(cpu_stats *s, const mach_seq *q);
+
+bool stats_any(const cpu_stats *s);
+void stats_add(cpu_stats *into, const cpu_stats *from);
+
+/* Lines L01–L04 and L10–L15 of a processor (io: L05 and L10–L12 of an I/O
+ * processor) for phase (or REPORT_ALL_PHASES) and tag t. */
+void stats_report(report *r, int phase, int t, const cpu_stats *s, bool io);
+
+#endif

@@ -1,0 +1,46 @@
+/* traces.h — cdat's general and detailed traces (SPEC §8.6; the records are
+ * formats/cdat_trace.h, the files formats/CDAT-TRACES.md).
+ *
+ * General: <prefix>.general.<n>, one file per processor n (0 … P-1) and per
+ * I/O processor (-1, -2, …). Detailed: <prefix>.detailed. With gzip (-z)
+ * each name gets ".gz". Records collect in a buffer per file; the files are
+ * out_files, so they appear only when the whole run succeeds. */
+#ifndef DSM_CDAT_TRACES_H
+#define DSM_CDAT_TRACES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "../common/out_file.h"
+
+typedef struct trace_buf {
+    out_file *f;
+    char *buf;
+    size_t len;
+} trace_buf;
+
+typedef struct cdat_traces {
+    const machine *m;
+    trace_buf *general;         /* [nio + n] for processor n, [nio - k] for I/O processor k; or NULL */
+    unsigned nio;
+    trace_buf detailed;         /* .f NULL when not written */
+    uint8_t *sharing;           /* scratch: the sharing list of one record */
+    unsigned sharing_len;       /* processors, plus one per node with interconnect caches */
+} cdat_traces;
+
+/* Open the traces the flags ask for; nio I/O processors. name_of(suffix)
+ * gives an output path (caller's naming rules); the result is freed here. */
+void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, bool gzip,
+                 char *(*name_of)(void *ctx, const char *suffix), void *ctx);
+
+/* Record a sequence (general: its request or return; detailed: every transaction). */
+void traces_seq(cdat_traces *t, const mach_seq *s);
+/* A processor's status change: 91 start active, 92 start idle. */
+void traces_status(cdat_traces *t, int proc, uint64_t clock, bool active);
+
+/* Make the files appear (after a successful run), or drop them. */
+void traces_commit(cdat_traces *t);
+void traces_free(cdat_traces *t);
+
+#endif
