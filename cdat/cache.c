@@ -173,7 +173,7 @@ cache_state cache_probe(const cache *c, uint32_t line)
     return i == CACHE_NIL ? CS_INVALID : entry_state(c->slot[i].entry);
 }
 
-cache_state cache_access(cache *c, uint32_t line)
+cache_state cache_access_slow(cache *c, uint32_t line)
 {
     if (!c->hashed) {
         uint32_t *s = set_of(c, line);

@@ -26,6 +26,7 @@
 #define DSM_CDAT_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The 2-bit line state; the values are stored in the entries (INVALID = not present). */
@@ -66,8 +67,17 @@ void cache_free(cache *c);
 cache_state cache_probe(const cache *c, uint32_t line);
 
 /* The owner's reference: state of line, and on a hit the line becomes the
- * most recently used of its set. */
-cache_state cache_access(cache *c, uint32_t line);
+ * most recently used of its set. The hit on the MRU line of a set (most
+ * references) is inline; everything else is cache_access_slow. */
+cache_state cache_access_slow(cache *c, uint32_t line);
+static inline cache_state cache_access(cache *c, uint32_t line)
+{
+    if (!c->hashed) {
+        uint32_t e = c->entries[(size_t)(line & c->set_mask) * c->ways];
+        if (e - ((line << 2) | 1) < 3u) return (cache_state)(e & 3);
+    }
+    return cache_access_slow(c, line);
+}
 
 /* Put line in the cache in state st (not CS_INVALID) as the most recently used
  * of its set. When the set was full, its least recently used line is evicted:

@@ -1,6 +1,8 @@
-/* directory.c — the directory's hash table: linear probing on a multiplicative
- * hash of the line number, doubled when 3/4 full. Entries are never removed
- * (an idle line keeps its entry), so probing needs no tombstones. */
+/* directory.c — the directory's hash table: linear probing, doubled when 3/4
+ * full. Entries are never removed (an idle line keeps its entry), so probing
+ * needs no tombstones. The hash scatters groups of 16 neighbouring lines but
+ * keeps each group's entries side by side: a program walking through memory
+ * finds the next line's entry in the cache line it just used. */
 #include "directory.h"
 #include "../common/diag.h"
 
@@ -9,7 +11,8 @@
 
 static inline size_t slot_of(uint32_t line, size_t mask)
 {
-    return (size_t)((line * 0x9E3779B1u) >> 7) & mask;
+    uint32_t group = line >> 4;
+    return (size_t)((((group * 0x9E3779B1u) >> 4) << 4) | (line & 15)) & mask;
 }
 
 void dir_init(directory *d)

@@ -18,6 +18,7 @@ void placement_init(placement *pl, cfg_allocation policy, unsigned nodes, unsign
     pl->mu = mu;
     pl->thread_node = thread_node;
     pl->nthreads = nthreads;
+    pl->last_home = PLACE_UNSET;
     uint64_t pages = (1ull << 32) >> pl->page_shift;
     pl->nchunks = (unsigned)((pages + (1u << PLACE_CHUNK_BITS) - 1) >> PLACE_CHUNK_BITS);
     pl->chunk = xcalloc(pl->nchunks, sizeof *pl->chunk);
@@ -65,6 +66,8 @@ static int decide(placement *pl, uint32_t page, int req_node)
 int placement_home(placement *pl, uint32_t addr, int req_node)
 {
     uint32_t page = addr >> pl->page_shift;
+    if (page == pl->last_page && pl->last_home != PLACE_UNSET)
+        return pl->last_home == PLACE_REPLICATED ? req_node : pl->last_home;
     int8_t **c = &pl->chunk[page >> PLACE_CHUNK_BITS];
     if (!*c) {
         *c = xmalloc(1u << PLACE_CHUNK_BITS);
@@ -77,5 +80,7 @@ int placement_home(placement *pl, uint32_t addr, int req_node)
         if (home == PLACE_REPLICATED) pl->replicated++;
         else pl->pages[home]++;
     }
+    pl->last_page = page;
+    pl->last_home = *h;
     return *h == PLACE_REPLICATED ? req_node : *h;
 }

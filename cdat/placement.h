@@ -35,6 +35,8 @@ typedef struct placement {
     unsigned nchunks;
     uint64_t *pages;                    /* per node: pages placed there */
     uint64_t replicated, unlisted;
+    uint32_t last_page;                 /* the page of the last lookup and its entry */
+    int8_t last_home;
 } placement;
 
 /* mu must be given for rr2 and oracle. thread_node[t] for t < nthreads. */

@@ -98,6 +98,7 @@ static unsigned ordered(const machine *m, const holder_set *h, int except, unsig
 
 static mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
 {
+    if (hs_empty(h)) return PRES_NONE;
     bool any = false, home_node = false;
     for (unsigned w = 0; w < 3; w++) {
         uint64_t bits = h->w[w];
@@ -141,7 +142,11 @@ static cdat_txn *tx_add(machine *m, uint8_t code)
 {
     mach_seq *s = &m->seq;
     cdat_txn *t = &s->tx[s->n++];
-    *t = (cdat_txn){ .clock = s->clock, .addr = s->addr, .code = code, .bank = s->bank, .hnode = s->home };
+    t->clock = s->clock;
+    t->addr = s->addr;
+    t->code = code;
+    t->bank = s->bank;
+    t->hnode = s->home;
     return t;
 }
 

@@ -9,12 +9,11 @@ static const uint8_t state_codes[STATE_CODES] = {
     TX_READ_CURRENT, TX_WRITE_PURGE, TX_WRITE_BACK, TX_UPDATE_TAG
 };
 
-static int state_column(unsigned code)
-{
-    for (int i = 0; i < STATE_CODES; i++)
-        if (state_codes[i] == code) return i;
-    return -1;
-}
+/* 1 + the column of each request and return code in the state table; 0 for others. */
+static const uint8_t state_column[CDAT_CODE_LIMIT] = {
+    [TX_READ_SHAR] = 1, [TX_READ_SHAR_OR_PRIV] = 2, [TX_READ_PRIV_OWN] = 3, [TX_REQ_INV] = 4,
+    [TX_READ_CURRENT] = 5, [TX_WRITE_PURGE] = 6, [TX_WRITE_BACK] = 7, [TX_UPDATE_TAG] = 8,
+};
 
 void stats_seq(cpu_stats *s, const mach_seq *q)
 {
@@ -34,8 +33,8 @@ void stats_seq(cpu_stats *s, const mach_seq *q)
     } else if (q->code == TX_UPDATE_TAG) {
         s->update_tag++;
     }
-    int col = state_column(q->code);
-    if (col >= 0) s->state[q->home != q->req_node][q->presence][q->status - 1][col]++;
+    unsigned col = state_column[q->code];
+    if (col) s->state[q->home != q->req_node][q->presence][q->status - 1][col - 1]++;
 }
 
 bool stats_any(const cpu_stats *s)
