@@ -52,3 +52,6 @@ gzip -1 -k -f "$DIR"/mm.4.0 "$DIR"/mm.4.1 "$DIR"/mm.4.2 "$DIR"/mm.4.3
 mkdir -p "$DIR/gz" && for t in 0 1 2 3; do mv "$DIR/mm.4.$t.gz" "$DIR/gz/mm.4.$t"; done
 /usr/bin/env time -f "ciat gzip mm.4: %e s, peak RSS %M KiB" "$BIN/ciat" -p -q -o "$DIR" "$DIR/gz/mm.4"
 rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_report "$DIR"/mm.64.memory "$DIR/time.out"
+
+# ---- cdat ----
+"$(dirname "$0")/run-cdat-bench.sh"

@@ -31,16 +31,31 @@ bool cdat_code_valid(unsigned code) { return code < TX_START_ACTIVE && names[cod
 
 /* ---- formatting ---- */
 
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Decimal digits of v at p, two at a time from the right. */
 static char *put_u64(char *p, uint64_t v)
 {
     char tmp[20];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n) *p++ = tmp[--n];
-    return p;
+    char *e = tmp + sizeof tmp, *q = e;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * d, 2);
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    size_t n = (size_t)(e - q);
+    memcpy(p, q, n);
+    return p + n;
 }
 
 static char *put_int(char *p, int v)

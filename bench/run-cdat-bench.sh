@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# cdat throughput (make bench runs it from run-bench.sh): data references per
+# second on the report's mat_mul kernel (bench/gen_kernel: naive C = A x B on
+# 256 x 256 doubles, so the column walk of B misses on every access in a
+# 64 KiB cache: about half of all data references miss; a hard case), peak
+# memory, directory size, and the cost of writing the detailed trace.
+# Targets (issue 5): 1x1 with a 64 KiB 2-way d-cache >= 40 M data refs/s;
+# 4x4 with 16 threads >= 15 M/s; the detailed trace at most 3x slower.
+# Environment: BIN, BENCH, BENCH_DIR as run-bench.sh.
+set -euo pipefail
+: "${BIN:?}" "${BENCH:?}"
+DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
+CONFIGS=$(cd "$(dirname "$0")/../configs" && pwd)
+mkdir -p "$DIR"
+trap 'rm -f "$DIR"/cd.1.* "$DIR"/cd.16.* "$DIR"/cd-*.ini "$DIR/time.out"' EXIT
+MK=${BENCH_KERNEL_MRECORDS:-16}
+"$BENCH/gen_kernel" "$DIR/cd" 1 "$MK"
+"$BENCH/gen_kernel" "$DIR/cd" 16 $(( MK / 8 > 0 ? MK / 8 : 1 ))
+cat "$DIR"/cd.1.* "$DIR"/cd.16.* >/dev/null
+
+# run LABEL SET CONFIG: time cdat, print data refs/s and peak RSS; sets $secs.
+run() {
+    local label=$1 set=$2 cfg=$3
+    /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/cdat" -p -q -o "$DIR" "$DIR/$set" "$cfg"
+    read -r secs rss_kib < "$DIR/time.out"
+    local refs records lines
+    refs=$(awk '$1 == "RxTxL01:" { print $4 }' "$DIR/$set.cdat_report")
+    records=$(( $(cat "$DIR/$set".[0-9]* | wc -c) / 8 ))
+    lines=$(awk '/^# directory: lines/ { print $4 }' "$DIR/$set.cdat_report")
+    awk -v l="$label" -v d="$refs" -v r="$records" -v t="$secs" -v m="$rss_kib" -v n="$lines" 'BEGIN {
+        printf "cdat %s: %d data refs (%d records) in %.2f s: %.1f M data refs/s, %.1f M records/s,"  \
+               " peak RSS %d KiB, directory %d lines\n", l, d, r, t, d / t / 1e6, r / t / 1e6, m, n }'
+}
+
+echo "== cdat (targets: 1x1 >= 40 M data refs/s; 4x4 with 16 threads >= 15 M/s)"
+for r in 1 2; do run "1x1 mat_mul 1 thread" cd.1 "$CONFIGS/1x1.ini"; done
+for r in 1 2; do run "4x4 mat_mul 16 threads" cd.16 "$CONFIGS/4x4.ini"; done
+plain=$secs
+echo "-- the detailed trace (target: at most 3x slower), then with the general traces too"
+sed -e 's/^detailed = 0/detailed = 1/' "$CONFIGS/4x4.ini" > "$DIR/cd-detailed.ini"
+run "4x4 16 threads, detailed trace" cd.16 "$DIR/cd-detailed.ini"
+awk -v a="$secs" -v b="$plain" 'BEGIN { printf "detailed trace: %.2fx the time without it\n", a / b }'
+du -h "$DIR"/cd.16.detailed | sed 's/^/detailed trace bytes: /'
+sed -e 's/^general = 0/general = 1/' "$DIR/cd-detailed.ini" > "$DIR/cd-traces.ini"
+run "4x4 16 threads, detailed and general traces" cd.16 "$DIR/cd-traces.ini"
+awk -v a="$secs" -v b="$plain" 'BEGIN { printf "both traces: %.2fx the time without them\n", a / b }'
+du -ch "$DIR"/cd.16.detailed "$DIR"/cd.16.general.* | tail -1 | sed 's/^/trace bytes: /'
+rm -f "$DIR"/cd.16.detailed "$DIR"/cd.16.general.* "$DIR"/cd.*.cdat_report
