@@ -6,7 +6,8 @@
 # Assembles examples/producer-consumer.txt (4 threads, SMAIT text form) into a
 # binary trace set in $DEMO_DIR (default: build/demo, beside BIN), validates it
 # with `smait stat`, shows thread 0 with `smait dump` and analyses the set with
-# ciat. cdat and tdat runs will be added here as the tools arrive.
+# ciat, then simulates it with cdat on two machines (configs/4x4.ini, and a
+# 2-node machine with oracle placement from ciat's memory file).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,6 +40,31 @@ grep -E '^R(x|[0-9]+)TxL(00|10|11|12|13|14|15):' "$PREFIX.4.ciat_report"
 echo "memory usage:"
 grep -E '^RxTxL(20|21|23|24|25|26|30|31):' "$PREFIX.4.ciat_report"
 
+CDAT=$BIN/cdat
+step "cdat $PREFIX.4 configs/4x4.ini"
+"$CDAT" -q -o "$DEMO_DIR" "$PREFIX.4" "$ROOT/configs/4x4.ini"
+mv "$PREFIX.4.cdat_report" "$PREFIX.4.4x4.cdat_report"
+echo "data and instruction misses, traffic (docs/cdat-report.md explains every line):"
+grep -E '^RxTxL(01|02|03|10|11):' "$PREFIX.4.4x4.cdat_report"
+
+cat > "$DEMO_DIR/2x2-oracle.ini" <<'INI'
+; 2 nodes of 2 processors; pages placed from ciat's memory usage file
+[system]
+nodes = 2
+procs_per_node = 2
+protocol = 3
+allocation = oracle
+memory_usage = producer-consumer.4.memory
+[output]
+detailed = 1
+general = 1
+INI
+step "cdat $PREFIX.4 $DEMO_DIR/2x2-oracle.ini (protocol 3, oracle placement, traces)"
+"$CDAT" -q "$PREFIX.4" "$DEMO_DIR/2x2-oracle.ini"
+grep -E '^RxTxL(01|02|10|12|16):' "$PREFIX.4.cdat_report"
+echo "the first transactions of the detailed trace (formats/CDAT-TRACES.md):"
+head -8 "$PREFIX.4.detailed"
+
 step "files"
 ls -l "$PREFIX".4.*
 cat <<EOF
@@ -49,6 +75,8 @@ made from
   $EXAMPLE
 Try:
   less $PREFIX.4.ciat_report          (every line: docs/ciat-report.md)
+  less $PREFIX.4.cdat_report          (every line: docs/cdat-report.md)
+  less $PREFIX.4.detailed             (every transaction: docs/cdat-protocol.md)
   $SMAIT schedule $PREFIX.4           (the interleaving ciat used)
   $SMAIT dump --set $PREFIX.4
   $SMAIT dump --byte-order=big $PREFIX.4.1      (the wrong byte order: an error)
