@@ -140,13 +140,12 @@ static void time_plot(out_file *f, const svg_input *in)
     const bins *b = in->b;
     uint64_t n = b->used, group = (n + SVG_MAX_POINTS - 1) / SVG_MAX_POINTS;
     const box *bx = &TIME_BOX;
-    char head[160];
-    if (group > 1)
-        snprintf(head, sizeof head, "Events per bin over the clock (each point: the largest of %" PRIu64
-                 " consecutive bins)", group);
-    else
-        snprintf(head, sizeof head, "Events per bin over the clock");
-    text(f, bx->left, bx->top - 12, "start", 14, " font-weight=\"bold\"", head);
+    text(f, bx->left, bx->top - 12, "start", 14, " font-weight=\"bold\"", "Events per bin over the clock");
+    if (group > 1) {
+        char note[96];
+        snprintf(note, sizeof note, "each point: the largest of %" PRIu64 " consecutive bins", group);
+        text(f, (bx->left + bx->right) / 2, bx->bottom + 60, "middle", 11, " fill=\"#444\"", note);
+    }
 
     axis x = { 0, (double)n * (double)b->width, 0, "clock (start of the bin)" };
     x.step = svg_tick_step(x.hi, 8, 1);
@@ -183,8 +182,8 @@ static void time_plot(out_file *f, const svg_input *in)
     out_file_printf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\""
                     " stroke-dasharray=\"6 4\"/>\n", bx->left, py, bx->right, py, MEAN_COLOR);
     char lab[64];
-    snprintf(lab, sizeof lab, "mean %.4f", mean);
-    text(f, bx->right - 4, py - 5, "end", 11, " fill=\"#c0392b\"", lab);
+    snprintf(lab, sizeof lab, "mean %.4f events per bin (dashed)", mean);
+    text(f, bx->right, bx->top - 12, "end", 12, " fill=\"#c0392b\"", lab);
 }
 
 static void density_plot(out_file *f, const svg_input *in)

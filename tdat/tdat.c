@@ -308,6 +308,11 @@ int main(int argc, char **argv)
         if (strcmp(o.svg, time_path) == 0) diag_usage_error("the SVG file and the time file are both %s", o.svg);
     }
 
+    /* Outputs are opened first (an unwritable place fails before a long
+     * read); they stay temporaries until the end, removed on any error. */
+    out_file *tf = out_file_open(time_path, false);
+    out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
+
     bins b;
     bins_init(&b, width);
     tdat_counts c = { 0 };
@@ -332,11 +337,8 @@ int main(int argc, char **argv)
     uint64_t *hist = xmalloc((size_t)nclasses * sizeof *hist);
     distrib_classes(&s, b.count, nclasses, hist);
 
-    out_file *tf = out_file_open(time_path, false);
     write_time_file(tf, &b);
-    out_file *sf = NULL;
-    if (o.svg) {
-        sf = out_file_open(o.svg, false);
+    if (sf) {
         char *sub = describe_run(&o, &s, width);
         svg_input si = { strcmp(input, "-") == 0 ? "standard input" : input, sub, &b, &s, nclasses, hist };
         svg_write(sf, &si);
