@@ -29,6 +29,7 @@ Suite *scheduler_suite(void);
 Suite *report_suite(void);
 Suite *cache_suite(void);
 Suite *cdat_config_suite(void);
+Suite *machine_suite(void);
 Suite *tdat_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */

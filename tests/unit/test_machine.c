@@ -1,0 +1,255 @@
+/* test_machine.c — cdat's machine and protocol driven directly (cdat/machine.h),
+ * without traces: the I/O processor requests of docs/cdat-protocol.md §7
+ * (write_purge, read_current), which no trace can drive yet, and a few
+ * processor cases per switch, checking each sequence's codes, critical path,
+ * source, and the caches and the home's view afterwards.
+ *
+ * The machine: 2 nodes × 2 processors, 64-byte lines, 4 KiB pages, rr1
+ * placement (page number mod 2: page 0 lives on node 0, page 1 on node 1),
+ * 1 KiB 2-way caches. */
+#include "suites.h"
+#include "../../cdat/machine.h"
+#include "../../cdat/placement.h"
+#include "../../common/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct rig {
+    cdat_config cfg;
+    placement pl;
+    private_ranges pr;
+    machine m;
+    char log[4096];             /* one line per sequence: "codes | cp N src S" */
+} rig;
+
+static void on_seq(void *ctx, const mach_seq *s)
+{
+    rig *r = ctx;
+    size_t n = strlen(r->log);
+    for (unsigned i = 0; i < s->n; i++)
+        n += (size_t)snprintf(r->log + n, sizeof r->log - n, "%s%02u", i ? " " : "", s->tx[i].code);
+    snprintf(r->log + n, sizeof r->log - n, " | cp %u src %d\n", s->critical, s->source);
+}
+
+static void rig_init(rig *r, unsigned protocol)
+{
+    static unsigned serial;
+    memset(r, 0, sizeof *r);
+    char path[256], text[512];
+    snprintf(path, sizeof path, "%s/machine-%ld-%u.ini", tu_dir, (long)getpid(), serial++);
+    snprintf(text, sizeof text, "[system]\nnodes = 2\nprocs_per_node = 2\nline_size = 64\npage_size = 4K\n"
+             "protocol = %u\nallocation = rr1\n[dcache]\nsize = 1K\nassoc = 2\n[icache]\nsize = 1K\nassoc = 2\n",
+             protocol);
+    tu_write_str(path, text);
+    config_load(path, &r->cfg);
+    placement_init(&r->pl, ALLOC_RR1, 2, 4096, &r->pr, NULL, NULL, 0);
+    mach_init(&r->m, &r->cfg, &r->pl, on_seq, r);
+}
+
+static void rig_free(rig *r)
+{
+    mach_free(&r->m);
+    placement_free(&r->pl);
+    config_free(&r->cfg);
+}
+
+/* The log so far, then cleared. */
+static const char *take(rig *r)
+{
+    static char out[4096];
+    strcpy(out, r->log);
+    r->log[0] = 0;
+    return out;
+}
+
+enum { L0 = 0x0000 >> 6, L1 = 0x1000 >> 6 };   /* a line of page 0 (home node 0), of page 1 (home node 1) */
+
+static const dir_entry *view(rig *r, uint32_t line) { return dir_find(&r->m.dir, line); }
+
+START_TEST(write_purge_idle)
+{
+    rig r;
+    rig_init(&r, 1);
+    mach_io(&r.m, 1, 0, 5, L0, true);
+    ck_assert_str_eq(take(&r), "06 14 | cp 2 src -1\n");
+    ck_assert_int_eq(view(&r, L0)->state, DIR_IDLE);
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(write_purge_invalidates_every_holder)
+{
+    rig r;
+    rig_init(&r, 1);
+    mach_load(&r.m, 0, 1, L1);              /* processor 0 (node 0): remote line, idle → exclusive (RL = A) */
+    mach_load(&r.m, 3, 2, L1);              /* processor 3 (node 1): recall from the clean owner → both shared */
+    take(&r);
+    mach_io(&r.m, 1, 0, 9, L1, true);       /* inv to 0 and 3 in order, inv_done in order, done */
+    ck_assert_str_eq(take(&r), "06 34 34 53 53 14 | cp 4 src -1\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L1), CS_INVALID);
+    ck_assert_int_eq(cache_probe(&r.m.p[3].d, L1), CS_INVALID);
+    ck_assert_int_eq(view(&r, L1)->state, DIR_IDLE);
+    ck_assert(hs_empty(&view(&r, L1)->holders));
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(write_purge_discards_a_dirty_owner)
+{
+    rig r;
+    rig_init(&r, 2);
+    mach_store(&r.m, 2, 1, L0);             /* processor 2 (node 1) store miss: dirty */
+    ck_assert_str_eq(take(&r), "03 12 | cp 2 src 2\n");
+    mach_io(&r.m, 1, 0, 3, L0, true);
+    ck_assert_str_eq(take(&r), "06 34 53 14 | cp 4 src -1\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[2].d, L0), CS_INVALID);
+    /* the next load finds the line idle at its home: no recall */
+    mach_load(&r.m, 2, 4, L0);
+    ck_assert_str_eq(take(&r), "02 11 | cp 2 src 2\n");   /* RL = B, remote: shared */
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(read_current_cases)
+{
+    rig r;
+    rig_init(&r, 1);                        /* DT supported, but not for I/O processors */
+    mach_io(&r.m, 1, 0, 1, L0, false);
+    ck_assert_str_eq(take(&r), "05 11 | cp 2 src 0\n");
+    ck_assert_int_eq(view(&r, L0)->state, DIR_IDLE);      /* never joins the sharing list */
+    mach_store(&r.m, 1, 2, L0);             /* processor 1 dirty */
+    take(&r);
+    mach_io(&r.m, 1, 0, 3, L0, false);      /* a dirty owner: recall_data, keeps a shared copy */
+    ck_assert_str_eq(take(&r), "05 31 56 11 | cp 4 src 1\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[1].d, L0), CS_SHARED);
+    ck_assert_int_eq(view(&r, L0)->state, DIR_SHARED);
+    ck_assert(hs_has(&view(&r, L0)->holders, 1));
+    ck_assert_int_eq(hs_count(&view(&r, L0)->holders), 1);
+    mach_io(&r.m, 1, 0, 4, L0, false);      /* shared: memory answers */
+    ck_assert_str_eq(take(&r), "05 11 | cp 2 src 0\n");
+    mach_load(&r.m, 0, 5, L1);              /* processor 0: exclusive (clean) */
+    take(&r);
+    mach_io(&r.m, 2, 1, 6, L1, false);      /* I/O processor 2 on node 1: nack_shar, owner keeps it shared */
+    ck_assert_str_eq(take(&r), "05 31 54 11 | cp 4 src 0\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L1), CS_SHARED);
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(read_current_after_a_silent_drop)
+{
+    rig r;
+    rig_init(&r, 3);                        /* exclusive replacement not announced */
+    mach_load(&r.m, 0, 1, L0);              /* local line: exclusive */
+    /* fill processor 0's set of L0 (1 KiB 2-way: 8 sets) with two more lines */
+    mach_load(&r.m, 0, 2, L0 + 8);
+    mach_load(&r.m, 0, 3, L0 + 16);         /* L0 leaves silently; the home keeps processor 0 */
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0), CS_INVALID);
+    ck_assert_int_eq(view(&r, L0)->state, DIR_EXCLUSIVE);
+    take(&r);
+    mach_io(&r.m, 1, 0, 4, L0, false);
+    ck_assert_str_eq(take(&r), "05 31 55 11 | cp 4 src 0\n");
+    ck_assert_int_eq(view(&r, L0)->state, DIR_IDLE);
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(remote_load_per_switch)
+{
+    static const struct { unsigned protocol; const char *want; } cases[] = {
+        { 1, "02 12 | cp 2 src 2\n" },      /* RL = A: exclusive */
+        { 2, "02 11 | cp 2 src 2\n" },      /* RL = B: shared */
+        { 4, "02 12 | cp 2 src 2\n" },
+        { 7, "02 11 | cp 2 src 2\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rig r;
+        rig_init(&r, cases[i].protocol);
+        mach_load(&r.m, 0, 1, L1);
+        ck_assert_str_eq(take(&r), cases[i].want);
+        rig_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(recall_dirty_per_switch)
+{
+    /* The requester is on the line's home node, so it may load exclusive under
+     * either RL; only DT changes the sequence. */
+    static const struct { unsigned protocol; const char *want; } cases[] = {
+        { 1, "02 32 42 51 | cp 3 src 3\n" },    /* DT: c2c to P, recall_c2c_data to the home */
+        { 8, "02 32 42 51 | cp 3 src 3\n" },
+        { 6, "02 32 56 12 | cp 4 src 3\n" },    /* no DT: the data goes through the home */
+        { 2, "02 32 56 12 | cp 4 src 3\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rig r;
+        rig_init(&r, cases[i].protocol);
+        mach_store(&r.m, 2, 1, L0);             /* processor 2 (node 1) owns a node-0 line dirty */
+        take(&r);
+        mach_load(&r.m, 0, 3, L0);              /* processor 0 (node 0): no dirty copy in its node */
+        ck_assert_str_eq(take(&r), cases[i].want);
+        ck_assert_int_eq(cache_probe(&r.m.p[2].d, L0), CS_INVALID);
+        ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0), CS_EXCLUSIVE);
+        rig_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(recall_dirty_remote_line_rl_b)
+{
+    rig r;
+    rig_init(&r, 8);                            /* RL = B, DT */
+    mach_store(&r.m, 0, 1, L1);                 /* processor 0 (node 0) owns a node-1 line dirty */
+    take(&r);
+    mach_load(&r.m, 2, 2, L1 + 1);              /* nothing to do with it */
+    take(&r);
+    mach_load(&r.m, 1, 3, L1);                  /* processor 1, same node as the owner: local snoop */
+    ck_assert_str_eq(take(&r), "02 22 | cp 2 src 1\n");
+    rig_free(&r);
+    rig_init(&r, 8);
+    mach_store(&r.m, 0, 1, L0 + 2);             /* processor 0 owns a node-0 line dirty */
+    take(&r);
+    mach_load(&r.m, 3, 2, L0 + 2);              /* processor 3 (node 1): remote line, RL = B: shared */
+    ck_assert_str_eq(take(&r), "02 32 41 51 | cp 3 src 3\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0 + 2), CS_SHARED);
+    ck_assert_int_eq(cache_probe(&r.m.p[3].d, L0 + 2), CS_SHARED);
+    rig_free(&r);
+}
+END_TEST
+
+START_TEST(upgrade_invalidates_stale_sharers)
+{
+    rig r;
+    rig_init(&r, 2);
+    mach_load(&r.m, 2, 1, L0);                  /* remote for node 1, RL = B: shared */
+    mach_load(&r.m, 0, 2, L0);                  /* shared, 0 added */
+    take(&r);
+    mach_store(&r.m, 0, 3, L0);                 /* upgrade: inv to 2 */
+    ck_assert_str_eq(take(&r), "04 34 53 13 | cp 4 src -1\n");
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0), CS_DIRTY);
+    ck_assert_int_eq(view(&r, L0)->state, DIR_DIRTY);
+    rig_free(&r);
+}
+END_TEST
+
+Suite *machine_suite(void)
+{
+    Suite *s = suite_create("machine");
+    TCase *tc = tcase_create("io");
+    tcase_add_test(tc, write_purge_idle);
+    tcase_add_test(tc, write_purge_invalidates_every_holder);
+    tcase_add_test(tc, write_purge_discards_a_dirty_owner);
+    tcase_add_test(tc, read_current_cases);
+    tcase_add_test(tc, read_current_after_a_silent_drop);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("switches");
+    tcase_add_test(tc, remote_load_per_switch);
+    tcase_add_test(tc, recall_dirty_per_switch);
+    tcase_add_test(tc, recall_dirty_remote_line_rl_b);
+    tcase_add_test(tc, upgrade_invalidates_stale_sharers);
+    suite_add_tcase(s, tc);
+    return s;
+}
