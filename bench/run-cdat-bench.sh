@@ -34,6 +34,9 @@ run() {
 
 echo "== cdat (targets: 1x1 >= 40 M data refs/s; 4x4 with 16 threads >= 15 M/s)"
 for r in 1 2; do run "1x1 mat_mul 1 thread" cd.1 "$CONFIGS/1x1.ini"; done
+echo "-- for comparison, the same trace with a 1 MiB d-cache (B fits: under 1% of references miss)"
+sed -e '/^\[dcache\]/,/^\[/s/^size = 64K/size = 1M/' "$CONFIGS/1x1.ini" > "$DIR/cd-1m.ini"
+for r in 1 2; do run "1x1 (1 MiB d-cache) mat_mul 1 thread" cd.1 "$DIR/cd-1m.ini"; done
 for r in 1 2; do run "4x4 mat_mul 16 threads" cd.16 "$CONFIGS/4x4.ini"; done
 plain=$secs
 echo "-- the detailed trace (target: at most 3x slower), then with the general traces too"
