@@ -55,3 +55,39 @@ rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_re
 
 # ---- cdat ----
 "$(dirname "$0")/run-cdat-bench.sh"
+
+# ---- tdat on a synthetic ciat event trace ----
+# Target (issue 6): 100 M events of a ~1 GB text trace in under a minute;
+# memory independent of the number of events (8 bytes per bin, plus buffers).
+# bench/gen_events writes ciat's format ("clock event thread degree", 8
+# threads, clocks interleaved out of order): 100 M events are ~1.6 GB.
+ME=${BENCH_TDAT_MEVENTS:-100}
+trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/tdat.*' EXIT
+"$BENCH/gen_events" "$DIR/tdat.events" "$ME"
+head -n $(( ME * 100000 + 3 )) "$DIR/tdat.events" >"$DIR/tdat.small"    # the first tenth
+gzip -1 -c "$DIR/tdat.small" >"$DIR/tdat.small.gz"
+cat "$DIR/tdat.events" >/dev/null
+# tdat_run LABEL FILE TDAT-ARGS...: time it, print events/s, MB/s and peak RSS.
+tdat_run() {
+    local label=$1 file=$2
+    shift 2
+    /usr/bin/env time -f "%e %M" -o "$DIR/tdat.time.out" "$BIN/tdat" "$@" >"$DIR/tdat.freq"
+    read -r secs rss_kib < "$DIR/tdat.time.out"
+    awk -v l="$label" -v t="$secs" -v m="$rss_kib" -v b="$(wc -c <"$file")" \
+        -v e="$(awk '$1 == "events" { print $2 }' "$DIR/tdat.freq")" \
+        -v k="$(awk '$1 == "#" && $2 == "lines:" { print $4 }' "$DIR/tdat.freq")" \
+        -v n="$(awk '$1 == "bins" { print $2 }' "$DIR/tdat.freq")" 'BEGIN {
+        printf "tdat %s: %d lines (%.0f MB), %d events kept, %d bins in %.2f s: %.1f M lines/s, %.0f MB/s," \
+               " peak RSS %d KiB\n", l, k, b / 1e6, e, n, t, k / t / 1e6, b / t / 1e6, m }'
+}
+echo "== tdat (target: 100 M events of a ~1 GB text trace in < 60 s; RSS independent of events)"
+for run in 1 2; do
+    tdat_run "w 1000" "$DIR/tdat.events" "$DIR/tdat.events" "$DIR/tdat.time" 1000 8
+done
+tdat_run "w 1000, first tenth" "$DIR/tdat.small" "$DIR/tdat.small" "$DIR/tdat.time" 1000 8
+tdat_run "w 1000, -f 2=WAR" "$DIR/tdat.events" -f 2=WAR "$DIR/tdat.events" "$DIR/tdat.time" 1000 8
+tdat_run "w 1000, -c 3 (field lookup)" "$DIR/tdat.events" -c 3 "$DIR/tdat.events" "$DIR/tdat.time" 1000 8
+tdat_run "w 1000, --svg" "$DIR/tdat.events" --svg "$DIR/tdat.svg" "$DIR/tdat.events" "$DIR/tdat.time" 1000 8
+tdat_run "w 1 (a bin per clock: memory grows with bins)" "$DIR/tdat.events" "$DIR/tdat.events" "$DIR/tdat.time" 1 8
+tdat_run "w 1000, first tenth, gzip" "$DIR/tdat.small.gz" "$DIR/tdat.small.gz" "$DIR/tdat.time" 1000 8
+rm -f "$DIR"/tdat.*

@@ -57,6 +57,13 @@ typedef struct tdat_options {
     size_t nfilters;
 } tdat_options;
 
+/* What is allocated while the run can still fail, at file scope: a fatal
+ * error exits from deep inside the run, and LeakSanitizer must find these
+ * reachable. volatile: the compiler would drop a variable only written to. */
+static line_reader *volatile input_reader;
+static bins counts;
+static uint64_t *volatile class_hist;
+
 /* What the pass over the input saw. */
 typedef struct tdat_counts {
     uint64_t lines, blank, comment, header, bad, filtered;
@@ -141,7 +148,7 @@ static void bad_clock(line_reader *lr, const tdat_options *o, tdat_counts *c, co
 /* The pass over the input: every kept event counted into b. */
 static void read_events(const char *path, const tdat_options *o, bins *b, tdat_counts *c)
 {
-    line_reader *lr = line_reader_open(path);
+    line_reader *lr = input_reader = line_reader_open(path);
     unsigned cf = (unsigned)o->clock_field;
     bool seen_data = false;
     char *line;
@@ -193,6 +200,7 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
                             bins_width_for(clock));
     }
     line_reader_close(lr);
+    input_reader = NULL;
 }
 
 /* Decimal digits of v at p; returns the end. */
@@ -302,6 +310,7 @@ int main(int argc, char **argv)
     const char *input = ops[0], *time_path = ops[1];
     uint64_t width = positive_operand("bin width", ops[2]);
     uint64_t p = positive_operand("p (processors)", ops[3]);
+    free(ops);      /* the operands point into argv */
     check_output("time file", time_path, input);
     if (o.svg) {
         check_output("SVG file", o.svg, input);
@@ -313,15 +322,15 @@ int main(int argc, char **argv)
     out_file *tf = out_file_open(time_path, false);
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
 
-    bins b;
-    bins_init(&b, width);
+    bins *b = &counts;
+    bins_init(b, width);
     tdat_counts c = { 0 };
-    read_events(input, &o, &b, &c);
+    read_events(input, &o, b, &c);
     if (c.bad) {
         diag_warn(input, DIAG_NO_OFFSET, "skipped %" PRIu64 " line%s with a bad clock field (the first: line %"
                   PRIu64 ")", c.bad, c.bad == 1 ? "" : "s", c.first_bad);
     }
-    if (b.events == 0) {
+    if (b->events == 0) {
         uint64_t data = c.filtered;
         if (data)
             diag_data_error(input, DIAG_NO_OFFSET, "no events: the filters (-f) kept none of the %" PRIu64
@@ -332,15 +341,15 @@ int main(int argc, char **argv)
     }
 
     distrib_summary s;
-    distrib_summarize(b.count, b.used, p, &s);
+    distrib_summarize(b->count, b->used, p, &s);
     uint64_t nclasses = distrib_class_count(&s, o.classes);
-    uint64_t *hist = xmalloc((size_t)nclasses * sizeof *hist);
-    distrib_classes(&s, b.count, nclasses, hist);
+    uint64_t *hist = class_hist = xmalloc((size_t)nclasses * sizeof *hist);
+    distrib_classes(&s, b->count, nclasses, hist);
 
-    write_time_file(tf, &b);
+    write_time_file(tf, b);
     if (sf) {
         char *sub = describe_run(&o, &s, width);
-        svg_input si = { strcmp(input, "-") == 0 ? "standard input" : input, sub, &b, &s, nclasses, hist };
+        svg_input si = { strcmp(input, "-") == 0 ? "standard input" : input, sub, b, &s, nclasses, hist };
         svg_write(sf, &si);
         free(sub);
     }
@@ -353,8 +362,7 @@ int main(int argc, char **argv)
     if (sf) out_file_commit(sf);
 
     free(hist);
-    bins_free(&b);
+    bins_free(b);
     free(o.filters);
-    free(ops);
     return EXIT_OK;
 }
