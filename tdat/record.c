@@ -22,9 +22,10 @@ rec_num rec_parse_u64(const char *s, size_t n, uint64_t *out)
     return REC_NUM_OK;
 }
 
-rec_kind rec_classify(const char *line)
+rec_kind rec_classify(const char *line, const char **first)
 {
     while (is_blank(*line)) line++;
+    if (first) *first = line;
     if (*line == '\0') return REC_BLANK;
     return *line == '#' ? REC_COMMENT : REC_FIELDS;
 }

@@ -27,9 +27,10 @@ typedef enum rec_num {
 rec_num rec_parse_u64(const char *s, size_t n, uint64_t *out);
 
 /* Line kinds that are skipped everywhere: blank (only blanks and tabs) and
- * comment (first non-blank character '#'). */
+ * comment (first non-blank character '#'). *first (when not NULL) gets the
+ * first non-blank character. */
 typedef enum rec_kind { REC_BLANK, REC_COMMENT, REC_FIELDS } rec_kind;
-rec_kind rec_classify(const char *line);
+rec_kind rec_classify(const char *line, const char **first);
 
 /* Field n (1-based) of the NUL-terminated line: true with its start and
  * length, false when the line has fewer than n fields. */

@@ -154,26 +154,16 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
     char *line;
     while ((line = line_reader_next(lr, NULL)) != NULL) {
         c->lines++;
-        const char *p = line;
-        while (*p == ' ' || *p == '\t') p++;
-        if (*p == '\0') {
-            c->blank++;
-            continue;
-        }
-        if (*p == '#') {
-            c->comment++;
+        const char *p;
+        rec_kind k = rec_classify(line, &p);
+        if (k != REC_FIELDS) {
+            if (k == REC_BLANK) c->blank++;
+            else c->comment++;
             continue;
         }
         const char *field = NULL;
         size_t len = 0;
-        if (cf == 1) {
-            const char *q = p;
-            while (*q && *q != ' ' && *q != '\t') q++;
-            field = p;
-            len = (size_t)(q - p);
-        } else if (!rec_field(p, cf, &field, &len)) {
-            field = NULL;
-        }
+        if (!rec_field(p, cf, &field, &len)) field = NULL;
         uint64_t clock = 0;
         rec_num r = field ? rec_parse_u64(field, len, &clock) : REC_NUM_BAD;
         if (!seen_data) {

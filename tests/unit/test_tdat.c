@@ -62,12 +62,14 @@ END_TEST
 
 START_TEST(classify_and_fields)
 {
-    ck_assert_int_eq(rec_classify(""), REC_BLANK);
-    ck_assert_int_eq(rec_classify(" \t "), REC_BLANK);
-    ck_assert_int_eq(rec_classify("# clock"), REC_COMMENT);
-    ck_assert_int_eq(rec_classify(" \t#"), REC_COMMENT);
-    ck_assert_int_eq(rec_classify("5 RAW 1 0"), REC_FIELDS);
-    ck_assert_int_eq(rec_classify("clock event"), REC_FIELDS);
+    ck_assert_int_eq(rec_classify("", NULL), REC_BLANK);
+    ck_assert_int_eq(rec_classify(" \t ", NULL), REC_BLANK);
+    ck_assert_int_eq(rec_classify("# clock", NULL), REC_COMMENT);
+    ck_assert_int_eq(rec_classify(" \t#", NULL), REC_COMMENT);
+    ck_assert_int_eq(rec_classify("clock event", NULL), REC_FIELDS);
+    const char *first = NULL, *five = " \t5 RAW 1 0";
+    ck_assert_int_eq(rec_classify(five, &first), REC_FIELDS);
+    ck_assert_ptr_eq(first, five + 2);
 
     const char *line = " \t12\tRAW  3 0 ";
     const char *want[] = { "12", "RAW", "3", "0" };
