@@ -46,10 +46,13 @@ cdat_file() {
     rm -f .cli-diff
 }
 
-# run LABEL TEXT CONFIG: assemble TEXT.txt (once), run cdat -p on it with
-# CONFIG.ini into the directory LABEL, compare the outputs with LABEL.*.expected.
+# run LABEL TEXT CONFIG [EXPECTED]: assemble TEXT.txt (once), run cdat -p on it
+# with the machine CONFIG (tests/cli/cdat/CONFIG.ini, or a path ending in .ini)
+# into the directory LABEL, and compare the outputs with EXPECTED.*.expected
+# (EXPECTED defaults to LABEL).
 run() {
-    local label=$1 text=$2 cfg=$3 p f
+    local label=$1 text=$2 cfg=$3 exp=${4:-$1} p f
+    [ "${cfg%.ini}" = "$cfg" ] && cfg=$D/$cfg.ini
     p=$(awk '$1 == "threads" { print $2; exit }' "$D/$text.txt")
     if [ ! -e "$text.$p.0" ]; then
         check "$text: smait asm" smait asm "$D/$text.txt" "$text" <<'EOT'
@@ -58,23 +61,41 @@ EOT
     fi
     rm -rf "$label"
     mkdir "$label"
-    check "$label: cdat -p $text.$p $cfg.ini" cdat -p -o "$label" "$text.$p" "$D/$cfg.ini" <<'EOT'
+    check "$label: cdat -p $text.$p ${cfg##*/}" cdat -p -o "$label" "$text.$p" "$cfg" <<'EOT'
 --- exit 0
 EOT
-    cdat_file "$label: detailed trace" "$D/$label.detailed.expected" "$label/$text.$p.detailed"
+    cdat_file "$label: detailed trace" "$D/$exp.detailed.expected" "$label/$text.$p.detailed"
     grep -E '^RxTxL(0[1-4]|1[0-2]|15):' "$label/$text.$p.cdat_report" >"$label/report" 2>/dev/null
-    cdat_file "$label: report lines" "$D/$label.report.expected" "$label/report"
-    if [ -f "$D/$label.general.expected" ]; then
+    cdat_file "$label: report lines" "$D/$exp.report.expected" "$label/report"
+    if [ -f "$D/$exp.general.expected" ]; then
         for ((f = 0; f < 4; f++)); do
             echo "== general.$f"
             cat "$label/$text.$p.general.$f"
         done >"$label/general" 2>&1
-        cdat_file "$label: general traces" "$D/$label.general.expected" "$label/general"
+        cdat_file "$label: general traces" "$D/$exp.general.expected" "$label/general"
     fi
 }
+
+# The 2x2 machine of 2x2-p1.ini under protocols 2-8 (for cases that do not
+# depend on the protocol): p2.ini ... p8.ini here.
+for n in 2 3 4 5 6 7 8; do
+    sed "s/^protocol = 1\$/protocol = $n/" "$D/2x2-p1.ini" >"p$n.ini"
+done
+check_true "p8.ini is protocol 8" grep -qx 'protocol = 8' p8.ini
+
+# ---- §1: the local snoop (every protocol) ---------------------------------------
+for t in snoop-load snoop-store snoop-fetch; do
+    run "$t-p1" "$t" 2x2-p1
+    for n in 2 3 4 5 6 7 8; do run "$t-p$n" "$t" "p$n.ini" "$t-p1"; done
+done
 
 # ---- §4a: recall from a dirty owner (DT yes / no, RL A / B) ---------------------
 run recall-dirty-p1 recall-dirty 2x2-p1
 run recall-dirty-p6 recall-dirty 2x2-p6
 run recall-dirty-p8 recall-dirty 2x2-p8
 run recall-dirty-p2 recall-dirty 2x2-p2
+
+# ---- §2: the home sees the line idle ---------------------------------------------
+run idle-p1 idle 2x2-p1
+run idle-p2 idle 2x2-p2
+run reidle-p4 reidle 2x2-p4        # P asks again for a line it dropped silently
