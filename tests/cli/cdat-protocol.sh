@@ -99,3 +99,8 @@ run recall-dirty-p2 recall-dirty 2x2-p2
 run idle-p1 idle 2x2-p1
 run idle-p2 idle 2x2-p2
 run reidle-p4 reidle 2x2-p4        # P asks again for a line it dropped silently
+
+# ---- §3: the home sees the line shared -------------------------------------------
+run shared-p1 shared 2x2-p1               # 01, 02 (also as the only holder), 04 k = 2
+run shared-store-p2 shared-store 2x2-p2   # 03 with k = 3 (a stale holder) and k = 0
+run upgrade-p2 upgrade 2x2-p2             # 04 with k = 2 (a stale holder) and k = 0
