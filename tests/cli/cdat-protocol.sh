@@ -104,3 +104,8 @@ run reidle-p4 reidle 2x2-p4        # P asks again for a line it dropped silently
 run shared-p1 shared 2x2-p1               # 01, 02 (also as the only holder), 04 k = 2
 run shared-store-p2 shared-store 2x2-p2   # 03 with k = 3 (a stale holder) and k = 0
 run upgrade-p2 upgrade 2x2-p2             # 04 with k = 2 (a stale holder) and k = 0
+
+# ---- §4b, §4c: the owner holds the line clean, or dropped it silently ------------
+run recall-clean-p1 recall-clean 2x2-p1
+run recall-dropped-p4 recall-dropped 2x2-p4   # RL A: 02 ends exclusive
+run recall-dropped-p3 recall-dropped 2x2-p3   # RL B: 02 on a remote line ends shared
