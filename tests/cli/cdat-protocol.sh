@@ -109,3 +109,8 @@ run upgrade-p2 upgrade 2x2-p2             # 04 with k = 2 (a stale holder) and k
 run recall-clean-p1 recall-clean 2x2-p1
 run recall-dropped-p4 recall-dropped 2x2-p4   # RL A: 02 ends exclusive
 run recall-dropped-p3 recall-dropped 2x2-p3   # RL B: 02 on a remote line ends shared
+
+# ---- §5: replacements ---------------------------------------------------------------
+run evict-p2 evict 2x2-p2      # ER announced: write_back, update_tag, silent shared
+run evict-p3 evict 2x2-p3      # ER not announced: the exclusive victim is silent
+run evict-icache-p1 evict-icache 2x2-p1   # i-cache victims: silent, a stale holder
