@@ -114,3 +114,9 @@ run recall-dropped-p3 recall-dropped 2x2-p3   # RL B: 02 on a remote line ends s
 run evict-p2 evict 2x2-p2      # ER announced: write_back, update_tag, silent shared
 run evict-p3 evict 2x2-p3      # ER not announced: the exclusive victim is silent
 run evict-icache-p1 evict-icache 2x2-p1   # i-cache victims: silent, a stale holder
+
+# ---- §6: the interconnect cache -----------------------------------------------------
+run ic-p2 ic 2x2-p2-ic          # fill by 11, hits, inv answering for the node, stores
+run ic-p8 ic 2x2-p8-ic          # fill by 41 (DT)
+run ic-victim-p2 ic-victim 2x2-p2-ic   # silent IC victims, a stale IC holder; general traces
+run ic-excl-p1 ic-excl 2x2-p1-ic       # RL A: an exclusive grant is not kept, a shared one is
