@@ -83,6 +83,11 @@ for n in 2 3 4 5 6 7 8; do
 done
 check_true "p8.ini is protocol 8" grep -qx 'protocol = 8' p8.ini
 
+# ---- references that need no transaction ----------------------------------------
+run hits-p1 hits 2x2-p1               # hits; a store to an exclusive line; general traces
+run fetch-own-p1 fetch-own 2x2-p1     # a fetch miss served by the own d-cache
+run span-p1 span 2x2-p1               # two lines per reference; an atomic; update_tag
+
 # ---- §1: the local snoop (every protocol) ---------------------------------------
 for t in snoop-load snoop-store snoop-fetch; do
     run "$t-p1" "$t" 2x2-p1
