@@ -8,8 +8,9 @@
  * depends on the largest clock / bin width, not on the number of events.
  * Then the time file (one line per bin), the frequency file on stdout
  * (summary, density and distribution of the bin rate: distrib.c) and, with
- * --svg, a picture (svg.c). Nothing is written before the input has been
- * read without error; the time file and the SVG appear only when complete. */
+ * --svg, a picture (svg.c). Nothing is printed before the input has been
+ * read without error; the time file and the SVG are temporaries until the
+ * end and appear only when complete. */
 #include "bins.h"
 #include "distrib.h"
 #include "record.h"
@@ -161,11 +162,10 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
             else c->comment++;
             continue;
         }
-        const char *field = NULL;
+        const char *field = NULL;     /* stays NULL when the line has no field cf */
         size_t len = 0;
-        if (!rec_field(p, cf, &field, &len)) field = NULL;
         uint64_t clock = 0;
-        rec_num r = field ? rec_parse_u64(field, len, &clock) : REC_NUM_BAD;
+        rec_num r = rec_field(p, cf, &field, &len) ? rec_parse_u64(field, len, &clock) : REC_NUM_BAD;
         if (!seen_data) {
             /* Before the first data line, a line without a numeric clock is
              * a header line; an overlong number is a data line gone bad. */
