@@ -98,9 +98,14 @@ $(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(CDAT_LIB_SRCS:%.c
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: build $(BUILD)/tests/unit_tests
+# The protocol checker of the CLI tests (tests/tools/): not an installed tool.
+$(BUILD)/tests/cdat_check: tests/tools/cdat_check.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+check-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check
 	$(BUILD)/tests/unit_tests
-	BIN=$(abspath $(BIN)) tests/run-cli-tests.sh
+	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) tests/run-cli-tests.sh
 
 # ---- demo and benchmarks -----------------------------------------------------
 demo: deps
