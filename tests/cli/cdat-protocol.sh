@@ -13,9 +13,10 @@
 #
 # For each run LABEL (a trace under one configuration):
 #   LABEL.detailed.expected  the whole detailed trace;
-#   LABEL.report.expected    the report's RxTx lines L01-L04, L10-L12, L15
-#                            (misses and their sources, traffic, transaction
-#                            types, the state table, evictions);
+#   LABEL.report.expected    the report's "# directory: lines N" (lines ever
+#                            requested, §8) and its RxTx lines L01-L04,
+#                            L10-L12, L15 (misses and their sources, traffic,
+#                            transaction types, the state table, evictions);
 #   LABEL.general.expected   (some runs) every general trace, "== general.N"
 #                            before each.
 #
@@ -65,7 +66,7 @@ EOT
 --- exit 0
 EOT
     cdat_file "$label: detailed trace" "$D/$exp.detailed.expected" "$label/$text.$p.detailed"
-    grep -E '^RxTxL(0[1-4]|1[0-2]|15):' "$label/$text.$p.cdat_report" >"$label/report" 2>/dev/null
+    grep -E '^(# directory: |RxTxL(0[1-4]|1[0-2]|15):)' "$label/$text.$p.cdat_report" >"$label/report" 2>/dev/null
     cdat_file "$label: report lines" "$D/$exp.report.expected" "$label/report"
     if [ -f "$D/$exp.general.expected" ]; then
         for ((f = 0; f < 4; f++)); do
@@ -87,6 +88,7 @@ check_true "p8.ini is protocol 8" grep -qx 'protocol = 8' p8.ini
 run hits-p1 hits 2x2-p1               # hits; a store to an exclusive line; general traces
 run fetch-own-p1 fetch-own 2x2-p1     # a fetch miss served by the own d-cache
 run span-p1 span 2x2-p1               # two lines per reference; an atomic; update_tag
+run clocks-p1 clocks 2x2-p1           # §8: clocks of fetches filled in by a branch
 
 # ---- §1: the local snoop (every protocol) ---------------------------------------
 for t in snoop-load snoop-store snoop-fetch; do
@@ -119,6 +121,8 @@ run recall-dropped-p3 recall-dropped 2x2-p3   # RL B: 02 on a remote line ends s
 run evict-p2 evict 2x2-p2      # ER announced: write_back, update_tag, silent shared
 run evict-p3 evict 2x2-p3      # ER not announced: the exclusive victim is silent
 run evict-icache-p1 evict-icache 2x2-p1   # i-cache victims: silent, a stale holder
+run icache-drop-p4 icache-drop 2x2-p4     # a clean exclusive line leaves the i-cache too
+run icache-drop-p1 icache-drop 2x2-p1
 
 # ---- §6: the interconnect cache -----------------------------------------------------
 run ic-p2 ic 2x2-p2-ic          # fill by 11, hits, inv answering for the node, stores
