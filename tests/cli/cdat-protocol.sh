@@ -120,6 +120,8 @@ run recall-dropped-p3 recall-dropped 2x2-p3   # RL B: 02 on a remote line ends s
 # ---- §5: replacements ---------------------------------------------------------------
 run evict-p2 evict 2x2-p2      # ER announced: write_back, update_tag, silent shared
 run evict-p3 evict 2x2-p3      # ER not announced: the exclusive victim is silent
+run victim-states-p1 victim-states 2x2-p1  # a silently dirtied line: 21; a recalled-in one: clean
+run victim-states-p4 victim-states 2x2-p4
 run evict-icache-p1 evict-icache 2x2-p1   # i-cache victims: silent, a stale holder
 run icache-drop-p4 icache-drop 2x2-p4     # a clean exclusive line leaves the i-cache too
 run icache-drop-p1 icache-drop 2x2-p1
