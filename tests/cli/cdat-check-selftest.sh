@@ -143,3 +143,9 @@ cdat_check: expected one detailed trace, got 0 operands
 cdat_check: try 'cdat_check --help'
 --- exit 1
 EOF
+check "usage: --report with --nodes" "$CDAT_CHECK" --report $R --nodes 2 $T <<'EOF2'
+--- stderr
+cdat_check: --report gives the machine: no --nodes, --ppn, --protocol, --icc, --banks, --line-size
+cdat_check: try 'cdat_check --help'
+--- exit 1
+EOF2
