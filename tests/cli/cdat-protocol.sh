@@ -131,3 +131,4 @@ run ic-p2 ic 2x2-p2-ic          # fill by 11, hits, inv answering for the node, 
 run ic-p8 ic 2x2-p8-ic          # fill by 41 (DT)
 run ic-victim-p2 ic-victim 2x2-p2-ic   # silent IC victims, a stale IC holder; general traces
 run ic-excl-p1 ic-excl 2x2-p1-ic       # RL A: an exclusive grant is not kept, a shared one is
+run ic-order-p2 ic-order 2x2-p2-ic     # IC0 between node 0's and node 1's processors
