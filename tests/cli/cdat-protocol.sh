@@ -9,7 +9,8 @@
 # of 2 processors, rr1 placement (0x2000, 0x4000 on node 0; 0x3000, 0x5000 on
 # node 1), 64-byte lines, 2 banks, two-line d- and i-caches (and, for the
 # -ic ones, a two-line interconnect cache per node). Every run uses -p, so
-# all threads start in one parallel phase; barriers order the steps.
+# all threads start in one parallel phase; barriers and the scheduler's
+# round robin of equal clocks order the steps (`smait schedule -p`).
 #
 # For each run LABEL (a trace under one configuration):
 #   LABEL.detailed.expected  the whole detailed trace;
@@ -96,12 +97,6 @@ for t in snoop-load snoop-store snoop-fetch; do
     for n in 2 3 4 5 6 7 8; do run "$t-p$n" "$t" "p$n.ini" "$t-p1"; done
 done
 
-# ---- §4a: recall from a dirty owner (DT yes / no, RL A / B) ---------------------
-run recall-dirty-p1 recall-dirty 2x2-p1
-run recall-dirty-p6 recall-dirty 2x2-p6
-run recall-dirty-p8 recall-dirty 2x2-p8
-run recall-dirty-p2 recall-dirty 2x2-p2
-
 # ---- §2: the home sees the line idle ---------------------------------------------
 run idle-p1 idle 2x2-p1
 run idle-p2 idle 2x2-p2
@@ -111,6 +106,12 @@ run reidle-p4 reidle 2x2-p4        # P asks again for a line it dropped silently
 run shared-p1 shared 2x2-p1               # 01, 02 (also as the only holder), 04 k = 2
 run shared-store-p2 shared-store 2x2-p2   # 03 with k = 3 (a stale holder) and k = 0
 run upgrade-p2 upgrade 2x2-p2             # 04 with k = 2 (a stale holder) and k = 0
+
+# ---- §4a: recall from a dirty owner (DT yes / no, RL A / B) ---------------------
+run recall-dirty-p1 recall-dirty 2x2-p1
+run recall-dirty-p6 recall-dirty 2x2-p6
+run recall-dirty-p8 recall-dirty 2x2-p8
+run recall-dirty-p2 recall-dirty 2x2-p2
 
 # ---- §4b, §4c: the owner holds the line clean, or dropped it silently ------------
 run recall-clean-p1 recall-clean 2x2-p1
