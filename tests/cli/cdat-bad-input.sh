@@ -217,9 +217,11 @@ refused "trace: big-endian traces read as little-endian" cdat -p --byte-order=li
 cdat: be.2.0: 0: record 0: invalid record kind: bytes 80001004 00002000 (f1 04100080 as little-endian); it is valid as big-endian: try --byte-order=big
 --- exit 2
 EOF
-# Records enough to fill the output buffers before the bad one: temporaries
-# with content exist when cdat stops.
-bad_set late 'threads 1\nthread 0\nproc 0x1000\nrepeat 30000\nload 4 0x100\nstore 4 0x4000\nstore 4 0x8000\nend\nraw 0x00000043 0x1000\n'
+# Enough misses to fill the output buffers before the bad record: three lines
+# of one set of the 2-way d-cache (64K: 512 sets, 32K apart) in turn, so
+# every reference misses and writes back; the temporaries hold megabytes of
+# transactions when cdat stops.
+bad_set late 'threads 1\nthread 0\nproc 0x1000\nrepeat 30000\nload 4 0x100\nstore 4 0x8100\nstore 4 0x10100\nend\nraw 0x00000043 0x1000\n'
 refused "trace: a bad record after 90000 references" cdat -p late.1 out.ini <<'EOF'
 --- stderr
 cdat: late.1.0: 720008: record 90001: invalid record kind: bytes 43000000 00100000 (f1 00000043 as little-endian); it is valid as big-endian: try --byte-order=big
@@ -342,6 +344,46 @@ refused "-o DIR, a truncated trace: DIR's earlier outputs kept" cdat -o outdir t
 cdat: tr.2.1: 112: record 14: truncated final record (file size is not a multiple of 8; 3 bytes left over)
 --- exit 2
 EOF
+
+# ---- an interrupted run (SPEC §3) ---------------------------------------------------------------
+# cdat reads a long trace through a pipe that stalls after 4 MB; once its
+# temporaries exist it is killed (SIGTERM, then SIGHUP): they go, and the
+# earlier run's outputs stay as they were.
+printf 'threads 1\nthread 0\nproc 0x1000\nrepeat 300000\nload 4 0x100\nstore 4 0x8100\nstore 4 0x10100\nend\n' >long.txt
+smait asm long.txt long
+echo - >long.list
+cdat -p -t long.list out.ini <long.1.0 || echo "the good run of long.list failed"
+interrupted() {     # interrupted SIGNAL
+    local feeder pid i st
+    mkfifo fifo
+    (head -c 4000000 long.1.0; exec sleep 60) >fifo &
+    feeder=$!
+    cdat -p -t long.list out.ini <fifo &
+    pid=$!
+    for ((i = 0; i < 300; i++)); do
+        ls | grep -q '^long\.list\..*\.tmp\.' && break
+        sleep 0.1
+    done
+    echo "temporaries while it runs: $(ls | grep -c '^long\.list\..*\.tmp\.')"
+    kill -"$1" "$pid"
+    { wait "$pid"; } 2>/dev/null      # (no "Hangup" notice from the shell)
+    st=$?
+    kill "$feeder"
+    wait "$feeder" 2>/dev/null
+    rm -f fifo
+    echo "exit status $st"
+}
+refused "killed by SIGTERM" interrupted TERM <<'EOF'
+temporaries while it runs: 3
+exit status 143
+--- exit 0
+EOF
+refused "killed by SIGHUP" interrupted HUP <<'EOF'
+temporaries while it runs: 3
+exit status 129
+--- exit 0
+EOF
+rm -f long.1.0 long.list.*
 
 # ---- operands (usage errors: exit 1) ---------------------------------------------------------------
 refused "no operands" cdat <<'EOF'
