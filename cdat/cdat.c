@@ -274,7 +274,8 @@ int main(int argc, char **argv)
     memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int nops = options_parse(specs, argc, argv, usage_text, ops);
-    if (nops < 1) diag_usage_error("missing the configuration file (the last operand)");
+    if (nops < (ro.trace_list ? 1 : 2))
+        diag_usage_error("expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file");
     if (hpux) private_ranges_add_hpux(&c.ranges);
 
     trace_set ts;
@@ -289,8 +290,9 @@ int main(int argc, char **argv)
     for (int t = 0; t < c.n; t++) {
         c.proc_of[t] = config_thread_proc(&c.cfg, t, c.n);
         if (c.proc_of[t] < 0)
-            diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "%d traces but the machine has %u processors: map"
-                            " thread %d (and every thread from %u on) in [mapping]", c.n, nprocs, t, nprocs);
+            diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "%d traces but the machine has %u processor%s: map"
+                            " thread %d (and every thread from %u on) in [mapping]", c.n, nprocs,
+                            nprocs == 1 ? "" : "s", t, nprocs);
         thread_node[t] = c.proc_of[t] / (int)c.cfg.procs_per_node;
     }
     if (c.cfg.allocation == ALLOC_RR2 || c.cfg.allocation == ALLOC_ORACLE) load_memory_usage(&c);

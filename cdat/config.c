@@ -296,6 +296,13 @@ void config_load(const char *path, cdat_config *c)
     p.f = fopen(path, "r");
     if (!p.f) diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(errno));
     int rc = ini_parse_stream(counting_reader, &p, handler, &p);
+    /* fgets fails the same way at the end and on a read error (a directory:
+     * EISDIR); only ferror tells them apart. */
+    if (ferror(p.f)) {
+        int e = errno;
+        fclose(p.f);
+        diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(e));
+    }
     fclose(p.f);
     /* rc is inih's first error line: a handler error or a syntax error; report
      * whichever came first. */
@@ -312,7 +319,7 @@ void config_load(const char *path, cdat_config *c)
     }
     if (c->page_size < c->line_size) {
         snprintf(msg, sizeof msg, "page_size %u is smaller than line_size %u", c->page_size, c->line_size);
-        config_error(c, p.line_of[L_PAGE] ? p.line_of[L_PAGE] : p.line_of[L_LINE], msg);
+        config_error(c, later(p.line_of[L_PAGE], p.line_of[L_LINE]), msg);
     }
     if ((c->allocation == ALLOC_RR2 || c->allocation == ALLOC_ORACLE) && !c->memory_usage) {
         snprintf(msg, sizeof msg, "allocation %s needs memory_usage = <file written by ciat>",

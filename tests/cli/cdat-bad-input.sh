@@ -92,6 +92,10 @@ cfg "page_size not a power of two" '[system]\nnodes = 2\npage_size = 3000\n' \
 # A check of two keys names the later line (configs/README.md).
 cfg "page smaller than the line, page_size later" '[system]\nnodes = 2\nline_size = 256\npage_size = 128\n' \
     "4: page_size 128 is smaller than line_size 256"
+cfg "page smaller than the line, line_size later" '[system]\nnodes = 2\npage_size = 128\n[dcache]\nsize=4K\n[system]\nline_size = 256\n' \
+    "7: page_size 128 is smaller than line_size 256"
+cfg "page smaller than the line, page_size given twice" '[system]\nnodes = 2\npage_size = 64\nline_size = 128\npage_size = 4K\nline_size = 8\npage_size = 64\n[system]\nline_size = 128\n' \
+    "9: page_size 64 is smaller than line_size 128"
 cfg "d-cache not a whole number of lines" '[system]\nnodes = 2\n[dcache]\nsize = 100\n' \
     "4: [dcache] size: 100 bytes is not a whole number of 64-byte lines"
 cfg "d-cache size 0" '[system]\nnodes = 2\n[dcache]\nsize = 0\n' "4: [dcache] size: a processor cache needs a size > 0"
@@ -132,11 +136,17 @@ refused "config: missing file" cdat g.2 no-such.ini <<'EOF'
 cdat: no-such.ini: cannot read the configuration: No such file or directory
 --- exit 2
 EOF
+mkdir cfgdir.ini
+refused "config: a directory" cdat g.2 cfgdir.ini <<'EOF'
+--- stderr
+cdat: cfgdir.ini: cannot read the configuration: Is a directory
+--- exit 2
+EOF
 
 # More threads than processors, no [mapping] for the extra ones.
 refused "more threads than processors" cdat g.2 /dev/null <<'EOF'
 --- stderr
-cdat: /dev/null: 2 traces but the machine has 1 processors: map thread 1 (and every thread from 1 on) in [mapping]
+cdat: /dev/null: 2 traces but the machine has 1 processor: map thread 1 (and every thread from 1 on) in [mapping]
 --- exit 2
 EOF
 printf '[system]\nnodes = 2\n[mapping]\nthread.0 = 1.0\n' >few.ini
@@ -388,19 +398,19 @@ rm -f long.1.0 long.list.*
 # ---- operands (usage errors: exit 1) ---------------------------------------------------------------
 refused "no operands" cdat <<'EOF'
 --- stderr
-cdat: missing the configuration file (the last operand)
+cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
 cdat: try 'cdat --help'
 --- exit 1
 EOF
 refused "-t list but no configuration file" cdat -t ms.list <<'EOF'
 --- stderr
-cdat: missing the configuration file (the last operand)
+cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
 cdat: try 'cdat --help'
 --- exit 1
 EOF
 refused "a trace prefix but no configuration file" cdat g.2 <<'EOF'
 --- stderr
-cdat: missing the trace prefix (trace.P, or -t trace_list)
+cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
 cdat: try 'cdat --help'
 --- exit 1
 EOF
