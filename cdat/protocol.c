@@ -305,7 +305,29 @@ static void set_owner(dir_entry *e, dir_state st, unsigned owner)
     hs_add(&e->holders, owner);
 }
 
+/* The view after processor p got the line in state pst: owned by p, or shared
+ * by p and, when q >= 0, by q (the former owner that kept a shared copy). */
+static void set_view(dir_entry *e, cache_state pst, unsigned p, int q)
+{
+    if (pst != CS_SHARED) {
+        set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, p);
+        return;
+    }
+    e->state = DIR_SHARED;
+    hs_clear(&e->holders);
+    if (q >= 0) hs_add(&e->holders, (unsigned)q);
+    hs_add(&e->holders, p);
+}
+
 /* ---- requests ---- */
+
+/* The state a request gets from memory when no other copy matters. */
+static cache_state from_memory(uint8_t request, bool may_excl)
+{
+    if (request == TX_READ_PRIV_OWN) return CS_DIRTY;
+    if (request == TX_READ_SHAR_OR_PRIV && may_excl) return CS_EXCLUSIVE;
+    return CS_SHARED;
+}
 
 /* The owner q's answer to a recall (31, 32, 33) for the requester, who ends
  * in state *pst (set here); the directory entry follows. io: an I/O
@@ -323,8 +345,7 @@ static void recall(machine *m, dir_entry *e, uint32_t line, uint8_t request, boo
     bool q_keeps;                    /* q ends shared (else invalid) */
     if (qst == CS_DIRTY) {
         m->seq.source = (int8_t)cache_source(m, q);
-        pst = request == TX_READ_PRIV_OWN ? CS_DIRTY
-            : request == TX_READ_SHAR_OR_PRIV && may_excl ? CS_EXCLUSIVE : CS_SHARED;
+        pst = from_memory(request, may_excl);      /* the same end states as from memory */
         q_keeps = pst == CS_SHARED;
         if (m->dt && !io) {
             if (request == TX_READ_PRIV_OWN) {
@@ -350,8 +371,7 @@ static void recall(machine *m, dir_entry *e, uint32_t line, uint8_t request, boo
     } else if (qst == CS_INVALID) {
         m->seq.source = (int8_t)memory_source(m);
         tx_slot(m, TX_RECALL_NACK_INV, q);
-        pst = request == TX_READ_PRIV_OWN ? CS_DIRTY
-            : request == TX_READ_SHAR_OR_PRIV && may_excl ? CS_EXCLUSIVE : CS_SHARED;
+        pst = from_memory(request, may_excl);      /* as if the line were idle */
         q_keeps = false;
         tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
         m->seq.critical = 4;
@@ -371,22 +391,7 @@ static void recall(machine *m, dir_entry *e, uint32_t line, uint8_t request, boo
         }
         return;
     }
-    if (pst == CS_SHARED) {
-        e->state = DIR_SHARED;
-        hs_clear(&e->holders);
-        if (q_keeps) hs_add(&e->holders, q);
-        hs_add(&e->holders, (unsigned)cpu);
-    } else {
-        set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
-    }
-}
-
-/* The state a request gets from memory when no other copy matters. */
-static cache_state from_memory(uint8_t request, bool may_excl)
-{
-    if (request == TX_READ_PRIV_OWN) return CS_DIRTY;
-    if (request == TX_READ_SHAR_OR_PRIV && may_excl) return CS_EXCLUSIVE;
-    return CS_SHARED;
+    set_view(e, pst, (unsigned)cpu, q_keeps ? (int)q : -1);
 }
 
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
@@ -413,19 +418,10 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         tx_slot(m, TX_UPDATE_DATA, q);
         m->seq.critical = 2;
         m->seq.source = SRC_LOCAL_CACHE;
-        cache_state pst;
-        if (request == TX_READ_PRIV_OWN) {
-            drop_proc(m, q, line);
-            set_owner(e, DIR_DIRTY, (unsigned)cpu);
-            pst = CS_DIRTY;
-        } else {
-            cache_set_state(&m->p[q].d, line, CS_SHARED);
-            e->state = DIR_SHARED;
-            hs_clear(&e->holders);
-            hs_add(&e->holders, q);
-            hs_add(&e->holders, (unsigned)cpu);
-            pst = CS_SHARED;
-        }
+        cache_state pst = request == TX_READ_PRIV_OWN ? CS_DIRTY : CS_SHARED;
+        if (pst == CS_DIRTY) drop_proc(m, q, line);
+        else cache_set_state(&m->p[q].d, line, CS_SHARED);
+        set_view(e, pst, (unsigned)cpu, pst == CS_SHARED ? (int)q : -1);
         emit(m);
         r.source = SRC_LOCAL_CACHE;
         fill(m, cpu, clock, line, kind, pst, &r);
@@ -449,13 +445,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
         m->seq.critical = 2;
         m->seq.source = (int8_t)memory_source(m);
-        if (pst == CS_SHARED) {
-            e->state = DIR_SHARED;
-            hs_clear(&e->holders);
-            hs_add(&e->holders, (unsigned)cpu);
-        } else {
-            set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
-        }
+        set_view(e, pst, (unsigned)cpu, -1);
     } else if (st == DIR_SHARED) {
         m->seq.source = (int8_t)memory_source(m);
         if (request == TX_READ_PRIV_OWN) {
