@@ -18,6 +18,9 @@
 #                              (for inputs whose exact message is not the point)
 #   check_same NAME A B        files A and B are byte-for-byte equal (cmp)
 #   check_true NAME CMD...     CMD succeeds (for conditions: [ ! -e f ], …)
+#   check_file NAME EXP ACT    file ACT equals EXP (a diff when not; CLI_UPDATE=1 rewrites EXP)
+#   progress_meter_checks TOOL [OPERAND…]
+#                              the progress meter on a terminal, and -q/--quiet
 #
 # CMD gets standard input from the file named by $STDIN (default /dev/null):
 #     STDIN=trace.bin check "dump -" smait dump - <<'EOF' … EOF
@@ -118,6 +121,27 @@ check_same() {
     rm -f .cli-diff
 }
 
+# check_file NAME EXPECTED ACTUAL: the two files are equal (a diff when not;
+# CLI_UPDATE=1 rewrites EXPECTED, as for golden files).
+check_file() {
+    local name=$1
+    if [ ! -f "$3" ]; then
+        echo "no file $3" >.cli-diff
+        _cli_result FAIL "$name" .cli-diff
+    elif [ ! -f "$2" ]; then
+        echo "missing expected file $2" >.cli-diff
+        _cli_result FAIL "$name" .cli-diff
+    elif diff -u --label expected --label actual "$2" "$3" >.cli-diff 2>&1; then
+        _cli_result ok "$name"
+    elif [ "${CLI_UPDATE:-}" = 1 ]; then
+        cp "$3" "$2"
+        _cli_result ok "$name (updated)"
+    else
+        _cli_result FAIL "$name" .cli-diff
+    fi
+    rm -f .cli-diff
+}
+
 check_true() {
     local name=$1
     shift
@@ -128,6 +152,49 @@ check_true() {
         _cli_result FAIL "$name" .cli-diff
     fi
     rm -f .cli-diff
+}
+
+# progress_meter_checks TOOL [OPERAND…]: the -q checks of a trace-reading
+# tool. Its progress meter appears only when stderr is a terminal, at least
+# 0.5 s into a run, every 2^20 records: script(1) gives TOOL a terminal, and
+# the trace (-t big.list, the list "-") comes through a pipe that pauses 0.7 s
+# just before record 2^20. Three checks: a meter without options, none with
+# -q, none with --quiet; each also needs TOOL's report to be written. OPERANDs
+# follow the trace list (cdat's configuration file). Skipped, with a note,
+# where script(1) or mkfifo is missing.
+progress_meter_checks() {
+    if ! command -v script >/dev/null 2>&1 || ! command -v mkfifo >/dev/null 2>&1; then
+        echo "(no script(1): the progress-meter checks of -q are skipped)"
+        return
+    fi
+    _PM_TOOL=$1
+    shift
+    _PM_OPERANDS="$*"
+    printf 'repeat 1050000\nload 4 0x100\nend\n' >big.txt
+    smait asm big.txt big.bin
+    echo - >big.list
+    check "on a terminal, a long run shows a progress meter" _progress_lines <<'EOF'
+1
+--- exit 0
+EOF
+    check "-q: no progress meter" _progress_lines -q <<'EOF'
+0
+--- exit 0
+EOF
+    check "--quiet: no progress meter" _progress_lines --quiet <<'EOF'
+0
+--- exit 0
+EOF
+    rm -f big.bin big.list.* fifo
+}
+
+_progress_lines() {     # OPTIONS: how many progress lines the tool shows on the terminal
+    rm -f fifo "big.list.${_PM_TOOL}_report"
+    mkfifo fifo
+    (head -c 8380000 big.bin; sleep 0.7; tail -c +8380001 big.bin) >fifo &
+    script -qec "$_PM_TOOL $* -t big.list $_PM_OPERANDS <fifo" /dev/null </dev/null | tr '\r' '\n' | grep -c 'records/s'
+    wait
+    test -s "big.list.${_PM_TOOL}_report"
 }
 
 # N bytes from a 31-bit linear congruential generator (the ANSI C rand()

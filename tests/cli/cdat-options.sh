@@ -424,37 +424,8 @@ EOF
 done
 
 # ---- -q / --quiet ------------------------------------------------------------------------------------------
-# The progress meter appears only when stderr is a terminal, at least 0.5 s
-# into a run, every 2^20 records. script(1) gives cdat a terminal; the trace
-# comes through a pipe that pauses 0.7 s just before record 2^20.
-if command -v script >/dev/null 2>&1 && command -v mkfifo >/dev/null 2>&1; then
-    printf 'repeat 1050000\nload 4 0x100\nend\n' >big.txt
-    smait asm big.txt big.bin
-    echo - >big.list
-    meter() {   # meter OPTIONS: how many progress lines cdat shows on the terminal
-        rm -f fifo big.list.cdat_report
-        mkfifo fifo
-        (head -c 8380000 big.bin; sleep 0.7; tail -c +8380001 big.bin) >fifo &
-        script -qec "cdat $* -t big.list quiet.ini <fifo" /dev/null </dev/null | tr '\r' '\n' | grep -c 'records/s'
-        wait
-        test -s big.list.cdat_report
-    }
-    check "on a terminal, a long run shows a progress meter" meter <<'EOF'
-1
---- exit 0
-EOF
-    check "-q: no progress meter" meter -q <<'EOF'
-0
---- exit 0
-EOF
-    check "--quiet: no progress meter" meter --quiet <<'EOF'
-0
---- exit 0
-EOF
-    rm -f big.bin big.list.* fifo
-else
-    echo "(no script(1): the progress-meter checks of -q are skipped)"
-fi
+# The meter, on a terminal (tests/cli-lib.sh).
+progress_meter_checks cdat quiet.ini
 cdat -p -q opt.2 opt.ini
 same_report "-q changes nothing in the report" base/opt.2.cdat_report opt.2.cdat_report
 same_traces "-q" base opt.2

@@ -27,27 +27,6 @@
 # the line shared) cannot be reached from any trace.
 D=$CLI_DIR/cdat
 
-# cdat_file NAME EXPECTED ACTUAL: the two files are equal (a diff when not;
-# CLI_UPDATE=1 rewrites EXPECTED, see tests/cli-lib.sh).
-cdat_file() {
-    local name=$1
-    if [ ! -f "$3" ]; then
-        echo "no file $3" >.cli-diff
-        _cli_result FAIL "$name" .cli-diff
-    elif [ ! -f "$2" ]; then
-        echo "missing expected file $2" >.cli-diff
-        _cli_result FAIL "$name" .cli-diff
-    elif diff -u --label expected --label actual "$2" "$3" >.cli-diff 2>&1; then
-        _cli_result ok "$name"
-    elif [ "${CLI_UPDATE:-}" = 1 ]; then
-        cp "$3" "$2"
-        _cli_result ok "$name (updated)"
-    else
-        _cli_result FAIL "$name" .cli-diff
-    fi
-    rm -f .cli-diff
-}
-
 # run LABEL TEXT CONFIG [EXPECTED]: assemble TEXT.txt (once), run cdat -p on it
 # with the machine CONFIG (tests/cli/cdat/CONFIG.ini, or a path ending in .ini)
 # into the directory LABEL, and compare the outputs with EXPECTED.*.expected
@@ -66,15 +45,15 @@ EOT
     check "$label: cdat -p $text.$p ${cfg##*/}" cdat -p -o "$label" "$text.$p" "$cfg" <<'EOT'
 --- exit 0
 EOT
-    cdat_file "$label: detailed trace" "$D/$exp.detailed.expected" "$label/$text.$p.detailed"
+    check_file "$label: detailed trace" "$D/$exp.detailed.expected" "$label/$text.$p.detailed"
     grep -E '^(# directory: |RxTxL(0[1-4]|1[0-2]|15):)' "$label/$text.$p.cdat_report" >"$label/report" 2>/dev/null
-    cdat_file "$label: report lines" "$D/$exp.report.expected" "$label/report"
+    check_file "$label: report lines" "$D/$exp.report.expected" "$label/report"
     if [ -f "$D/$exp.general.expected" ]; then
         for ((f = 0; f < 4; f++)); do
             echo "== general.$f"
             cat "$label/$text.$p.general.$f"
         done >"$label/general" 2>&1
-        cdat_file "$label: general traces" "$D/$exp.general.expected" "$label/general"
+        check_file "$label: general traces" "$D/$exp.general.expected" "$label/general"
     fi
 }
 
