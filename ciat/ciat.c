@@ -201,13 +201,14 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     }
 }
 
-static void on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)cpu; (void)clock;
     ciat *c = ctx;
     unsigned type = smait_call_type(rec->f1);
     uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
     stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+    return 0;
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)

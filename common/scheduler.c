@@ -21,7 +21,7 @@ typedef struct thread {
     uint32_t wait_key;          /* barrier address or lock key */
     uint64_t wait_index;        /* record index of the blocking record */
     uint64_t records;
-    uint64_t sync_idle, phase_end_idle;
+    uint64_t sync_idle, phase_end_idle, io_idle;
     sched_counts at_phase_start;    /* totals when the current phase began */
     sched_counts view;              /* scratch for the count getters */
 } thread;
@@ -63,7 +63,7 @@ const char *sched_phase_cause_name(sched_phase_cause c)
 
 const char *sched_wait_name(sched_wait w)
 {
-    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered" };
+    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered", "io" };
     return names[w];
 }
 
@@ -140,7 +140,7 @@ static uint64_t max_clock(const scheduler *s, int upto)
 static void snapshot(scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->at_phase_start = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle };
+    x->at_phase_start = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
 }
 
 static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause by, int active)
@@ -298,10 +298,22 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+/* A synchronous disk read: t waits `delay` cycles while the others go on. */
+static void wait_io(scheduler *s, int t, uint64_t delay)
+{
+    thread *x = &s->th[t];
+    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->clock, WAIT_IO);
+    x->clock += delay;
+    x->io_idle += delay;
+    cq_update(&s->q, t, x->clock);
+    if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->clock, delay);
+}
+
 static void handle_call(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
-    if (s->h.call) s->h.call(s->h.ctx, t, t, x->clock, rec);
+    uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, t, x->clock, rec) : 0;
+    if (delay) wait_io(s, t, delay);
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
     switch (smait_call_type(rec->f1)) {
     case SMAIT_CT_SPAWN:
@@ -656,6 +668,7 @@ void sched_counts_add(sched_counts *into, const sched_counts *from)
     into->records += from->records;
     into->sync_idle += from->sync_idle;
     into->phase_end_idle += from->phase_end_idle;
+    into->io_idle += from->io_idle;
 }
 
 int sched_threads(const scheduler *s) { return s->n; }
@@ -666,7 +679,7 @@ int sched_phase_count(const scheduler *s) { return s->phase.number; }
 const sched_counts *sched_total_counts(const scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->view = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle };
+    x->view = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
     return &x->view;
 }
 
@@ -686,6 +699,7 @@ const sched_counts *sched_phase_counts(const scheduler *s, int t)
         .records = x->records - a->records,
         .sync_idle = x->sync_idle - a->sync_idle,
         .phase_end_idle = x->phase_end_idle - a->phase_end_idle,
+        .io_idle = x->io_idle - a->io_idle,
     };
     return &x->view;
 }

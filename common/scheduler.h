@@ -35,7 +35,8 @@ typedef struct sched_phase {
 
 /* What a blocked thread waits for. */
 typedef enum sched_wait {
-    WAIT_NONE, WAIT_JOIN, WAIT_BARRIER, WAIT_CRITICAL, WAIT_ORDERED
+    WAIT_NONE, WAIT_JOIN, WAIT_BARRIER, WAIT_CRITICAL, WAIT_ORDERED,
+    WAIT_IO                     /* a synchronous disk read (cdat -handle_io) */
 } sched_wait;
 
 /* Per-thread counts kept by the scheduler: the instruction stream plus idle time. */
@@ -44,6 +45,7 @@ typedef struct sched_counts {
     uint64_t records;           /* logical records processed */
     uint64_t sync_idle;         /* cycles lost waiting at barriers and locks */
     uint64_t phase_end_idle;    /* cycles lost waiting for the end of a phase */
+    uint64_t io_idle;           /* cycles lost waiting for the disk (call hook delays) */
 } sched_counts;
 
 typedef struct sched_hooks {
@@ -56,8 +58,12 @@ typedef struct sched_hooks {
     void (*fetch_run)(void *ctx, int thread, int cpu, uint64_t first_clock, uint32_t addr, uint32_t n);
     /* A memory-access record (host order). */
     void (*mem)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
-    /* A call record: the 6 simple records (host order, times already paired). */
-    void (*call)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* A call record: the 6 simple records (host order, times already paired).
+     * Returns the cycles the thread must wait before it goes on (a synchronous
+     * disk read under cdat -handle_io; 0 for everything else). Thread mode:
+     * the thread stops (WAIT_IO) and resumes that many cycles later. Slice
+     * mode: the process also gives its processor up meanwhile (SPEC §5.2). */
+    uint64_t (*call)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
     /* A taken branch, procedure call or procedure start record, after its fetches. */
     void (*branch)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
     /* Phases: begin before the first record, end after the last (and after the

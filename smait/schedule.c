@@ -35,6 +35,12 @@ static void on_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw
     print_record(ctx, t, clock, rec);
 }
 
+static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    on_record(ctx, t, cpu, clock, rec);
+    return 0;
+}
+
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     (void)ctx;
@@ -76,7 +82,7 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
     trace_reader **readers = trace_set_open(ts, ro);
     printer p = { .readers = readers, .fetches = fetches };
     sched_hooks h = {
-        .ctx = &p, .fetch = on_fetch, .mem = on_record, .call = on_record, .branch = on_record,
+        .ctx = &p, .fetch = on_fetch, .mem = on_record, .call = on_call, .branch = on_record,
         .phase_begin = on_phase_begin, .phase_end = on_phase_end,
         .thread_stop = on_stop, .thread_resume = on_resume,
     };

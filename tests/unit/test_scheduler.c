@@ -158,12 +158,13 @@ static void h_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw 
     push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec->f2);
 }
 
-static void h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     /* f2 of the record's arg1 as the last field: the six parts came together */
     push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec[SMAIT_CALL_ARG1].f2);
+    return 0;
 }
 
 static void h_phase_begin(void *ctx, const sched_phase *p)
