@@ -3,11 +3,13 @@
  *
  * The shared scheduler (common/scheduler) interleaves the traces; cdat's
  * hooks turn each instruction fetch and data access into references of the
- * thread's processor (machine.h, protocol.c), count them per processor
- * (stats.c) and write the traces (traces.c). Each phase's lines are written
+ * thread's processor (machine.h, protocol.c), and, under -handle_io, file
+ * reads and writes into I/O processor requests (io.c); count them per
+ * processor (stats.c) and write the traces (traces.c). Each phase's lines are written
  * when it ends, the aggregate block at the end of the run; outputs appear only
  * when the whole run succeeds. */
 #include "config.h"
+#include "io.h"
 #include "machine.h"
 #include "placement.h"
 #include "stats.h"
@@ -34,7 +36,8 @@ static const char usage_text[] =
     "and, as the configuration's [output] asks, the general traces\n"
     "<prefix>.general.<n> and the detailed trace <prefix>.detailed, beside the\n"
     "traces or into -o DIR. Report lines: docs/cdat-report.md; protocol:\n"
-    "docs/cdat-protocol.md; trace formats: formats/CDAT-TRACES.md.\n"
+    "docs/cdat-protocol.md; I/O simulation (-handle_io): docs/cdat-io.md; trace\n"
+    "formats: formats/CDAT-TRACES.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat {
@@ -48,7 +51,9 @@ typedef struct cdat {
     int *running;               /* per processor: its threads that are running */
     scheduler *s;
     cpu_stats *phase, *total;   /* per processor */
-    int seq_cpu;                /* processor whose reference is being simulated */
+    cpu_stats *io_phase, *io_total;     /* per I/O processor k, at k - 1 */
+    io_options io_opt;
+    io_sim io;
     cdat_traces tr;
     report *rep;
     const trace_set *ts;
@@ -62,7 +67,7 @@ typedef struct cdat {
 static void on_seq(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;
-    stats_seq(&c->phase[q->requester], q);
+    stats_seq(q->requester >= 0 ? &c->phase[q->requester] : &c->io_phase[-q->requester - 1], q);
     traces_seq(&c->tr, q);
 }
 
@@ -103,32 +108,52 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     }
 }
 
-static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+/* A data access of processor p: size bytes at addr, loaded and/or stored. */
+static void data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
 {
-    (void)cpu;
-    cdat *c = ctx;
-    int p = c->proc_of[t];
-    uint32_t f1 = rec->f1, addr = rec->f2;
-    unsigned access = smait_mem_access(f1);
-    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     uint32_t first = mach_line(&c->m, addr);
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
     ref_counts *dc = &c->phase[p].data;
-    if (access != SMAIT_STORE)
+    if (load)
         for (uint32_t l = first;; l++) {
             mach_ref r = mach_load(&c->m, p, clock, l);
             ref_count(dc, r);
             count_silent(c, p, r);
             if (l == last) break;
         }
-    if (access != SMAIT_LOAD)
+    if (store)
         for (uint32_t l = first;; l++) {
             mach_ref r = mach_store(&c->m, p, clock, l);
             ref_count(dc, r);
             count_silent(c, p, r);
             if (l == last) break;
         }
+}
+
+static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    cdat *c = ctx;
+    unsigned access = smait_mem_access(rec->f1);
+    data_access(c, c->proc_of[t], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
+                access != SMAIT_STORE, access != SMAIT_LOAD);
+}
+
+/* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
+static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
+{
+    data_access(ctx, p, clock, addr, size, !store, store);
+}
+
+/* File reads and writes (-handle_io): the I/O requests now; the wait goes
+ * back to the scheduler. */
+static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    cdat *c = ctx;
+    return io_call(&c->io, c->proc_of[t], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
+                   rec[SMAIT_CALL_ARG1 + 1].f2);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -154,6 +179,32 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
     cdat *c = ctx;
     (void)ph;
     memset(c->phase, 0, c->m.nprocs * sizeof *c->phase);
+    memset(c->io_phase, 0, c->io.nio * sizeof *c->io_phase);
+}
+
+/* Tx's lines: L05 too under -handle_io (every I/O processor together). */
+static unsigned tx_lines(const cdat *c) { return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0); }
+
+/* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
+ * those with anything to show; total (when not NULL) gets them added. */
+static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_stats *ios, cpu_stats *total,
+                         cpu_stats *io_total)
+{
+    cpu_stats *sum = xcalloc(1, sizeof *sum);
+    for (unsigned p = 0; p < c->m.nprocs; p++) {
+        if (!stats_any(&procs[p])) continue;
+        stats_report(c->rep, phase, (int)p, &procs[p], STATS_PROC);
+        stats_add(sum, &procs[p]);
+        if (total) stats_add(&total[p], &procs[p]);
+    }
+    for (unsigned k = 0; k < c->io.nio; k++) {
+        if (!stats_any(&ios[k])) continue;
+        stats_report(c->rep, phase, -(int)k - 1, &ios[k], STATS_IO);
+        stats_add(sum, &ios[k]);
+        if (io_total) stats_add(&io_total[k], &ios[k]);
+    }
+    stats_report(c->rep, phase, REPORT_ALL_THREADS, sum, tx_lines(c));
+    free(sum);
 }
 
 static void on_phase_end(void *ctx, const sched_phase *ph)
@@ -163,20 +214,12 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         const sched_counts *sc = sched_phase_counts(c->s, t);
         cpu_stats *st = &c->phase[c->proc_of[t]];
         st->active += sc->is.executed;
-        st->idle += sc->sync_idle + sc->phase_end_idle;
+        st->idle += sc->sync_idle + sc->phase_end_idle + sc->io_idle;
     }
     report_line(c->rep, ph->number, REPORT_ALL_THREADS, 0, "phase", "kind %s by %s start %" PRIu64
                 " end %" PRIu64 " threads %d", sched_phase_kind_name(ph->kind),
                 sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
-    cpu_stats *sum = xcalloc(1, sizeof *sum);
-    for (unsigned p = 0; p < c->m.nprocs; p++) {
-        if (!stats_any(&c->phase[p])) continue;
-        stats_report(c->rep, ph->number, (int)p, &c->phase[p], false);
-        stats_add(sum, &c->phase[p]);
-        stats_add(&c->total[p], &c->phase[p]);
-    }
-    stats_report(c->rep, ph->number, REPORT_ALL_THREADS, sum, false);
-    free(sum);
+    report_block(c, ph->number, c->phase, c->io_phase, c->total, c->io_total);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
@@ -185,14 +228,7 @@ static void aggregate_report(cdat *c)
 {
     report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 0, "phase", "kind all phases %d start 0"
                 " end %" PRIu64 " threads %d", c->phases, c->end_clock, c->n);
-    cpu_stats *sum = xcalloc(1, sizeof *sum);
-    for (unsigned p = 0; p < c->m.nprocs; p++) {
-        if (!stats_any(&c->total[p])) continue;
-        stats_report(c->rep, REPORT_ALL_PHASES, (int)p, &c->total[p], false);
-        stats_add(sum, &c->total[p]);
-    }
-    stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, sum, false);
-    free(sum);
+    report_block(c, REPORT_ALL_PHASES, c->total, c->io_total, NULL, NULL);
     for (unsigned n = 0; n < c->m.nodes; n++)
         report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "node %u pages %" PRIu64,
                     n, c->pl.pages[n]);
@@ -260,8 +296,8 @@ int main(int argc, char **argv)
     cdat c = { 0 };
     bool gzip = false, hpux = false;
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 4];
-    run_options_init(&ro, specs);
+    io_options *io = &c.io_opt;
+    io_options_init(io);
     option_spec own[] = {
         { "gzip", 'z', NULL, OPT_FLAG, NULL, &gzip, NULL, 0, 0,
           "write the general and detailed traces gzip-compressed (names end in .gz)" },
@@ -269,13 +305,33 @@ int main(int argc, char **argv)
           "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.ranges, private_ranges_parse, 0, 0,
           "rr1/rr2 placement: pages in LO:HI go to the first toucher's node (repeatable)" },
+        { "handle-io", 0, NULL, OPT_FLAG, NULL, &io->handle, NULL, 0, 0,
+          "simulate file reads and writes: I/O processors -1, -2, ... (docs/cdat-io.md)" },
+        { "buffered-io", 0, NULL, OPT_FLAG, NULL, &io->buffered, NULL, 0, 0,
+          "with -handle_io: DMA into a kernel buffer, the processor copies" },
+        { "asynch-io", 0, NULL, OPT_FLAG, NULL, &io->asynch, NULL, 0, 0,
+          "with -handle_io: processes never wait for the disk" },
+        { "distributed-io", 0, NULL, OPT_FLAG, NULL, &io->distributed, NULL, 0, 0,
+          "with -handle_io: each node's own I/O processor (default: node 0's for all)" },
+        { "dma-bw", 0, NULL, OPT_CALL, "MB/S", &io->dma_bw, io_param_parse, 0, 0,
+          "with -handle_io: DMA bandwidth, 1..1000000 MB/s (default 20)" },
+        { "disk-latency", 0, NULL, OPT_CALL, "MS", &io->disk_latency, io_param_parse, 0, 0,
+          "with -handle_io: disk latency, 0..1000000 ms (default 10)" },
+        { "ipc", 0, NULL, OPT_CALL, "N", &io->ipc, io_param_parse, 0, 0,
+          "with -handle_io: instructions per cycle, 1..1000 (default 2)" },
+        { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
+          "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
         { 0 }
     };
+    option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
+    run_options_init(&ro, specs);
     memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int nops = options_parse(specs, argc, argv, usage_text, ops);
     if (nops < (ro.trace_list ? 1 : 2))
         diag_usage_error("expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file");
+    const char *orphan = io_options_orphan(io);
+    if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);
     if (hpux) private_ranges_add_hpux(&c.ranges);
 
     trace_set ts;
@@ -304,14 +360,17 @@ int main(int argc, char **argv)
 
     placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
-    traces_open(&c.tr, &c.m, 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
+    io_init(&c.io, &c.m, io, on_io_copy, &c);
+    traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
     c.phase = xcalloc(nprocs, sizeof *c.phase);
     c.total = xcalloc(nprocs, sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);
+    c.io_phase = xcalloc(c.io.nio, sizeof *c.io_phase);
+    c.io_total = xcalloc(c.io.nio, sizeof *c.io_total);
 
     sched_options so = run_options_sched(&ro);
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                      .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                      .call = on_call, .phase_begin = on_phase_begin, .phase_end = on_phase_end,
                       .thread_stop = on_stop, .thread_resume = on_resume };
     c.s = sched_create(&ts, readers, &so, &h);
     sched_run(c.s);
@@ -322,6 +381,13 @@ int main(int argc, char **argv)
     report_header(c.rep, " options: gap_limit %" PRIu64 " parallel_start %s lenient %s gzip %s general %s"
                   " detailed %s", ro.gap_limit, ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no",
                   gzip ? "yes" : "no", c.cfg.general ? "yes" : "no", c.cfg.detailed ? "yes" : "no");
+    if (io->handle)
+        report_header(c.rep, " io: handle_io yes buffered_io %s asynch_io %s distributed_io %s io_processors %u"
+                      " dma_bw %" PRIu64 " disk_latency %" PRIu64 " ipc %" PRIu64 " mhz %" PRIu64,
+                      io->buffered ? "yes" : "no", io->asynch ? "yes" : "no", io->distributed ? "yes" : "no",
+                      c.io.nio, io->dma_bw.value, io->disk_latency.value, io->ipc.value, io->mhz.value);
+    else
+        report_header(c.rep, " io: handle_io no");
     for (int i = 0; i < c.ranges.n; i++)
         report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.ranges.r[i].lo, c.ranges.r[i].hi);
     report_reader_problems(c.rep, &ts, readers);
@@ -345,6 +411,8 @@ int main(int argc, char **argv)
     free(c.phase);
     free(c.total);
     free(c.running);
+    free(c.io_phase);
+    free(c.io_total);
     free(c.proc_of);
     free(thread_node);
     free(rep_path);

@@ -22,9 +22,17 @@ void stats_seq(cpu_stats *s, const mach_seq *q)
     if (cdat_code_is_request(q->code)) {
         s->requests++;
         s->critical += q->critical;
-        if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
+        if (q->requester < 0) {
+            /* An I/O request (L05): where its data came from, or for a
+             * write_purge, which memory received it. */
+            int src = q->source != SRC_NONE ? q->source
+                    : q->home == q->req_node ? SRC_LOCAL_MEMORY : SRC_REMOTE_MEMORY;
+            s->io.refs++;
+            s->io.misses++;
+            s->io.src[src]++;
+        } else if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
             holder_set h = q->holders;
-            if (q->requester >= 0) hs_del(&h, (unsigned)q->requester);
+            hs_del(&h, (unsigned)q->requester);
             s->rs_requests++;
             s->rs_degree += hs_count(&h);
         }
@@ -124,21 +132,22 @@ static void traffic_lines(report *r, int phase, int t, const cpu_stats *s)
             }
 }
 
-void stats_report(report *r, int phase, int t, const cpu_stats *s, bool io)
+void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines)
 {
     char p[REPORT_NUM];
-    if (io) {
+    if (lines & STATS_PROC) {
+        refs_line(r, phase, t, 1, "data", &s->data);
+        sources_line(r, phase, t, 2, "data_miss_src", "", &s->data);
+        refs_line(r, phase, t, 3, "instr", &s->instr);
+        sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr);
+    }
+    if (lines & STATS_IO) {
         char prefix[48];
         snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", s->io.refs);
         sources_line(r, phase, t, 5, "io", prefix, &s->io);
-        traffic_lines(r, phase, t, s);
-        return;
     }
-    refs_line(r, phase, t, 1, "data", &s->data);
-    sources_line(r, phase, t, 2, "data_miss_src", "", &s->data);
-    refs_line(r, phase, t, 3, "instr", &s->instr);
-    sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr);
     traffic_lines(r, phase, t, s);
+    if (!(lines & STATS_PROC)) return;
     report_line(r, phase, t, 13, "remote_sharing", "lines %" PRIu64 " avg_degree %s", s->rs_requests,
                 report_ratio(p, (double)s->rs_degree, (double)s->rs_requests));
     report_line(r, phase, t, 14, "cpu", "active %" PRIu64 " idle %" PRIu64 " utilization %s", s->active, s->idle,

@@ -39,14 +39,18 @@ static inline void ref_count(ref_counts *c, mach_ref r)
     }
 }
 
-/* A sequence, counted for the processor that started it. */
+/* A sequence, counted for the processor (or I/O processor) that started it;
+ * an I/O processor's request is also one L05 request. */
 void stats_seq(cpu_stats *s, const mach_seq *q);
 
 bool stats_any(const cpu_stats *s);
 void stats_add(cpu_stats *into, const cpu_stats *from);
 
-/* Lines L01–L04 and L10–L15 of a processor (io: L05 and L10–L12 of an I/O
- * processor) for phase (or REPORT_ALL_PHASES) and tag t. */
-void stats_report(report *r, int phase, int t, const cpu_stats *s, bool io);
+/* Which lines stats_report writes: a processor's L01–L04 and L13–L15, an I/O
+ * processor's L05; L10–L12 always. Tx under -handle_io: both. */
+enum { STATS_PROC = 1, STATS_IO = 2 };
+
+/* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
+void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);
 
 #endif
