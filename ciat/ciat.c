@@ -231,6 +231,21 @@ static void final_sharing(void *ctx, const block *b)
     }
 }
 
+/* Slice mode: one L09 line per processor (T = processor number), then their
+ * sum as Tx (printed after the Tx block's other lines). Slice mode has one
+ * phase, so the phase's lines and the aggregate's are the same. */
+static void cpu_lines(ciat *c, int phase, bool sum_only)
+{
+    uint64_t active = 0, idle = 0;
+    for (int p = 0; p < sched_cpus(c->s); p++) {
+        sched_cpu_counts n = sched_cpu_counts_of(c->s, p);
+        if (!sum_only) report_cpu_line(c->rep, phase, p, 9, n.active, n.idle);
+        active += n.active;
+        idle += n.idle;
+    }
+    if (sum_only) report_cpu_line(c->rep, phase, REPORT_ALL_THREADS, 9, active, idle);
+}
+
 static void on_phase_end(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
@@ -249,7 +264,9 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         sched_counts_add(&ssum, sc);
         stats_add(&c->total[t], &c->phase[t]);
     }
+    if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
     stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
     stats_free(&sum);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
@@ -269,7 +286,9 @@ static void aggregate_report(ciat *c)
         stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
+    if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
     stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
     stats_free(&sum);
 }
 
@@ -349,6 +368,7 @@ int main(int argc, char **argv)
                   ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
     for (int i = 0; i < c.o.ranges.n; i++)
         report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
+    report_slice_header(c.rep, &so);
     report_reader_problems(c.rep, &ts, c.readers);
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64

@@ -102,6 +102,28 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
     fputc('\n', r->body);
 }
 
+void report_slice_header(report *r, const sched_options *so)
+{
+    if (so->slice_cpus <= 0) return;
+    uint64_t len = so->slice_length ? so->slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+    if (so->rr_interleaving)
+        report_header(r, " slice_mode: processors %d interleaving round_robin slice_length %" PRIu64,
+                      so->slice_cpus, len);
+    else if (so->keep_slices)
+        report_header(r, " slice_mode: processors %d interleaving slices affinity %s slice_length unlimited",
+                      so->slice_cpus, so->affinity ? "yes" : "no");
+    else
+        report_header(r, " slice_mode: processors %d interleaving slices affinity %s slice_length %" PRIu64,
+                      so->slice_cpus, so->affinity ? "yes" : "no", len);
+}
+
+void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle)
+{
+    char pct[REPORT_NUM];
+    report_line(r, phase, t, ll, "cpu", "active %" PRIu64 " idle %" PRIu64 " utilization %s", active, idle,
+                report_pct(pct, active, active + idle));
+}
+
 const char *report_pct(char *buf, uint64_t n, uint64_t d)
 {
     snprintf(buf, REPORT_NUM, "%.2f%%", d ? 100.0 * (double)n / (double)d : 0.0);

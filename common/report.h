@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "scheduler.h"
 #include "trace_set.h"
 
 enum { REPORT_ALL_PHASES = -1 };            /* r = x */
@@ -42,6 +43,14 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
 enum { REPORT_NUM = 48 };
 const char *report_pct(char *buf, uint64_t n, uint64_t d);
 const char *report_ratio(char *buf, double n, double d);
+
+/* Slice mode (SPEC 5.2): a header line with its options; nothing in thread mode. */
+void report_slice_header(report *r, const sched_options *so);
+
+/* The processor line of both tools: "cpu active N idle N utilization P%"
+ * (utilization = active / (active + idle)). ciat tags it L09 (slice mode),
+ * cdat L14. */
+void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle);
 
 /* Write header + body to the path and free r; exits 2 on a write error. */
 void report_commit(report *r);

@@ -2,8 +2,23 @@
 #include "run_options.h"
 #include "diag.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const char *slice_length(void *target, const char *value)
+{
+    run_options *ro = target;
+    char *end;
+    if (!value || !*value || *value == '-' || *value == '+') return "expects a whole number of instructions (1 or more)";
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (*end || errno || v == 0) return "expects a whole number of instructions (1 or more)";
+    ro->slice_length = v;
+    ro->slice_length_set = true;
+    return NULL;
+}
 
 void run_options_init(run_options *ro, option_spec *specs)
 {
@@ -26,11 +41,50 @@ void run_options_init(run_options *ro, option_spec *specs)
           "skip and count bad records, release deadlocks, and go on (counts in the report header)" },
         { "quiet", 'q', NULL, OPT_FLAG, NULL, &ro->quiet, NULL, 0, 0,
           "no progress meter on a terminal" },
+        { "slice-mode", 'i', NULL, OPT_UINT, "P", &ro->slice_cpus, NULL, 1, 4096,
+          "slice mode: the traces are processes, interleaved on P processors by their time stamps" },
+        { "affinity", 'a', NULL, OPT_FLAG, NULL, &ro->affinity, NULL, 0, 0,
+          "slice mode: a process always runs on the processor it first ran on" },
+        { "slice-length", 's', NULL, OPT_CALL, "V", ro, slice_length, 0, 0,
+          "slice mode: swap a slice out after V instructions (default 20000)" },
+        { "keep-slices", 'k', NULL, OPT_FLAG, NULL, &ro->keep_slices, NULL, 0, 0,
+          "slice mode: never swap a slice out" },
+        { "rr-interleaving", 0, "rr_interleaving", OPT_FLAG, NULL, &ro->rr_interleaving, NULL, 0, 0,
+          "slice mode: ignore time stamps; process i on processor i mod P, round robin, V instructions a turn" },
     };
     memcpy(specs, common, sizeof common);
 }
 
+static void select_set(const run_options *ro, char **operands, int n, trace_set *ts);
+
+/* Slice-mode options only make sense together (SPEC 5.2). */
+static void check_slice_options(const run_options *ro)
+{
+    const char *needs_i = ro->affinity ? "-a" : ro->slice_length_set ? "-s" : ro->keep_slices ? "-k" :
+                          ro->rr_interleaving ? "-rr_interleaving" : NULL;
+    if (!ro->slice_cpus) {
+        if (needs_i) diag_usage_error("%s is a slice-mode option: give -i P (the number of processors)", needs_i);
+        return;
+    }
+    if (ro->parallel_start) diag_usage_error("-p is for thread mode; slice mode (-i) has no spawn or join");
+    if (ro->keep_slices && ro->slice_length_set)
+        diag_usage_error("-k (never swap out) and -s (swap out after V instructions) contradict each other");
+    if (ro->keep_slices && ro->rr_interleaving)
+        diag_usage_error("-k has no effect with -rr_interleaving, which switches processes every -s instructions");
+}
+
 void run_options_trace_set(const run_options *ro, char **operands, int n, trace_set *ts)
+{
+    check_slice_options(ro);
+    select_set(ro, operands, n, ts);
+    if (ro->slice_cpus && !ro->rr_interleaving)
+        for (int t = 0; t < ts->count; t++)
+            if (strcmp(ts->paths[t], "-") == 0 || (ts->call_paths && strcmp(ts->call_paths[t], "-") == 0))
+                diag_usage_error("slice mode reads each trace twice (once ahead, to find where its slices"
+                                 " end): standard input ('-') cannot be used with -i");
+}
+
+static void select_set(const run_options *ro, char **operands, int n, trace_set *ts)
 {
     if (ro->trace_list) {
         if (n > 0) diag_usage_error("with -t, give no trace prefix ('%s')", operands[0]);
@@ -57,5 +111,11 @@ sched_options run_options_sched(const run_options *ro)
         .lenient = ro->lenient,
         .gap_limit = (uint32_t)ro->gap_limit,
         .progress = !ro->quiet && isatty(STDERR_FILENO),
+        .slice_cpus = (int)ro->slice_cpus,
+        .affinity = ro->affinity,
+        .keep_slices = ro->keep_slices,
+        .rr_interleaving = ro->rr_interleaving,
+        .slice_length = ro->slice_length,
+        .order = ro->order,
     };
 }

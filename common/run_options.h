@@ -2,7 +2,8 @@
  * smait schedule), in one option table, and the trace set they select.
  *
  *   [calls.P] trace.P            or   [-c call_list] -t trace_list
- *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR */
+ *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR
+ *   slice mode: -i p, -a, -s v, -k, -rr_interleaving */
 #ifndef DSM_COMMON_RUN_OPTIONS_H
 #define DSM_COMMON_RUN_OPTIONS_H
 
@@ -19,16 +20,23 @@ typedef struct run_options {
     const char *trace_list;     /* -t */
     const char *call_list;      /* -c */
     const char *out_dir;        /* -o */
+    uint64_t slice_cpus;        /* -i p: slice mode (SPEC 5.2); 0 = thread mode */
+    bool affinity;              /* -a */
+    uint64_t slice_length;      /* -s v */
+    bool slice_length_set;
+    bool keep_slices;           /* -k */
+    bool rr_interleaving;       /* -rr_interleaving */
 } run_options;
 
-enum { RUN_OPTION_COUNT = 8 };
+enum { RUN_OPTION_COUNT = 13 };
 
 /* Defaults, and the option table entries that fill ro (RUN_OPTION_COUNT
  * entries written to specs). */
 void run_options_init(run_options *ro, option_spec *specs);
 
 /* Build the trace set from the operands left for traces ([calls.P] trace.P,
- * or none with -t). Usage errors exit 1. */
+ * or none with -t), and check the options that go together. Usage errors
+ * exit 1. */
 void run_options_trace_set(const run_options *ro, char **operands, int n, trace_set *ts);
 
 /* Reader and scheduler options that follow from ro. */

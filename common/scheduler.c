@@ -1,6 +1,5 @@
 /* scheduler.c — thread-mode interleaving, phases and synchronisation (SPEC §5.1). */
-#include "scheduler.h"
-#include "clock_queue.h"
+#include "scheduler_internal.h"
 #include "diag.h"
 #include "progress.h"
 
@@ -9,46 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum tstate { T_INACTIVE, T_RUNNABLE, T_BLOCKED, T_JOINED, T_FINISHED } tstate;
-
-typedef struct thread {
-    trace_reader *r;
-    istream is;
-    uint64_t clock;
-    tstate state;
-    sched_wait wait;            /* while T_BLOCKED */
-    uint32_t wait_key;          /* barrier address or lock key */
-    uint64_t wait_index;        /* record index of the blocking record */
-    uint64_t records;
-    uint64_t sync_idle, phase_end_idle, io_idle;
-    sched_counts at_phase_start;    /* totals when the current phase began */
-    sched_counts view;              /* scratch for the count getters */
-} thread;
-
-/* A held lock: critical sections and ordered sections use separate key spaces. */
-typedef struct lock_entry {
-    uint64_t key;               /* space << 32 | address; 0 slot = empty via used */
-    int holder;                 /* -1 = free */
-    bool used;
-} lock_entry;
-
-struct scheduler {
-    const trace_set *set;
-    int n;
-    thread *th;
-    clock_queue q;
-    sched_options o;
-    sched_hooks h;
-    sched_phase phase;
-    bool done;
-    int prev;                   /* thread processed last */
-    lock_entry *locks;
-    size_t lock_cap, lock_used;
-    sched_problems problems;
-    trace_reader **readers;
-    progress_meter *progress;
-};
 
 const char *sched_phase_kind_name(sched_phase_kind k)
 {
@@ -63,7 +22,7 @@ const char *sched_phase_cause_name(sched_phase_cause c)
 
 const char *sched_wait_name(sched_wait w)
 {
-    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered", "io" };
+    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered", "io", "slice_end", "swapped" };
     return names[w];
 }
 
@@ -137,7 +96,7 @@ static uint64_t max_clock(const scheduler *s, int upto)
     return m;
 }
 
-static void snapshot(scheduler *s, int t)
+void sched_snapshot(scheduler *s, int t)
 {
     thread *x = &s->th[t];
     x->at_phase_start = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
@@ -152,7 +111,7 @@ static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause b
     s->phase.active = active;
     s->phase.start_clock = max_clock(s, active);
     s->phase.end_clock = s->phase.start_clock;
-    for (int t = 0; t < s->n; t++) snapshot(s, t);
+    for (int t = 0; t < s->n; t++) sched_snapshot(s, t);
     if (s->h.phase_begin) s->h.phase_begin(s->h.ctx, &s->phase);
     for (int t = 0; t < active; t++) {
         thread *x = &s->th[t];
@@ -298,13 +257,20 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
+{
+    thread *x = &s->th[t];
+    uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
+    x->io_idle += delay;
+    return delay;
+}
+
 /* A synchronous disk read: t waits `delay` cycles while the others go on. */
 static void wait_io(scheduler *s, int t, uint64_t delay)
 {
     thread *x = &s->th[t];
     if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->clock, WAIT_IO);
     x->clock += delay;
-    x->io_idle += delay;
     cq_update(&s->q, t, x->clock);
     if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->clock, delay);
 }
@@ -312,7 +278,7 @@ static void wait_io(scheduler *s, int t, uint64_t delay)
 static void handle_call(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
-    uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, t, x->clock, rec) : 0;
+    uint64_t delay = sched_call_hook(s, t, rec);
     if (delay) wait_io(s, t, delay);
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
     switch (smait_call_type(rec->f1)) {
@@ -354,57 +320,6 @@ static void end_of_trace(scheduler *s, int t)
     s->th[t].wait_index = trace_reader_index(s->th[t].r);
     stop(s, t, T_FINISHED, WAIT_NONE);
 }
-
-/* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
-static inline __attribute__((always_inline)) void
-exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
-{
-    uint32_t f1 = rec->f1;
-    switch (f1 >> 28) {
-    case 0x0:                       /* memory access: one instruction */
-        x->clock++;
-        x->is.n.executed++;
-        if (x->is.valid) {
-            x->is.n.fetched++;
-            if (s->h.fetch) s->h.fetch(s->h.ctx, t, t, x->clock, x->is.pc);
-            x->is.pc += ISTREAM_INSN_BYTES;
-        }
-        if (s->h.mem) s->h.mem(s->h.ctx, t, t, x->clock, rec);
-        return;
-    case 0x4:                       /* procedure start */
-        x->is.pc = rec->f2;
-        x->is.valid = true;
-        x->is.n.instrumented++;
-        break;
-    default: {                      /* 0x8 taken branch, 0xC procedure call */
-        uint32_t src = smait_branch_src(f1), pc = x->is.pc;
-        if (x->is.valid && pc <= src && src - pc <= s->o.gap_limit) {
-            /* SPEC §4: "while pc < src" — a gap that is not a multiple of
-             * 4 bytes (pc from an unaligned target) still fetches at pc. */
-            uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
-                                    ISTREAM_INSN_BYTES);
-            if (k && s->h.fetch_run)
-                s->h.fetch_run(s->h.ctx, t, t, x->clock + 1, pc, k);
-            else if (s->h.fetch)
-                for (uint32_t i = 0; i < k; i++)
-                    s->h.fetch(s->h.ctx, t, t, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
-            x->clock += k;
-            x->is.n.executed += k;
-            x->is.n.fetched += k;
-        } else {
-            x->is.n.discontinuities++;
-        }
-        x->is.n.branches += (f1 >> 28) == 0x8;
-        x->is.n.calls += (f1 >> 28) == 0xC;
-        x->is.pc = rec->f2;
-        x->is.valid = true;
-        break;
-    }
-    }
-    if (s->h.branch) s->h.branch(s->h.ctx, t, t, x->clock, rec);
-}
-
-static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
 
 /* Run thread t, picked by the scheduling rule. It stays the pick while its
  * clock is below every other runnable thread's (on a tie the cyclic rule puts
@@ -593,6 +508,7 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     s->th = xcalloc((size_t)s->n, sizeof *s->th);
     for (int t = 0; t < s->n; t++) {
         s->th[t].r = readers[t];
+        s->th[t].cpu = t;
         istream_init(&s->th[t].is);
     }
     cq_init(&s->q, s->n);
@@ -601,12 +517,14 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     if (hooks) s->h = *hooks;
     s->prev = -1;
     s->readers = readers;
+    if (s->o.slice_cpus > 0) slice_create(s);
     return s;
 }
 
 void sched_free(scheduler *s)
 {
     if (!s) return;
+    slice_free(s);
     cq_free(&s->q);
     free(s->th);
     free(s->locks);
@@ -634,6 +552,12 @@ static void count_unprocessed(scheduler *s)
 void sched_run(scheduler *s)
 {
     if (s->o.progress) s->progress = progress_start(s->readers, s->n);
+    if (s->slice) {
+        slice_run(s);
+        if (s->progress) progress_done(s->progress);
+        count_unprocessed(s);
+        return;
+    }
     if (s->o.parallel_start) begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
     else begin_phase(s, PHASE_SERIAL, PHASE_BY_START, 1);
     uint64_t steps = 0;
@@ -672,6 +596,8 @@ void sched_counts_add(sched_counts *into, const sched_counts *from)
 }
 
 int sched_threads(const scheduler *s) { return s->n; }
+int sched_cpus(const scheduler *s) { return s->slice ? s->o.slice_cpus : 0; }
+sched_cpu_counts sched_cpu_counts_of(const scheduler *s, int cpu) { return slice_cpu_counts(s, cpu); }
 uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].clock; }
 sched_problems sched_problem_counts(const scheduler *s) { return s->problems; }
 int sched_phase_count(const scheduler *s) { return s->phase.number; }

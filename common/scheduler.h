@@ -36,7 +36,9 @@ typedef struct sched_phase {
 /* What a blocked thread waits for. */
 typedef enum sched_wait {
     WAIT_NONE, WAIT_JOIN, WAIT_BARRIER, WAIT_CRITICAL, WAIT_ORDERED,
-    WAIT_IO                     /* a synchronous disk read (cdat -handle_io) */
+    WAIT_IO,                    /* a synchronous disk read (cdat -handle_io) */
+    WAIT_SLICE_END,             /* slice mode: the slice ended at a synchronising call */
+    WAIT_SWAPPED                /* slice mode: swapped out after -s instructions */
 } sched_wait;
 
 /* Per-thread counts kept by the scheduler: the instruction stream plus idle time. */
@@ -81,7 +83,24 @@ typedef struct sched_options {
     bool lenient;               /* release deadlocked threads, ignore bad unlocks */
     uint32_t gap_limit;         /* default ISTREAM_DEFAULT_GAP_LIMIT */
     bool progress;              /* progress meter on stderr */
+    /* Slice mode (SPEC §5.2): the traces are processes run on slice_cpus
+     * processors; 0 = thread mode. */
+    int slice_cpus;             /* -i p */
+    bool affinity;              /* -a: a process stays on its first processor */
+    bool keep_slices;           /* -k: never swap a slice out */
+    bool rr_interleaving;       /* -rr_interleaving: process i on processor i mod p, round robin */
+    uint64_t slice_length;      /* -s v: instructions before a swap-out (0: default 20000) */
+    smait_order order;          /* byte order, for slice mode's look-ahead readers */
 } sched_options;
+
+enum { SCHED_DEFAULT_SLICE_LENGTH = 20000 };
+
+/* Slice mode: what one processor did (thread mode: not kept). */
+typedef struct sched_cpu_counts {
+    uint64_t active;            /* cycles running a process */
+    uint64_t idle;              /* cycles with nothing eligible to run */
+    uint64_t dispatches;        /* slices (or round-robin turns) it ran */
+} sched_cpu_counts;
 
 /* Problems tolerated under --lenient, and records left unprocessed. */
 typedef struct sched_problems {
@@ -102,6 +121,10 @@ void sched_free(scheduler *s);
 void sched_run(scheduler *s);
 
 int sched_threads(const scheduler *s);
+/* Slice mode: the number of processors (0 in thread mode) and their counts
+ * over the whole run (slice mode has one phase). */
+int sched_cpus(const scheduler *s);
+sched_cpu_counts sched_cpu_counts_of(const scheduler *s, int cpu);
 uint64_t sched_clock(const scheduler *s, int thread);
 /* Counts of the current phase (reset at each phase begin) and of the run. */
 const sched_counts *sched_phase_counts(const scheduler *s, int thread);
@@ -113,7 +136,7 @@ int sched_phase_count(const scheduler *s);
 void sched_counts_add(sched_counts *into, const sched_counts *from);
 
 /* Names for reports: "serial"/"parallel", "start"/"spawn"/"join"/"marker",
- * "join"/"barrier"/"critical"/"ordered". */
+ * "join"/"barrier"/"critical"/"ordered"/"io"/"slice_end"/"swapped". */
 const char *sched_phase_kind_name(sched_phase_kind k);
 const char *sched_phase_cause_name(sched_phase_cause c);
 const char *sched_wait_name(sched_wait w);

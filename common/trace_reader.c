@@ -31,6 +31,7 @@ struct trace_reader {
     byte_source *src;
     smait_order order;
     bool lenient;
+    bool quiet;                     /* no warnings (a second reader of the same trace) */
     trace_reader *calls;            /* paired call trace, or NULL */
     uint64_t calls_paired;          /* call records paired so far */
     bool calls_broken;              /* lenient: pairing given up */
@@ -48,7 +49,7 @@ static void read_error(trace_reader *r, const char *why)
 {
     uint64_t idx = index_of(r, r->fill), off = idx * 8 + r->partial_len;
     if (r->lenient && byte_source_compressed(r->src)) {
-        diag_warn(r->path, off, "record %" PRIu64 ": %s; the trace is treated as ending here",
+        if (!r->quiet) diag_warn(r->path, off, "record %" PRIu64 ": %s; the trace is treated as ending here",
                   idx, why);
         r->problems.corrupt_streams++;
         return;
@@ -117,7 +118,7 @@ static void pair_call(trace_reader *r, smait_raw *p)
         if (!r->lenient)
             diag_data_error(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s",
                             index_of(r, p), problem);
-        diag_warn(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s; using this trace's own"
+        if (!r->quiet) diag_warn(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s; using this trace's own"
                   " times from here on", index_of(r, p), problem);
         r->calls_broken = true;
         r->problems.unpaired_calls++;
@@ -291,7 +292,7 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
                                         "record %" PRIu64 ": call trace has more call records than"
                                         " %s (which has %" PRIu64 ")", trace_reader_index(r->calls),
                                         r->path, r->calls_paired);
-                    diag_warn(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
+                    if (!r->quiet) diag_warn(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
                               "call trace has more call records than %s (%" PRIu64 "); extra"
                               " ones ignored", r->path, r->calls_paired);
                     for (; q; q = trace_reader_next(r->calls))
@@ -352,6 +353,7 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     r->path = xstrdup(path);
     r->order = opts->order;
     r->lenient = opts->lenient;
+    r->quiet = opts->quiet;
     r->cap = opts->buffer_records ? opts->buffer_records : DEFAULT_RECORDS;
     if (r->cap < 2 * SMAIT_CALL_PARTS) r->cap = 2 * SMAIT_CALL_PARTS;
     r->buf = xmalloc(r->cap * sizeof *r->buf);

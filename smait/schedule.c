@@ -13,26 +13,37 @@ typedef struct printer {
     scheduler *s;
     trace_reader **readers;
     bool fetches;
+    bool slices;                /* slice mode: lines name the processor too */
 } printer;
 
-static void print_record(printer *p, int t, uint64_t clock, const smait_raw *rec)
+/* "T2" in thread mode, "P1 T2" (processor, process) in slice mode. */
+static void who(const printer *p, int t, int cpu)
+{
+    if (p->slices) printf("P%d T%d", cpu, t);
+    else printf("T%d", t);
+}
+
+static void print_record(printer *p, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     char text[SMAIT_TEXT_MAX];
     smait_text_format(rec, text, sizeof text);
-    printf("%" PRIu64 " T%d %" PRIu64 ": %s\n", clock, t, trace_reader_index(p->readers[t]), text);
+    printf("%" PRIu64 " ", clock);
+    who(p, t, cpu);
+    printf(" %" PRIu64 ": %s\n", trace_reader_index(p->readers[t]), text);
 }
 
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    (void)cpu;
     printer *p = ctx;
-    if (p->fetches) printf("%" PRIu64 " T%d fetch 0x%08x\n", clock, t, addr);
+    if (!p->fetches) return;
+    printf("%" PRIu64 " ", clock);
+    who(p, t, cpu);
+    printf(" fetch 0x%08x\n", addr);
 }
 
 static void on_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)cpu;
-    print_record(ctx, t, clock, rec);
+    print_record(ctx, t, cpu, clock, rec);
 }
 
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -61,32 +72,44 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
                " sync_idle %" PRIu64 " phase_end_idle %" PRIu64 "\n", t, c->records,
                c->is.executed, c->is.fetched, c->is.branches, c->is.calls, c->is.instrumented,
                c->is.discontinuities, c->sync_idle, c->phase_end_idle);
+        if (p->slices) printf("  T%d io_idle %" PRIu64 "\n", t, c->io_idle);
+    }
+    for (int c = 0; c < sched_cpus(p->s); c++) {
+        sched_cpu_counts n = sched_cpu_counts_of(p->s, c);
+        printf("  P%d active %" PRIu64 " idle %" PRIu64 " dispatches %" PRIu64 "\n", c, n.active,
+               n.idle, n.dispatches);
     }
 }
 
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    (void)ctx; (void)cpu;
-    printf("%" PRIu64 " T%d stop %s\n", clock, t, why == WAIT_NONE ? "end_of_trace" : sched_wait_name(why));
+    printf("%" PRIu64 " ", clock);
+    who(ctx, t, cpu);
+    printf(" stop %s\n", why == WAIT_NONE ? "end_of_trace" : sched_wait_name(why));
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
-    (void)ctx; (void)cpu;
-    printf("%" PRIu64 " T%d resume idle %" PRIu64 "\n", clock, t, idle);
+    printf("%" PRIu64 " ", clock);
+    who(ctx, t, cpu);
+    printf(" resume idle %" PRIu64 "\n", idle);
 }
 
 int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched_options *so,
                    bool fetches)
 {
     trace_reader **readers = trace_set_open(ts, ro);
-    printer p = { .readers = readers, .fetches = fetches };
+    printer p = { .readers = readers, .fetches = fetches, .slices = so->slice_cpus > 0 };
     sched_hooks h = {
         .ctx = &p, .fetch = on_fetch, .mem = on_record, .call = on_call, .branch = on_record,
         .phase_begin = on_phase_begin, .phase_end = on_phase_end,
         .thread_stop = on_stop, .thread_resume = on_resume,
     };
-    printf("# smait schedule of %s: threads %d\n", ts->name, ts->count);
+    if (so->slice_cpus > 0)
+        printf("# smait schedule of %s: processes %d processors %d (%s)\n", ts->name, ts->count,
+               so->slice_cpus, so->rr_interleaving ? "round robin" : "slices");
+    else
+        printf("# smait schedule of %s: threads %d\n", ts->name, ts->count);
     p.s = sched_create(ts, readers, so, &h);
     sched_run(p.s);
     trace_reader_problems rp = trace_readers_problem_sum(readers, ts->count);

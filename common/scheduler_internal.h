@@ -1,0 +1,119 @@
+/* scheduler_internal.h — the scheduler's state, shared by its two modes:
+ * thread mode (scheduler.c, SPEC §5.1) and slice mode (slice_mode.c, §5.2).
+ * Not for the tools: they use scheduler.h. */
+#ifndef DSM_COMMON_SCHEDULER_INTERNAL_H
+#define DSM_COMMON_SCHEDULER_INTERNAL_H
+
+#include "clock_queue.h"
+#include "progress.h"
+#include "scheduler.h"
+
+typedef struct slice_state slice_state;
+
+typedef enum tstate { T_INACTIVE, T_RUNNABLE, T_BLOCKED, T_JOINED, T_FINISHED } tstate;
+
+typedef struct thread {
+    trace_reader *r;
+    istream is;
+    uint64_t clock;             /* slice mode: its processor's clock while it runs */
+    int cpu;                    /* the processor that runs it (thread mode: itself) */
+    tstate state;
+    sched_wait wait;            /* while T_BLOCKED */
+    uint32_t wait_key;          /* barrier address or lock key */
+    uint64_t wait_index;        /* record index of the blocking record */
+    uint64_t records;
+    uint64_t sync_idle, phase_end_idle, io_idle;
+    sched_counts at_phase_start;    /* totals when the current phase began */
+    sched_counts view;              /* scratch for the count getters */
+} thread;
+
+/* A held lock: critical sections and ordered sections use separate key spaces. */
+typedef struct lock_entry {
+    uint64_t key;               /* space << 32 | address; 0 slot = empty via used */
+    int holder;                 /* -1 = free */
+    bool used;
+} lock_entry;
+
+struct scheduler {
+    const trace_set *set;
+    int n;
+    thread *th;
+    clock_queue q;
+    sched_options o;
+    sched_hooks h;
+    sched_phase phase;
+    bool done;
+    int prev;                   /* thread processed last */
+    lock_entry *locks;
+    size_t lock_cap, lock_used;
+    sched_problems problems;
+    trace_reader **readers;
+    progress_meter *progress;
+    slice_state *slice;         /* slice mode (-i), else NULL */
+};
+
+static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
+
+/* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
+static inline __attribute__((always_inline)) void
+exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
+{
+    uint32_t f1 = rec->f1;
+    switch (f1 >> 28) {
+    case 0x0:                       /* memory access: one instruction */
+        x->clock++;
+        x->is.n.executed++;
+        if (x->is.valid) {
+            x->is.n.fetched++;
+            if (s->h.fetch) s->h.fetch(s->h.ctx, t, x->cpu, x->clock, x->is.pc);
+            x->is.pc += ISTREAM_INSN_BYTES;
+        }
+        if (s->h.mem) s->h.mem(s->h.ctx, t, x->cpu, x->clock, rec);
+        return;
+    case 0x4:                       /* procedure start */
+        x->is.pc = rec->f2;
+        x->is.valid = true;
+        x->is.n.instrumented++;
+        break;
+    default: {                      /* 0x8 taken branch, 0xC procedure call */
+        uint32_t src = smait_branch_src(f1), pc = x->is.pc;
+        if (x->is.valid && pc <= src && src - pc <= s->o.gap_limit) {
+            /* SPEC §4: "while pc < src" — a gap that is not a multiple of
+             * 4 bytes (pc from an unaligned target) still fetches at pc. */
+            uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
+                                    ISTREAM_INSN_BYTES);
+            if (k && s->h.fetch_run)
+                s->h.fetch_run(s->h.ctx, t, x->cpu, x->clock + 1, pc, k);
+            else if (s->h.fetch)
+                for (uint32_t i = 0; i < k; i++)
+                    s->h.fetch(s->h.ctx, t, x->cpu, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
+            x->clock += k;
+            x->is.n.executed += k;
+            x->is.n.fetched += k;
+        } else {
+            x->is.n.discontinuities++;
+        }
+        x->is.n.branches += (f1 >> 28) == 0x8;
+        x->is.n.calls += (f1 >> 28) == 0xC;
+        x->is.pc = rec->f2;
+        x->is.valid = true;
+        break;
+    }
+    }
+    if (s->h.branch) s->h.branch(s->h.ctx, t, x->cpu, x->clock, rec);
+}
+
+
+/* Shared between the modes (scheduler.c). */
+void sched_snapshot(scheduler *s, int t);
+/* The call hook; a wait it returns is the thread's io_idle (the caller decides
+ * what waiting means in its mode). */
+uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec);
+
+/* Slice mode (slice_mode.c). */
+void slice_create(scheduler *s);
+void slice_run(scheduler *s);
+void slice_free(scheduler *s);
+sched_cpu_counts slice_cpu_counts(const scheduler *s, int cpu);
+
+#endif

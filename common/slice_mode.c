@@ -1,0 +1,449 @@
+/* slice_mode.c — slice mode (SPEC §5.2): the T traces are processes, run on
+ * p processors with one pseudo clock each.
+ *
+ * A trace is cut into slices at synchronising call records (01–07, 13, 14,
+ * 15, 17, 18): a slice is the records after one such call up to and including
+ * the next (its tail); other calls belong to the body. A slice starts at its
+ * head's end time and ends at its tail's start time (µs, after call-trace
+ * pairing). A second "scout" reader per trace runs one slice ahead of the
+ * main reader to learn a slice's end time and length before it runs, so
+ * memory stays one buffer per reader whatever the slice length.
+ *
+ * The queue holds at most one slice per process (its next one), ordered by
+ * (start time, trace). A free processor takes the first queued slice that is
+ * eligible: (b) no running slice ended, in the real run, at or before its
+ * start — once that fails it fails for every later slice too, so the scan
+ * stops there; with -a it must be the process's own processor; a process
+ * waiting for the disk is skipped until its clock comes. (Rule (a), one
+ * running slice per process, holds by construction.) Running processors
+ * interleave as threads do in thread mode: smallest clock first, ties round
+ * robin over processor numbers. Processors waiting for a disk read to end sit
+ * in the same clock queue as timers.
+ *
+ * -rr_interleaving ignores time stamps: process i runs on processor i mod p,
+ * which round-robins its processes -s instructions at a time. */
+#include "scheduler_internal.h"
+#include "diag.h"
+#include "trace_set.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum pstate { P_QUEUED, P_RUNNING, P_DONE } pstate;
+
+typedef struct proc {
+    pstate state;
+    uint64_t start, end;        /* µs of its current slice; end UINT64_MAX: unknown (no tail) */
+    uint64_t next_start;        /* start of the slice after it (the tail's end time) */
+    uint64_t body;              /* logical records of the slice before its tail */
+    uint64_t rec0;              /* the thread's record count when the slice began */
+    uint64_t ready;             /* a disk read: it may not run before this clock */
+    uint64_t time;              /* last time stamp seen by the scout, unwrapped to 64 bits */
+    bool timed;                 /* time is set */
+    int bound;                  /* processor it first ran on (-a), -1 before */
+} proc;
+
+typedef struct cpu {
+    uint64_t clock;
+    int proc;                   /* running process, -1 when free */
+    bool timer;                 /* free and queued to wake when a disk read ends */
+    uint64_t since;             /* clock when it took its process */
+    uint64_t swap_at;           /* clock at which the running slice is swapped out */
+    int rr_pos;                 /* -rr_interleaving: next turn in its cycle */
+    sched_cpu_counts n;
+} cpu;
+
+struct slice_state {
+    int p;
+    bool rr;
+    uint64_t len;               /* -s */
+    cpu *cpu;
+    proc *pr;
+    trace_reader **scout;
+    int *queue, qlen;           /* queued processes by (start, trace) */
+    int left;                   /* processes not done */
+    uint64_t steps;             /* records processed, for the progress meter */
+};
+
+static bool is_sync_call(unsigned type)
+{
+    return (type >= SMAIT_CT_SPAWN && type <= SMAIT_CT_END_CRITICAL) || type == SMAIT_CT_LDCW ||
+           type == SMAIT_CT_SEMOP || type == SMAIT_CT_SEMCTL || type == SMAIT_CT_START_TRACE ||
+           type == SMAIT_CT_END_TRACE;
+}
+
+/* ---- the scout: slice boundaries and times ---- */
+
+/* A 32-bit time stamp as a 64-bit time that never goes back: a step of 2^31
+ * µs or more backwards is taken as the timer wrapping; a smaller one as
+ * unordered stamps, clamped to the last time. */
+static uint64_t unwrap(proc *p, uint32_t t)
+{
+    if (!p->timed) {
+        p->timed = true;
+        p->time = t;
+        return t;
+    }
+    uint32_t d = t - (uint32_t)p->time;
+    if (d < 0x80000000u) p->time += d;
+    return p->time;
+}
+
+/* Read the body of process t's next slice and its tail: sets body, end and
+ * next_start. Returns false when the trace has nothing left. */
+static bool scout_slice(slice_state *sl, int t)
+{
+    proc *p = &sl->pr[t];
+    trace_reader *r = sl->scout[t];
+    uint64_t n = 0;
+    const smait_raw *rec;
+    while ((rec = trace_reader_next(r)) != NULL) {
+        if (is_call(rec) && is_sync_call(smait_call_type(rec->f1))) {
+            p->body = n;
+            p->end = unwrap(p, rec[SMAIT_CALL_START].f2);
+            p->next_start = unwrap(p, rec[SMAIT_CALL_END].f2);
+            return true;
+        }
+        n++;
+    }
+    p->body = n;
+    p->end = UINT64_MAX;
+    return n > 0;
+}
+
+/* ---- the queue ---- */
+
+static bool before(const slice_state *sl, int a, int b)
+{
+    return sl->pr[a].start != sl->pr[b].start ? sl->pr[a].start < sl->pr[b].start : a < b;
+}
+
+static void enqueue(slice_state *sl, int t)
+{
+    int lo = 0, hi = sl->qlen;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (before(sl, sl->queue[mid], t)) lo = mid + 1;
+        else hi = mid;
+    }
+    memmove(sl->queue + lo + 1, sl->queue + lo, (size_t)(sl->qlen - lo) * sizeof *sl->queue);
+    sl->queue[lo] = t;
+    sl->qlen++;
+    sl->pr[t].state = P_QUEUED;
+}
+
+static void dequeue_at(slice_state *sl, int i)
+{
+    memmove(sl->queue + i, sl->queue + i + 1, (size_t)(sl->qlen - i - 1) * sizeof *sl->queue);
+    sl->qlen--;
+}
+
+/* The process processor c should run next at its clock, or -1; *wake = the
+ * earliest clock at which a process now waiting for the disk could go. */
+static int pick_slice(slice_state *sl, int c, uint64_t *wake)
+{
+    uint64_t clock = sl->cpu[c].clock, min_end = UINT64_MAX;
+    for (int i = 0; i < sl->p; i++)
+        if (sl->cpu[i].proc >= 0 && sl->pr[sl->cpu[i].proc].end < min_end)
+            min_end = sl->pr[sl->cpu[i].proc].end;
+    for (int i = 0; i < sl->qlen; i++) {
+        int t = sl->queue[i];
+        proc *p = &sl->pr[t];
+        if (min_end <= p->start) break;                 /* rule (b), for this and every later slice */
+        if (p->bound >= 0 && p->bound != c) continue;   /* -a */
+        if (p->ready > clock) {
+            if (p->ready < *wake) *wake = p->ready;
+            continue;
+        }
+        dequeue_at(sl, i);
+        return t;
+    }
+    return -1;
+}
+
+/* -rr_interleaving: the next process in processor c's cycle (c, c+p, …). */
+static int pick_rr(slice_state *sl, int n, int c, uint64_t *wake)
+{
+    cpu *k = &sl->cpu[c];
+    int cycle = (n - c + sl->p - 1) / sl->p;
+    for (int j = 0; j < cycle; j++) {
+        int pos = (k->rr_pos + j) % cycle, t = c + pos * sl->p;
+        proc *p = &sl->pr[t];
+        if (p->state != P_QUEUED) continue;
+        if (p->ready > k->clock) {
+            if (p->ready < *wake) *wake = p->ready;
+            continue;
+        }
+        k->rr_pos = (pos + 1) % cycle;
+        return t;
+    }
+    return -1;
+}
+
+/* ---- processors ---- */
+
+static void dispatch(scheduler *s, int c, int t)
+{
+    slice_state *sl = s->slice;
+    cpu *k = &sl->cpu[c];
+    proc *p = &sl->pr[t];
+    thread *x = &s->th[t];
+    p->state = P_RUNNING;
+    if (p->bound < 0 && s->o.affinity) p->bound = c;
+    k->proc = t;
+    k->since = k->clock;
+    k->swap_at = s->o.keep_slices && !sl->rr ? UINT64_MAX : k->clock + sl->len;
+    k->n.dispatches++;
+    x->cpu = c;
+    x->clock = k->clock;
+    cq_insert(&s->q, c, k->clock);
+    if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, c, k->clock, 0);
+}
+
+/* Processor c is free at its clock: take a process, or wait as a timer for
+ * the earliest disk read that ends, or stay idle until a slice completes. */
+static void try_dispatch(scheduler *s, int c)
+{
+    slice_state *sl = s->slice;
+    uint64_t wake = UINT64_MAX;
+    int t = sl->rr ? pick_rr(sl, s->n, c, &wake) : pick_slice(sl, c, &wake);
+    if (t >= 0) {
+        dispatch(s, c, t);
+    } else if (wake != UINT64_MAX) {
+        sl->cpu[c].timer = true;
+        cq_insert(&s->q, c, wake);
+    }
+}
+
+/* Move a free processor's clock to `to`: the gap is idle time. */
+static void idle_until(cpu *k, uint64_t to)
+{
+    if (to <= k->clock) return;
+    k->n.idle += to - k->clock;
+    k->clock = to;
+}
+
+/* The process on processor c stops (why: its slice ended, it was swapped
+ * out, waits for the disk, or its trace ended). Free processors, lowest
+ * number first, catch up with c's clock and look for work; under
+ * -rr_interleaving processes never change processor, so only c looks. */
+static void release(scheduler *s, int c, sched_wait why)
+{
+    slice_state *sl = s->slice;
+    cpu *k = &sl->cpu[c];
+    int t = k->proc;
+    k->n.active += k->clock - k->since;
+    k->proc = -1;
+    cq_remove(&s->q, c);
+    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, c, k->clock, why);
+    if (sl->rr) {
+        try_dispatch(s, c);
+        return;
+    }
+    uint64_t now = k->clock;
+    for (int i = 0; i < sl->p; i++) {
+        cpu *f = &sl->cpu[i];
+        if (f->proc >= 0) continue;
+        if (f->timer) {
+            f->timer = false;
+            cq_remove(&s->q, i);
+        }
+        idle_until(f, now);
+        try_dispatch(s, i);
+    }
+}
+
+/* Put process t back in the queue for the rest of its slice: its start time
+ * moves on in proportion to the records done (SPEC §5.2). */
+static void requeue_rest(slice_state *sl, int t, uint64_t records)
+{
+    proc *p = &sl->pr[t];
+    uint64_t done = records - p->rec0;
+    if (p->end != UINT64_MAX && p->end > p->start && p->body > 0) {
+        unsigned __int128 span = (unsigned __int128)(p->end - p->start) * (done < p->body ? done : p->body);
+        p->start += (uint64_t)(span / p->body);
+    }
+    enqueue(sl, t);
+}
+
+static void process_done(scheduler *s, int c)
+{
+    slice_state *sl = s->slice;
+    sl->pr[sl->cpu[c].proc].state = P_DONE;
+    sl->left--;
+    release(s, c, WAIT_NONE);
+}
+
+/* Process t's slice reached its tail (already processed): queue its next
+ * slice, or finish it. */
+static void slice_end(scheduler *s, int c, int t, uint64_t delay)
+{
+    slice_state *sl = s->slice;
+    proc *p = &sl->pr[t];
+    p->start = p->next_start;
+    p->rec0 = s->th[t].records;
+    if (!scout_slice(sl, t)) {
+        process_done(s, c);
+        return;
+    }
+    p->ready = delay ? sl->cpu[c].clock + delay : 0;
+    enqueue(sl, t);
+    release(s, c, WAIT_SLICE_END);
+}
+
+/* Run the process on processor c (picked by the clock rule) until another
+ * processor's turn, the end of its slice, a swap-out or a disk read. */
+static void run_cpu(scheduler *s, int c)
+{
+    slice_state *sl = s->slice;
+    cpu *k = &sl->cpu[c];
+    int t = k->proc;
+    thread *x = &s->th[t];
+    proc *p = &sl->pr[t];
+    uint64_t limit = cq_min_other(&s->q, c);
+    if (limit > k->swap_at) limit = k->swap_at;
+    uint64_t n = 0;
+    for (;;) {
+        const smait_raw *rec = trace_reader_next(x->r);
+        if (!rec) {
+            x->records += n;
+            sl->steps += n;
+            k->clock = x->clock;
+            process_done(s, c);
+            return;
+        }
+        if (is_call(rec)) {
+            x->records += n + 1;
+            sl->steps += n + 1;
+            n = 0;
+            k->clock = x->clock;
+            uint64_t delay = sched_call_hook(s, t, rec);
+            if (!sl->rr && is_sync_call(smait_call_type(rec->f1))) {
+                slice_end(s, c, t, delay);
+                return;
+            }
+            if (delay) {                /* a synchronous disk read: give the processor up */
+                p->ready = k->clock + delay;
+                if (sl->rr) p->state = P_QUEUED;
+                else requeue_rest(sl, t, x->records);
+                release(s, c, WAIT_IO);
+                return;
+            }
+        } else {
+            n++;
+            exec_record(s, x, t, rec);
+        }
+        if (x->clock >= limit) break;
+    }
+    x->records += n;
+    sl->steps += n;
+    k->clock = x->clock;
+    if (k->clock >= k->swap_at && (sl->rr || x->records - p->rec0 < p->body)) {
+        if (sl->rr) p->state = P_QUEUED;
+        else requeue_rest(sl, t, x->records);
+        release(s, c, WAIT_SWAPPED);
+        return;
+    }
+    cq_update(&s->q, c, k->clock);
+}
+
+/* ---- public (through scheduler.c) ---- */
+
+void slice_create(scheduler *s)
+{
+    slice_state *sl = xcalloc(1, sizeof *sl);
+    sl->p = s->o.slice_cpus;
+    sl->rr = s->o.rr_interleaving;
+    sl->len = s->o.slice_length ? s->o.slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+    sl->cpu = xcalloc((size_t)sl->p, sizeof *sl->cpu);
+    sl->pr = xcalloc((size_t)s->n, sizeof *sl->pr);
+    sl->queue = xcalloc((size_t)s->n, sizeof *sl->queue);
+    for (int c = 0; c < sl->p; c++) sl->cpu[c].proc = -1;
+    for (int t = 0; t < s->n; t++) sl->pr[t].bound = -1;
+    if (!sl->rr) {
+        /* Look-ahead readers: small buffers, no repeated --lenient warnings. */
+        trace_reader_opts o = { .order = s->o.order, .lenient = s->o.lenient, .quiet = true,
+                                .buffer_records = 8192 };
+        sl->scout = trace_set_open(s->set, &o);
+    }
+    /* The clock queue orders processors, not traces. */
+    cq_free(&s->q);
+    cq_init(&s->q, sl->p);
+    s->slice = sl;
+}
+
+void slice_free(scheduler *s)
+{
+    slice_state *sl = s->slice;
+    if (!sl) return;
+    if (sl->scout) trace_set_close_readers(s->set, sl->scout);
+    free(sl->cpu);
+    free(sl->pr);
+    free(sl->queue);
+    free(sl);
+    s->slice = NULL;
+}
+
+sched_cpu_counts slice_cpu_counts(const scheduler *s, int c)
+{
+    if (!s->slice || c < 0 || c >= s->slice->p) return (sched_cpu_counts){ 0 };
+    return s->slice->cpu[c].n;
+}
+
+/* One phase: all processes, from clock 0 until every trace has ended; then
+ * every processor's clock moves to the largest (the difference is idle). */
+void slice_run(scheduler *s)
+{
+    slice_state *sl = s->slice;
+    s->phase = (sched_phase){ .number = 1, .kind = PHASE_PARALLEL, .by = PHASE_BY_START, .active = s->n };
+    for (int t = 0; t < s->n; t++) sched_snapshot(s, t);
+    if (s->h.phase_begin) s->h.phase_begin(s->h.ctx, &s->phase);
+    for (int t = 0; t < s->n; t++) {
+        proc *p = &sl->pr[t];
+        if (sl->rr) {
+            p->state = P_QUEUED;
+        } else if (scout_slice(sl, t)) {
+            /* The first slice has no head: it starts at its tail's start time. */
+            p->start = p->end == UINT64_MAX ? 0 : p->end;
+            enqueue(sl, t);
+            continue;
+        } else {
+            p->state = P_DONE;
+            continue;
+        }
+        if (trace_reader_at_end(s->th[t].r)) p->state = P_DONE;
+    }
+    for (int t = 0; t < s->n; t++) sl->left += sl->pr[t].state != P_DONE;
+    for (int c = 0; c < sl->p; c++) try_dispatch(s, c);
+    uint64_t ticked = 0;
+    while (sl->left > 0) {
+        int c = cq_pick(&s->q, s->prev);
+        if (c < 0)
+            diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: slice mode stalled with %d"
+                       " processes left", sl->left);
+        s->prev = c;
+        cpu *k = &sl->cpu[c];
+        if (k->timer) {
+            k->timer = false;
+            uint64_t wake = s->q.clock[c];
+            cq_remove(&s->q, c);
+            idle_until(k, wake);
+            try_dispatch(s, c);
+            continue;
+        }
+        run_cpu(s, c);
+        if (s->progress && (sl->steps >> 20) != (ticked >> 20)) {
+            ticked = sl->steps;
+            progress_tick(s->progress, sl->steps);
+        }
+    }
+    uint64_t m = 0;
+    for (int c = 0; c < sl->p; c++)
+        if (sl->cpu[c].clock > m) m = sl->cpu[c].clock;
+    for (int c = 0; c < sl->p; c++) idle_until(&sl->cpu[c], m);
+    s->phase.end_clock = m;
+    s->phase.last = true;
+    if (s->h.phase_end) s->h.phase_end(s->h.ctx, &s->phase);
+    s->done = true;
+}
