@@ -35,6 +35,7 @@ typedef enum pstate { P_QUEUED, P_RUNNING, P_DONE } pstate;
 typedef struct proc {
     pstate state;
     uint64_t start, end;        /* µs of its current slice; end UINT64_MAX: unknown (no tail) */
+    uint64_t first;             /* the slice's start before any swap-out moved it */
     uint64_t next_start;        /* start of the slice after it (the tail's end time) */
     uint64_t body;              /* logical records of the slice before its tail */
     uint64_t rec0;              /* the thread's record count when the slice began */
@@ -255,14 +256,15 @@ static void release(scheduler *s, int c, sched_wait why)
 }
 
 /* Put process t back in the queue for the rest of its slice: its start time
- * moves on in proportion to the records done (SPEC §5.2). */
+ * is start + (end - start) × done / total of the whole slice (SPEC §5.2),
+ * rounded down; with no known end it keeps its start. */
 static void requeue_rest(slice_state *sl, int t, uint64_t records)
 {
     proc *p = &sl->pr[t];
     uint64_t done = records - p->rec0;
-    if (p->end != UINT64_MAX && p->end > p->start && p->body > 0) {
-        unsigned __int128 span = (unsigned __int128)(p->end - p->start) * (done < p->body ? done : p->body);
-        p->start += (uint64_t)(span / p->body);
+    if (p->end != UINT64_MAX && p->end > p->first && p->body > 0) {
+        unsigned __int128 span = (unsigned __int128)(p->end - p->first) * (done < p->body ? done : p->body);
+        p->start = p->first + (uint64_t)(span / p->body);
     }
     enqueue(sl, t);
 }
@@ -281,7 +283,7 @@ static void slice_end(scheduler *s, int c, int t, uint64_t delay)
 {
     slice_state *sl = s->slice;
     proc *p = &sl->pr[t];
-    p->start = p->next_start;
+    p->start = p->first = p->next_start;
     p->rec0 = s->th[t].records;
     if (!scout_slice(sl, t)) {
         process_done(s, c);
@@ -405,7 +407,7 @@ void slice_run(scheduler *s)
             p->state = P_QUEUED;
         } else if (scout_slice(sl, t)) {
             /* The first slice has no head: it starts at its tail's start time. */
-            p->start = p->end == UINT64_MAX ? 0 : p->end;
+            p->start = p->first = p->end == UINT64_MAX ? 0 : p->end;
             enqueue(sl, t);
             continue;
         } else {

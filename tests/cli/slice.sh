@@ -1,0 +1,103 @@
+# slice.sh — slice mode (SPEC §5.2, `-i p`): the traces are processes run on p
+# processors. One golden `smait schedule` per rule — the same scheduler
+# drives ciat and cdat — then the reports' per-processor lines and the
+# slice-mode option errors.
+#
+# Inputs are trace sets in text form, tests/cli/slice/NAME.txt; each opens
+# with a comment that derives its expected schedule by hand.
+D=$CLI_DIR/slice
+
+# sched NAME EXPECTED [OPTIONS...]: assemble NAME.txt (the first time), then
+# compare `smait schedule OPTIONS NAME.P` with EXPECTED.expected.
+sched() {
+    local name=$1 exp=$2 p
+    shift 2
+    p=$(awk '$1 == "threads" { print $2; exit }' "$D/$name.txt")
+    if [ ! -e "$name.$p.0" ]; then
+        check "asm $name.txt" smait asm "$D/$name.txt" "$name" <<'EOT'
+--- exit 0
+EOT
+    fi
+    golden "$exp: smait schedule${*:+ $*} $name.$p" "$D/$exp.expected" smait schedule "$@" "$name.$p"
+}
+
+# ---- the Scheduler ---------------------------------------------------------------
+sched alternate alternate -i 1              # two processes alternating on semop, one processor
+sched three three -i 2                      # rule (b) holds a processor idle; a process migrates
+sched three three-affinity -i 2 -a          # -a: it waits for its own processor instead
+sched three three-affinity -i 2 --affinity
+sched preempt preempt -i 1 -s 4             # a long slice swapped out twice and resumed
+sched preempt preempt -i 1 --slice-length=4
+sched preempt preempt-keep -i 1 -k          # -k: never swapped out
+sched preempt preempt-long -i 1             # default -s 20000: no swap-out, as -k here
+sched rr rr -i 2 -s 2 -rr_interleaving      # round robin: i mod p, 2 instructions a turn
+
+# ---- ciat in slice mode: per-trace figures, per-processor L09 -------------------------
+check "ciat -i 2 three.3" ciat -q -i 2 three.3 <<'EOT'
+--- exit 0
+EOT
+golden "ciat -i 2: L09 per processor, then Tx" "$D/three-ciat.expected" \
+    grep -E '^#( slice_mode)|^R[x1]T.L0[069]|^R[x1]TxL00' three.3.ciat_report
+check "ciat -i 2 -a three.3" ciat -q -i 2 -a three.3 <<'EOT'
+--- exit 0
+EOT
+golden "ciat -i 2 -a: the processors' figures change, the processes' do not" "$D/three-ciat-affinity.expected" \
+    grep -E '^#( slice_mode)|^R[x1]T.L0[069]|^R[x1]TxL00' three.3.ciat_report
+
+# ---- option errors: exit 1, nothing written ---------------------------------------------
+check "-a without -i" smait schedule -a three.3 <<'EOT'
+--- stderr
+smait: -a is a slice-mode option: give -i P (the number of processors)
+smait: try 'smait --help'
+--- exit 1
+EOT
+check "-rr_interleaving without -i" ciat -rr_interleaving three.3 <<'EOT'
+--- stderr
+ciat: -rr_interleaving is a slice-mode option: give -i P (the number of processors)
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-s without -i" ciat -s 10 three.3 <<'EOT'
+--- stderr
+ciat: -s is a slice-mode option: give -i P (the number of processors)
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-k and -s" ciat -i 2 -k -s 10 three.3 <<'EOT'
+--- stderr
+ciat: -k (never swap out) and -s (swap out after V instructions) contradict each other
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-k with -rr_interleaving" ciat -i 2 -k -rr_interleaving three.3 <<'EOT'
+--- stderr
+ciat: -k has no effect with -rr_interleaving, which switches processes every -s instructions
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-p with -i" ciat -i 2 -p three.3 <<'EOT'
+--- stderr
+ciat: -p is for thread mode; slice mode (-i) has no spawn or join
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-s 0" ciat -i 2 -s 0 three.3 <<'EOT'
+--- stderr
+ciat: option -s: expects a whole number of instructions (1 or more)
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check "-i 0" ciat -i 0 three.3 <<'EOT'
+--- stderr
+ciat: option -i: 0 is out of range (1..4096)
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+printf -- '-\n' > stdin.list
+check "standard input with -i" ciat -i 1 -t stdin.list <<'EOT'
+--- stderr
+ciat: slice mode reads each trace twice (once ahead, to find where its slices end): standard input ('-') cannot be used with -i
+ciat: try 'ciat --help'
+--- exit 1
+EOT
+check_true "no report after the errors" test ! -e stdin.list.ciat_report
