@@ -30,6 +30,7 @@ Suite *report_suite(void);
 Suite *cache_suite(void);
 Suite *cdat_config_suite(void);
 Suite *machine_suite(void);
+Suite *cdat_io_suite(void);
 Suite *tdat_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
