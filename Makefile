@@ -58,7 +58,7 @@ all: deps
 deps:
 	@scripts/install-deps
 
-build: $(TOOLS:%=$(BIN)/%)
+build: $(TOOLS:%=$(BIN)/%) collector
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -84,6 +84,9 @@ $(BIN)/cdat: $(CDAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 $(BIN)/tdat: $(TDAT_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+# The trace collector: smait-cc, smait-instrument, the runtime library.
+include collector/collector.mk
 
 # ---- tests -------------------------------------------------------------------
 $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c

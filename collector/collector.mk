@@ -1,0 +1,39 @@
+# collector.mk — the trace collector (docs/collector.md), included by Makefile:
+# smait-instrument (LLVM-C), the runtime library libsmait-rt.a, smait-cc.
+
+LLVM_CONFIG ?= $(shell command -v llvm-config 2>/dev/null || command -v llvm-config-14 2>/dev/null || echo llvm-config)
+LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir)
+LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
+LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs core bitreader bitwriter analysis target)
+SMAIT_CLANG ?= $(LLVM_BINDIR)/clang
+
+RT_SRCS := $(wildcard collector/rt/*.c)
+# The runtime is linked into traced programs: never sanitized, always PIC.
+RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden
+RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
+RT_LIB := $(BUILD)/lib/libsmait-rt.a
+COLLECTOR := $(BIN)/smait-cc $(BIN)/smait-instrument $(RT_LIB) $(BUILD)/include/smait_marker.h
+
+$(BUILD)/obj/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(RT_LIB): $(RT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/smait-instrument: collector/instrument.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) $(CFLAGS) -o $@ $< $(LLVM_LIBS)
+
+$(BIN)/smait-cc: collector/smait-cc.in
+	@mkdir -p $(dir $@)
+	sed 's|@CLANG@|$(SMAIT_CLANG)|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
+
+$(BUILD)/include/smait_marker.h: collector/smait_marker.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+.PHONY: collector
+collector: $(COLLECTOR)

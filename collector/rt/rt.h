@@ -1,0 +1,110 @@
+/* rt.h — internals of the SMAIT collector runtime (docs/collector.md).
+ *
+ * Instrumented code appends entries to the buffer of its thread's trace slot
+ * (rt_record.c) without locks; a full buffer, thread exit and program exit
+ * flush it: addresses are folded to 32 bits (rt_fold.c) and the SMAIT records
+ * go to the slot's sink (rt_sink.c). Threads map onto slots and regions in
+ * rt_thread.c; the environment and program exit are rt_main.c. */
+#ifndef SMAIT_RT_H
+#define SMAIT_RT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../formats/smait.h"
+
+/* One buffered simple record. fold = 1: v is a 64-bit data address to fold
+ * at flush time (memory records, lock and barrier addresses); else v < 2^32. */
+typedef struct rt_ent {
+    uint32_t f1, fold;
+    uint64_t v;
+} rt_ent;
+
+enum { RT_BUF_ENTS = 1 << 16, RT_STACK = 256 };
+
+/* Where a slot's records go. A later to_ciat/to_cdat sink takes the same
+ * calls: records arrive per thread, folded, in trace order. */
+typedef struct rt_sink rt_sink;
+struct rt_sink {
+    bool wants_records;     /* false: records are dropped unfolded (suppressed) */
+    int (*write)(rt_sink *s, const smait_raw *r, size_t n);   /* 0 or errno */
+    int (*close)(rt_sink *s);
+};
+rt_sink *rt_sink_open(int type, const char *path, int *err);
+
+enum { RT_TYPE_NORMAL, RT_TYPE_COMPRESSED, RT_TYPE_SUPPRESSED };
+
+/* One trace file (thread slot). Slot 0 is the main thread; a worker takes
+ * the lowest slot not used yet in the current region (rt_thread.c). */
+typedef struct rt_slot {
+    rt_ent *cur, *lim, *end, *buf;      /* hot: lim = end, or buf when detail is off */
+    uint32_t stack[RT_STACK];           /* return addresses of instrumented calls */
+    unsigned depth;
+    uint32_t pending;                   /* call site + 4 of the last instrumented call, or 0 */
+    bool detail_on;
+    int slot;
+    rt_sink *sink;
+    uint64_t records, dropped;          /* simple records written / dropped (detail off) */
+    /* page cache of the folding, only touched by the flushing thread */
+    uint64_t fold_page64;
+    uint32_t fold_page32;
+    /* thread management (under the slots lock) */
+    unsigned done_region;               /* last region with a spawn in this trace */
+    unsigned used_region;               /* region of the current worker */
+    bool join_pending;                  /* the last region's join is not yet written */
+    uint32_t join_time;
+    bool running, detached, live, ended;
+    uint32_t exit_time;
+    pthread_t tid;
+    char *path;                         /* file being written (renamed at exit) */
+} rt_slot;
+
+extern _Thread_local rt_slot *rt_self __attribute__((tls_model("initial-exec")));
+
+/* rt_main.c */
+extern int rt_type;
+extern atomic_int rt_all_off;           /* smait_marker 3/4 */
+uint32_t rt_now_us(void);
+void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void rt_init(void);
+const char *rt_partial_path(int slot);     /* NULL when suppressed */
+
+/* rt_record.c */
+void rt_slow_mem(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold);
+void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
+             uint64_t arg1, bool fold1, uint32_t arg2);
+void rt_flush(rt_slot *t);
+void rt_buffer_init(rt_slot *t);
+
+/* rt_fold.c */
+void rt_fold_lock(void);
+void rt_fold_unlock(void);
+uint32_t rt_fold(rt_slot *t, uint64_t addr);   /* with the fold lock held */
+int rt_fold_write_map(const char *path);       /* 0 or errno */
+
+/* rt_thread.c */
+rt_slot *rt_slot_new(int slot);
+void rt_threads_finish(void);
+int rt_slot_count(void);
+rt_slot *rt_slot_get(int i);
+void rt_spin_lock(atomic_flag *f);
+void rt_spin_unlock(atomic_flag *f);
+
+/* Module descriptor emitted by smait-instrument (one per translation unit). */
+typedef struct rt_module {
+    uint32_t base, size, nfunc, pad;
+    const uint32_t *offs;               /* function start, module-relative */
+    const char *const *names;
+    const char *modname;
+} rt_module;
+void rt_code_map_write(FILE *f);
+
+/* Synthetic code: runtime pseudo-procedures, then modules from RT_CODE_BASE. */
+enum { RT_CODE_MEMCPY = 0x1000, RT_CODE_MEMMOVE = 0x1010, RT_CODE_MEMSET = 0x1020,
+       RT_CODE_BASE = 0x10000, RT_CODE_LIMIT = 0x10000000 };
+
+#endif

@@ -1,0 +1,148 @@
+/* rt_fold.c — 64-bit data addresses folded into SMAIT's 32 bits.
+ *
+ * A page keeps its offset and, when it can, the low 32 bits of its address
+ * (with ASLR off, rt_main.c, those are the same in every run). A page whose
+ * low bits fall into the synthetic code range (below 2^28) or onto a folded
+ * page already taken by another page moves to the next free page from 2^28 up
+ * (in the order pages are first flushed). So distinct pages stay distinct.
+ * The map file lists every folded page run (docs/collector.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+enum { PAGE_SHIFT = 12, FOLD_PAGES = 1u << 20, CODE_PAGES = RT_CODE_LIMIT >> PAGE_SHIFT };
+
+typedef struct { uint64_t page64; uint32_t page32; bool used; } fold_slot;
+
+static atomic_flag fold_lock_flag = ATOMIC_FLAG_INIT;
+static fold_slot *table;                /* open addressing, power-of-two size */
+static size_t table_cap, table_n;
+static uint8_t taken[FOLD_PAGES / 8];   /* folded pages in use */
+static uint32_t overflow_next = CODE_PAGES;
+
+void rt_fold_lock(void) { rt_spin_lock(&fold_lock_flag); }
+void rt_fold_unlock(void) { rt_spin_unlock(&fold_lock_flag); }
+
+static size_t hash(uint64_t p) { return (size_t)((p * 0x9E3779B97F4A7C15ull) >> 20); }
+
+static bool is_taken(uint32_t p) { return taken[p >> 3] >> (p & 7) & 1; }
+
+static void grow(void)
+{
+    size_t cap = table_cap ? table_cap * 2 : 4096;
+    fold_slot *t = calloc(cap, sizeof *t);
+    if (!t)
+        rt_fatal("out of memory for the address map");
+    for (size_t i = 0; i < table_cap; i++) {
+        if (!table[i].used)
+            continue;
+        size_t j = hash(table[i].page64) & (cap - 1);
+        while (t[j].used)
+            j = (j + 1) & (cap - 1);
+        t[j] = table[i];
+    }
+    free(table);
+    table = t;
+    table_cap = cap;
+}
+
+static uint32_t assign(uint64_t page64)
+{
+    uint32_t p = (uint32_t)(page64 & (FOLD_PAGES - 1));
+    if (p < CODE_PAGES || is_taken(p)) {
+        while (overflow_next < FOLD_PAGES && is_taken(overflow_next))
+            overflow_next++;
+        if (overflow_next == FOLD_PAGES)
+            rt_fatal("more than 2^20 distinct data pages: the 32-bit address space is full");
+        p = overflow_next;
+    }
+    taken[p >> 3] |= (uint8_t)(1u << (p & 7));
+    return p;
+}
+
+uint32_t rt_fold(rt_slot *t, uint64_t addr)
+{
+    uint64_t page64 = addr >> PAGE_SHIFT;
+    uint32_t off = (uint32_t)(addr & ((1u << PAGE_SHIFT) - 1));
+    if (t->fold_page32 && t->fold_page64 == page64)
+        return t->fold_page32 << PAGE_SHIFT | off;
+    if (2 * (table_n + 1) > table_cap)
+        grow();
+    size_t j = hash(page64) & (table_cap - 1);
+    while (table[j].used && table[j].page64 != page64)
+        j = (j + 1) & (table_cap - 1);
+    if (!table[j].used) {
+        table[j] = (fold_slot){ page64, assign(page64), true };
+        table_n++;
+    }
+    t->fold_page64 = page64;
+    t->fold_page32 = table[j].page32;
+    return table[j].page32 << PAGE_SHIFT | off;
+}
+
+static int by_page32(const void *a, const void *b)
+{
+    const fold_slot *x = a, *y = b;
+    return (x->page32 > y->page32) - (x->page32 < y->page32);
+}
+
+/* The name of the mapping holding addr, from /proc/self/maps ("" if none). */
+static void mapping_name(uint64_t addr, char *name, size_t cap)
+{
+    name[0] = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long lo, hi;
+        int pos = 0;
+        if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &pos) < 2 || pos == 0)
+            continue;
+        if (addr < lo || addr >= hi)
+            continue;
+        char *nl = strchr(line + pos, '\n');
+        if (nl)
+            *nl = 0;
+        snprintf(name, cap, "%s", line[pos] ? line + pos : "[anonymous]");
+        break;
+    }
+    fclose(f);
+}
+
+int rt_fold_write_map(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errno;
+    fprintf(f, "# smait address map (docs/collector.md): folded 32-bit addresses -> original\n"
+               "# code FOLDED_START FOLDED_END FUNCTION MODULE   (synthetic code, 4 bytes an instruction)\n"
+               "# data FOLDED_START FOLDED_END ORIGINAL_START MAPPING   (runs of 4096-byte pages)\n");
+    rt_code_map_write(f);
+    fold_slot *v = malloc((table_n + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < table_cap; i++)
+        if (table[i].used)
+            v[n++] = table[i];
+    if (v) {
+        qsort(v, n, sizeof *v, by_page32);
+        for (size_t i = 0; i < n;) {
+            size_t k = i + 1;
+            while (k < n && v[k].page32 == v[k - 1].page32 + 1 && v[k].page64 == v[k - 1].page64 + 1)
+                k++;
+            char name[512];
+            mapping_name(v[i].page64 << PAGE_SHIFT, name, sizeof name);
+            fprintf(f, "data 0x%08x 0x%08llx 0x%016llx %s\n", v[i].page32 << PAGE_SHIFT,
+                    ((unsigned long long)v[k - 1].page32 + 1) << PAGE_SHIFT,
+                    (unsigned long long)v[i].page64 << PAGE_SHIFT, name[0] ? name : "-");
+            i = k;
+        }
+        free(v);
+    }
+    int err = ferror(f) ? EIO : 0;
+    if (fclose(f) != 0 && !err)
+        err = errno;
+    return err;
+}

@@ -1,0 +1,173 @@
+/* rt_record.c — the calls instrumented code makes (hot path: one buffer
+ * append, no lock), call records, and flushing a buffer to its sink. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define HOT __attribute__((hot, visibility("default")))
+
+static inline void put(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold)
+{
+    if (__builtin_expect(t != NULL && t->cur < t->lim, 1)) {
+        rt_ent *e = t->cur++;
+        e->f1 = f1;
+        e->fold = fold;
+        e->v = v;
+    } else {
+        rt_slow_mem(t, f1, v, fold);
+    }
+}
+
+HOT void __smait_mem(uint32_t f1, const void *addr)
+{
+    put(rt_self, f1, (uint64_t)(uintptr_t)addr, 1);
+}
+
+/* Before a call of a (possibly) instrumented function: the callee's entry
+ * turns it into a procedure-call record. */
+HOT void __smait_call(rt_module *m, uint32_t next_rel)
+{
+    rt_slot *t = rt_self;
+    if (t)
+        t->pending = m->base + next_rel;
+}
+
+HOT void __smait_enter(rt_module *m, uint32_t rel)
+{
+    rt_slot *t = rt_self;
+    if (!t)
+        return;
+    uint32_t fn = m->base + rel, ret = t->pending;
+    t->pending = 0;
+    if (ret)
+        put(t, 0xC0000000u | (ret & SMAIT_BRANCH_ADDR_MASK), fn, 0);
+    if (t->depth < RT_STACK)
+        t->stack[t->depth] = ret;
+    t->depth++;
+    put(t, 0x40000000u, fn, 0);
+}
+
+HOT void __smait_ret(rt_module *m, uint32_t src_rel)
+{
+    rt_slot *t = rt_self;
+    if (!t || t->depth == 0)
+        return;
+    t->depth--;
+    uint32_t ret = t->depth < RT_STACK ? t->stack[t->depth] : 0;
+    if (ret)
+        put(t, 0x80000000u | ((m->base + src_rel) & SMAIT_BRANCH_ADDR_MASK), ret, 0);
+}
+
+/* A taken branch; tgt_rel 0 = falls through (no record). */
+HOT void __smait_br(rt_module *m, uint32_t src_rel, uint32_t tgt_rel)
+{
+    if (tgt_rel)
+        put(rt_self, 0x80000000u | ((m->base + src_rel) & SMAIT_BRANCH_ADDR_MASK),
+            m->base + tgt_rel, 0);
+}
+
+/* memcpy/memmove/memset as the loop they are: a call of a pseudo-procedure
+ * whose body is "load 8; store 8; branch back" (memset: no load), 8 bytes a
+ * turn and the tail in 4/2/1-byte turns, then a return to the call site. */
+void __smait_xfer(rt_module *m, uint32_t next_rel, uint32_t kind, void *dst,
+                  const void *src, uint64_t n)
+{
+    rt_slot *t = rt_self;
+    if (!t)
+        return;
+    uint32_t code = kind == 0 ? RT_CODE_MEMCPY : kind == 1 ? RT_CODE_MEMMOVE : RT_CODE_MEMSET;
+    uint32_t next = m->base + next_rel;
+    put(t, 0xC0000000u | (next & SMAIT_BRANCH_ADDR_MASK), code, 0);
+    uint64_t d = (uintptr_t)dst, s = (uintptr_t)src, off = 0;
+    uint32_t pc = code;
+    while (off < n) {
+        uint64_t left = n - off;
+        unsigned sz = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+        if (off > 0)
+            put(t, 0x80000000u | (pc + 4), code, 0);
+        pc = code;
+        if (kind != 2) {
+            put(t, smait_mem_f1(SMAIT_LOAD, sz, SMAIT_REG_FIXED), s + off, 1);
+            pc += 4;
+        }
+        put(t, smait_mem_f1(SMAIT_STORE, sz, SMAIT_REG_FIXED), d + off, 1);
+        pc += 4;
+        off += sz;
+    }
+    put(t, 0x80000000u | (pc + 4), next, 0);
+}
+
+void rt_buffer_init(rt_slot *t)
+{
+    t->buf = malloc(RT_BUF_ENTS * sizeof *t->buf);
+    if (!t->buf)
+        rt_fatal("out of memory for a trace buffer");
+    t->cur = t->buf;
+    t->end = t->buf + RT_BUF_ENTS;
+    t->lim = t->end;
+    t->detail_on = true;
+}
+
+/* Not the hot path: buffer full, detail off, or an unknown thread. */
+void rt_slow_mem(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold)
+{
+    if (!t)
+        return;                         /* a thread our wrappers did not start */
+    if (!t->detail_on || atomic_load_explicit(&rt_all_off, memory_order_relaxed)) {
+        t->dropped++;
+        return;
+    }
+    if (t->cur == t->end)
+        rt_flush(t);
+    rt_ent *e = t->cur++;
+    e->f1 = f1;
+    e->fold = fold;
+    e->v = v;
+}
+
+/* Call records are written whatever the detail setting (report: markers only
+ * stop detailed tracing). */
+void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
+             uint64_t arg1, bool fold1, uint32_t arg2)
+{
+    if (t->end - t->cur < SMAIT_CALL_PARTS)
+        rt_flush(t);
+    uint64_t v[SMAIT_CALL_PARTS] = { start, end, arg1, arg2, 0, 0 };
+    for (unsigned i = 0; i < SMAIT_CALL_PARTS; i++) {
+        rt_ent *e = t->cur++;
+        e->f1 = smait_call_f1(type, i);
+        e->fold = i == 2 && fold1;
+        e->v = v[i];
+    }
+    bool off = !t->detail_on || atomic_load_explicit(&rt_all_off, memory_order_relaxed);
+    t->lim = off ? t->cur : t->end;
+}
+
+void rt_flush(rt_slot *t)
+{
+    size_t n = (size_t)(t->cur - t->buf);
+    t->cur = t->buf;
+    if (t->lim != t->end)
+        t->lim = t->cur;
+    if (n == 0)
+        return;
+    t->records += n;
+    if (!t->sink || !t->sink->wants_records)
+        return;
+    /* Fold and write in chunks (the lock is the fold table's, not the hot path's). */
+    smait_raw out[4096];
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        rt_fold_lock();
+        for (; i < n && k < sizeof out / sizeof out[0]; i++, k++) {
+            const rt_ent *e = &t->buf[i];
+            out[k].f1 = e->f1;
+            out[k].f2 = e->fold ? rt_fold(t, e->v) : (uint32_t)e->v;
+        }
+        rt_fold_unlock();
+        int err = t->sink->write(t->sink, out, k);
+        if (err)
+            rt_fatal("%s: cannot write trace: %s", t->path ? t->path : "trace", strerror(err));
+    }
+}

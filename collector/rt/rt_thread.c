@@ -1,0 +1,338 @@
+/* rt_thread.c — pthreads onto SMAIT's thread model (SPEC §5.1).
+ *
+ * The main thread is trace 0. A region begins when trace 0 creates a thread
+ * while no created thread is live (spawn region=r threads=0: all traces);
+ * it ends when the last live thread is joined (join in the joiner's trace).
+ * A created thread takes the lowest slot (trace) not used yet in the region;
+ * its trace gets: for each earlier region it missed, spawn+join; then
+ * spawn region=r, its records, and the join of the region when the slot is
+ * next used (the end of a trace counts as a join). pthread_create and
+ * pthread_join are also two-thread barriers (keys: g_keys[slot]) between
+ * creator and created thread and between thread and joiner, so the analysis
+ * keeps their real order. Mutexes are critical sections keyed by their
+ * address, pthread_cond_wait ends and begins its mutex's section, and
+ * pthread_barrier_wait is a barrier of the count given to its init.
+ *
+ * The wrappers are linked with ld --wrap (smait-cc), so only the program's
+ * own calls are recorded; the runtime locks with spinlocks, never mutexes. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+enum { MAX_SLOTS = 4096, MAX_BARRIERS = 256 };
+
+static atomic_flag slots_lock = ATOMIC_FLAG_INIT;
+static rt_slot *slots[MAX_SLOTS];
+static int nslots;
+static unsigned region, live;
+static struct { uint64_t start, end; } g_keys[MAX_SLOTS];    /* barrier keys */
+static struct { const void *b; unsigned count; } barriers[MAX_BARRIERS];
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int __real_pthread_join(pthread_t, void **);
+int __real_pthread_detach(pthread_t);
+int __real_pthread_mutex_lock(pthread_mutex_t *);
+int __real_pthread_mutex_trylock(pthread_mutex_t *);
+int __real_pthread_mutex_unlock(pthread_mutex_t *);
+int __real_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+int __real_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+int __real_pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
+int __real_pthread_barrier_wait(pthread_barrier_t *);
+
+void rt_spin_lock(atomic_flag *f)
+{
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        sched_yield();
+}
+void rt_spin_unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order_release); }
+
+int rt_slot_count(void) { return nslots; }
+rt_slot *rt_slot_get(int i) { return slots[i]; }
+
+/* A new trace file (under slots_lock, or at start-up). */
+rt_slot *rt_slot_new(int i)
+{
+    rt_slot *t = calloc(1, sizeof *t);
+    if (!t)
+        rt_fatal("out of memory");
+    t->slot = i;
+    rt_buffer_init(t);
+    const char *p = rt_partial_path(i);
+    t->path = p ? strdup(p) : NULL;
+    int err;
+    t->sink = rt_sink_open(rt_type, t->path, &err);
+    if (!t->sink)
+        rt_fatal("%s: cannot create trace file: %s", t->path ? t->path : "trace", strerror(err));
+    slots[i] = t;
+    if (i >= nslots)
+        nslots = i + 1;
+    uint32_t now = rt_now_us();
+    rt_call(t, SMAIT_CT_START_TRACE, now, now, 0, false, 0);
+    return t;
+}
+
+static void thread_end(void *p)
+{
+    rt_slot *t = p;
+    if (!t || t->ended)
+        return;
+    t->ended = true;
+    t->exit_time = rt_now_us();
+    rt_flush(t);
+    rt_self = NULL;
+    rt_spin_lock(&slots_lock);
+    t->running = false;
+    rt_spin_unlock(&slots_lock);
+}
+
+static void make_exit_key(void)
+{
+    if (pthread_key_create(&exit_key, thread_end) != 0)
+        rt_fatal("pthread_key_create failed");
+}
+
+typedef struct start_arg { void *(*fn)(void *); void *arg; rt_slot *t; uint32_t created; } start_arg;
+
+static void *trampoline(void *p)
+{
+    start_arg a = *(start_arg *)p;
+    free(p);
+    rt_slot *t = a.t;
+    rt_self = t;
+    pthread_setspecific(exit_key, t);
+    uint32_t now = rt_now_us();
+    if (t->join_pending)
+        rt_call(t, SMAIT_CT_JOIN, t->join_time, t->join_time, 0, false, 0);
+    t->join_pending = false;
+    for (unsigned r = t->done_region + 1; r < t->used_region; r++) {
+        rt_call(t, SMAIT_CT_SPAWN, now, now, r, false, 0);
+        rt_call(t, SMAIT_CT_JOIN, now, now, 0, false, 0);
+    }
+    rt_call(t, SMAIT_CT_SPAWN, a.created, now, t->used_region, false, 0);
+    t->done_region = t->used_region;
+    rt_call(t, SMAIT_CT_BARRIER, a.created, now, (uintptr_t)&g_keys[t->slot].start, true, 2);
+    void *ret = a.fn(a.arg);
+    thread_end(t);
+    return ret;
+}
+
+int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    rt_slot *self = rt_self;
+    if (!self)
+        return __real_pthread_create(th, attr, fn, arg);
+    pthread_once(&exit_key_once, make_exit_key);
+    uint32_t t0 = rt_now_us();
+    start_arg *a = malloc(sizeof *a);
+    if (!a)
+        return EAGAIN;
+    int detached = PTHREAD_CREATE_JOINABLE;
+    if (attr)
+        pthread_attr_getdetachstate(attr, &detached);
+
+    rt_spin_lock(&slots_lock);
+    if (live == 0) {
+        region++;
+        rt_call(self, SMAIT_CT_SPAWN, t0, t0, region, false, 0);
+    }
+    int s = 1;
+    while (s < nslots && (slots[s]->used_region == region || slots[s]->running))
+        s++;
+    if (s == MAX_SLOTS) {
+        rt_spin_unlock(&slots_lock);
+        rt_fatal("more than %d threads", MAX_SLOTS - 1);
+    }
+    rt_slot *t = s < nslots ? slots[s] : rt_slot_new(s);
+    t->used_region = region;
+    t->running = true;
+    t->ended = false;
+    t->live = detached == PTHREAD_CREATE_JOINABLE;
+    t->detached = !t->live;
+    t->depth = 0;
+    t->pending = 0;
+    live++;
+    rt_spin_unlock(&slots_lock);
+
+    *a = (start_arg){ fn, arg, t, t0 };
+    int rc = __real_pthread_create(th, attr, trampoline, a);
+    rt_spin_lock(&slots_lock);
+    if (rc != 0) {
+        free(a);
+        t->running = t->live = false;
+        t->used_region = 0;
+        live--;
+    } else {
+        t->tid = *th;
+    }
+    rt_spin_unlock(&slots_lock);
+    if (rc == 0)
+        rt_call(self, SMAIT_CT_BARRIER, t0, rt_now_us(), (uintptr_t)&g_keys[s].start, true, 2);
+    return rc;
+}
+
+static rt_slot *slot_of(pthread_t th)
+{
+    for (int i = 1; i < nslots; i++)
+        if (slots[i]->live && pthread_equal(slots[i]->tid, th))
+            return slots[i];
+    return NULL;
+}
+
+int __wrap_pthread_join(pthread_t th, void **ret)
+{
+    rt_slot *self = rt_self;
+    uint32_t t0 = rt_now_us();
+    int rc = __real_pthread_join(th, ret);
+    if (rc != 0 || !self)
+        return rc;
+    uint32_t t1 = rt_now_us();
+    rt_spin_lock(&slots_lock);
+    rt_slot *t = slot_of(th);
+    bool region_end = false;
+    if (t) {
+        t->live = false;
+        /* The thread has ended: its buffer is ours now. */
+        rt_call(t, SMAIT_CT_BARRIER, t->exit_time, t1, (uintptr_t)&g_keys[t->slot].end, true, 2);
+        t->join_pending = true;
+        t->join_time = t1;
+        region_end = --live == 0;
+    }
+    rt_spin_unlock(&slots_lock);
+    if (t) {
+        rt_flush(t);
+        rt_call(self, SMAIT_CT_BARRIER, t0, t1, (uintptr_t)&g_keys[t->slot].end, true, 2);
+        if (region_end)
+            rt_call(self, SMAIT_CT_JOIN, t1, t1, 0, false, 0);
+    }
+    return rc;
+}
+
+int __wrap_pthread_detach(pthread_t th)
+{
+    int rc = __real_pthread_detach(th);
+    if (rc == 0) {
+        rt_spin_lock(&slots_lock);
+        rt_slot *t = slot_of(th);
+        if (t) {
+            t->live = false;
+            t->detached = true;     /* stays counted in live: the region never ends */
+        }
+        rt_spin_unlock(&slots_lock);
+    }
+    return rc;
+}
+
+int __wrap_pthread_mutex_lock(pthread_mutex_t *m)
+{
+    uint32_t t0 = rt_now_us();
+    int rc = __real_pthread_mutex_lock(m);
+    rt_slot *t = rt_self;
+    if (rc == 0 && t)
+        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
+    return rc;
+}
+
+int __wrap_pthread_mutex_trylock(pthread_mutex_t *m)
+{
+    uint32_t t0 = rt_now_us();
+    int rc = __real_pthread_mutex_trylock(m);
+    rt_slot *t = rt_self;
+    if (rc == 0 && t)
+        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
+    return rc;
+}
+
+int __wrap_pthread_mutex_unlock(pthread_mutex_t *m)
+{
+    uint32_t t0 = rt_now_us();
+    int rc = __real_pthread_mutex_unlock(m);
+    rt_slot *t = rt_self;
+    if (rc == 0 && t)
+        rt_call(t, SMAIT_CT_END_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
+    return rc;
+}
+
+int __wrap_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+    rt_slot *t = rt_self;
+    uint32_t t0 = rt_now_us();
+    if (t)
+        rt_call(t, SMAIT_CT_END_CRITICAL, t0, t0, (uintptr_t)m, true, 0);
+    int rc = __real_pthread_cond_wait(c, m);
+    if (t)
+        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
+    return rc;
+}
+
+int __wrap_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts)
+{
+    rt_slot *t = rt_self;
+    uint32_t t0 = rt_now_us();
+    if (t)
+        rt_call(t, SMAIT_CT_END_CRITICAL, t0, t0, (uintptr_t)m, true, 0);
+    int rc = __real_pthread_cond_timedwait(c, m, ts);
+    if (t)
+        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
+    return rc;
+}
+
+int __wrap_pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned count)
+{
+    int rc = __real_pthread_barrier_init(b, a, count);
+    if (rc == 0) {
+        rt_spin_lock(&slots_lock);
+        int free_i = -1;
+        for (int i = 0; i < MAX_BARRIERS; i++) {
+            if (barriers[i].b == b) {
+                free_i = i;
+                break;
+            }
+            if (free_i < 0 && !barriers[i].b)
+                free_i = i;
+        }
+        if (free_i >= 0)
+            barriers[free_i].b = b, barriers[free_i].count = count;
+        rt_spin_unlock(&slots_lock);
+    }
+    return rc;
+}
+
+int __wrap_pthread_barrier_wait(pthread_barrier_t *b)
+{
+    uint32_t t0 = rt_now_us();
+    int rc = __real_pthread_barrier_wait(b);
+    rt_slot *t = rt_self;
+    if (!t)
+        return rc;
+    unsigned count = 0;         /* unknown: all threads of the phase (SPEC §5.1) */
+    rt_spin_lock(&slots_lock);
+    for (int i = 0; i < MAX_BARRIERS; i++)
+        if (barriers[i].b == b)
+            count = barriers[i].count;
+    rt_spin_unlock(&slots_lock);
+    rt_call(t, SMAIT_CT_BARRIER, t0, rt_now_us(), (uintptr_t)b, true, count);
+    return rc;
+}
+
+/* At exit: every trace that is not being written ends with end_trace (its
+ * last region's join is the end of the trace). */
+void rt_threads_finish(void)
+{
+    rt_spin_lock(&slots_lock);
+    for (int i = 0; i < nslots; i++) {
+        rt_slot *t = slots[i];
+        if (t->running && t != rt_self) {
+            fprintf(stderr, "smait: thread %d is still running at exit: its trace ends at its last flush\n", i);
+            continue;
+        }
+        uint32_t now = rt_now_us();
+        rt_call(t, SMAIT_CT_END_TRACE, now, now, 0, false, 0);
+        rt_flush(t);
+    }
+    rt_spin_unlock(&slots_lock);
+}
