@@ -311,7 +311,7 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
                 record_access(s, &a);
                 pc += 4 * slots(s, I);
             } else if (a.kind == K_XFER) {
-                record_xfer(s, I, a.xfer, pc + 4);
+                record_xfer(s, I, a.xfer, s->level >= 3 ? pc + 4 : 0);
                 pc += 4;
             } else {
                 LLVMValueRef args[] = { s->desc, c32(s, pc + 4) };

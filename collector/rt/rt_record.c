@@ -69,7 +69,8 @@ HOT void __smait_br(rt_module *m, uint32_t src_rel, uint32_t tgt_rel)
 
 /* memcpy/memmove/memset as the loop they are: a call of a pseudo-procedure
  * whose body is "load 8; store 8; branch back" (memset: no load), 8 bytes a
- * turn and the tail in 4/2/1-byte turns, then a return to the call site. */
+ * turn and the tail in 4/2/1-byte turns, then a return to the call site.
+ * next_rel 0 (level 2): the accesses only. */
 void __smait_xfer(rt_module *m, uint32_t next_rel, uint32_t kind, void *dst,
                   const void *src, uint64_t n)
 {
@@ -78,13 +79,15 @@ void __smait_xfer(rt_module *m, uint32_t next_rel, uint32_t kind, void *dst,
         return;
     uint32_t code = kind == 0 ? RT_CODE_MEMCPY : kind == 1 ? RT_CODE_MEMMOVE : RT_CODE_MEMSET;
     uint32_t next = m->base + next_rel;
-    put(t, 0xC0000000u | (next & SMAIT_BRANCH_ADDR_MASK), code, 0);
+    bool stream = next_rel != 0;
+    if (stream)
+        put(t, 0xC0000000u | (next & SMAIT_BRANCH_ADDR_MASK), code, 0);
     uint64_t d = (uintptr_t)dst, s = (uintptr_t)src, off = 0;
     uint32_t pc = code;
     while (off < n) {
         uint64_t left = n - off;
         unsigned sz = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
-        if (off > 0)
+        if (off > 0 && stream)
             put(t, 0x80000000u | (pc + 4), code, 0);
         pc = code;
         if (kind != 2) {
@@ -95,7 +98,8 @@ void __smait_xfer(rt_module *m, uint32_t next_rel, uint32_t kind, void *dst,
         pc += 4;
         off += sz;
     }
-    put(t, 0x80000000u | (pc + 4), next, 0);
+    if (stream)
+        put(t, 0x80000000u | (pc + 4), next, 0);
 }
 
 void rt_buffer_init(rt_slot *t)

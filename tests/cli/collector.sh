@@ -1,0 +1,313 @@
+# collector.sh — the trace collector (docs/collector.md): smait-cc builds
+# tests/cli/collector/toy.c and kinds.c, whose every access is known; their
+# traces must hold exactly the expected records, and ciat must find the
+# expected communication. Data addresses are compared by name: the programs
+# print where their objects are, and normalize.awk maps each folded trace
+# address back through the address map the runtime wrote (so the map is
+# checked too). Branch records depend on the compiler's block layout and are
+# checked for consistency (no discontinuity), not value by value.
+D=$CLI_DIR/collector
+export SMAIT_CLANG=${SMAIT_CLANG:-}
+[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+
+# dump PREFIX SYMS: the trace set as normalized text (times dropped, names for addresses).
+dump() {
+    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/normalize.awk" "$2" "$1.map" -
+}
+counts() { sed -E 's/[0-9]+ records/N records/'; }
+export -f dump counts
+export D
+
+check "smait-cc builds the toy program" smait-cc -O1 -pthread "$D/toy.c" -o toy <<'EOF'
+--- exit 0
+EOF
+check "run: 3 traces and the map (stderr), the program's own output and status" \
+    bash -c 'TRACE_FILE_NAME=toy ./toy > toy.syms 2> toy.err; s=$?; counts < toy.err; wc -l < toy.syms; exit $s' <<'EOF'
+smait: trace output stored in:
+        file toy.3.0 for thread 0
+        file toy.3.1 for thread 1
+        file toy.3.2 for thread 2
+        address map toy.3.map
+smait: 3 threads, N records
+3
+--- exit 0
+EOF
+# The runtime's barrier keys (g_keys[slot] = {start, end}, 16 bytes a slot)
+# are named through the symbol table: load base = printed a - nm's a.
+base=$(( $(awk '$1 == "a" { print $2 }' toy.syms) - 0x$(nm toy | awk '$3 == "a" { print $1 }') ))
+printf 'g_keys 0x%x\n' $(( base + 0x$(nm toy | awk '$3 == "g_keys" { print $1 }') )) >> toy.syms
+
+# Thread 0 creates readers 1 and 2 (region 1: spawn, then a create barrier
+# g_keys+16*slot with each), writes a[0..15], meets them at the barrier of 3,
+# joins them (join barriers g_keys+16*slot+8, loading t[i] from its stack:
+# "?"), ends the region (join) and reads both sums. Each reader: spawn, its
+# create barrier, the barrier of 3, 16 loads, its sum, its join barrier.
+check "the toy's records (memory and calls; no branches)" \
+    bash -c 'dump toy.3 toy.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
+thread 0
+start_trace
+spawn region=1 threads=0
+barrier var=g_keys+16 threads=2
+barrier var=g_keys+32 threads=2
+store 4 a+0
+store 4 a+4
+store 4 a+8
+store 4 a+12
+store 4 a+16
+store 4 a+20
+store 4 a+24
+store 4 a+28
+store 4 a+32
+store 4 a+36
+store 4 a+40
+store 4 a+44
+store 4 a+48
+store 4 a+52
+store 4 a+56
+store 4 a+60
+barrier var=bar+0 threads=3
+load 8 ?
+barrier var=g_keys+24 threads=2
+load 8 ?
+barrier var=g_keys+40 threads=2
+join
+load 4 sum+0
+load 4 sum+4
+end_trace
+thread 1
+start_trace
+spawn region=1 threads=0
+barrier var=g_keys+16 threads=2
+barrier var=bar+0 threads=3
+load 4 a+0
+load 4 a+4
+load 4 a+8
+load 4 a+12
+load 4 a+16
+load 4 a+20
+load 4 a+24
+load 4 a+28
+load 4 a+32
+load 4 a+36
+load 4 a+40
+load 4 a+44
+load 4 a+48
+load 4 a+52
+load 4 a+56
+load 4 a+60
+store 4 sum+0
+barrier var=g_keys+24 threads=2
+end_trace
+thread 2
+start_trace
+spawn region=1 threads=0
+barrier var=g_keys+32 threads=2
+barrier var=bar+0 threads=3
+load 4 a+0
+load 4 a+4
+load 4 a+8
+load 4 a+12
+load 4 a+16
+load 4 a+20
+load 4 a+24
+load 4 a+28
+load 4 a+32
+load 4 a+36
+load 4 a+40
+load 4 a+44
+load 4 a+48
+load 4 a+52
+load 4 a+56
+load 4 a+60
+store 4 sum+4
+barrier var=g_keys+40 threads=2
+end_trace
+--- exit 0
+EOF
+check "procedure starts: main (thread 0) and reader (threads 1, 2), no calls between instrumented functions" \
+    bash -c 'dump toy.3 toy.syms | grep -E "^(thread|proc|pcall) "' <<'EOF'
+thread 0
+proc C
+thread 1
+proc C
+thread 2
+proc C
+--- exit 0
+EOF
+
+# ciat: phase 1 is thread 0 up to its spawn; phase 2 the region; phase 3
+# thread 0 after the last join. Each of the 16 words of a is written by
+# thread 0 and read by both readers: 32 RAW accesses, and the 16 write
+# instances each have 2 consumers (S[2] = 16, counted when the analysis ends,
+# in its last phase). Thread 0's loads of sum[0] and sum[1] in phase 3 are 2
+# RAW accesses with one consumer each (1:2). Nothing else is shared: no WAR,
+# WAW or RAR. Σ k·S[k] = 2·16 + 1·2 = 34 = RAW.
+check "ciat: phases and communication" bash -c '
+    ciat -q toy.3 && grep -E "^R[0-9x]TxL(00|1[0-5]):" toy.3.ciat_report | sed -E "s/ start [0-9]+ end [0-9]+//"' <<'EOF'
+R1TxL00: phase kind serial by start threads 1
+R1TxL10: raw 0
+R1TxL11: raw_degree
+R1TxL12: war 0
+R1TxL13: war_degree
+R1TxL14: waw 0
+R1TxL15: rar 0
+R2TxL00: phase kind parallel by spawn threads 3
+R2TxL10: raw 32
+R2TxL11: raw_degree
+R2TxL12: war 0
+R2TxL13: war_degree
+R2TxL14: waw 0
+R2TxL15: rar 0
+R3TxL00: phase kind serial by join threads 1
+R3TxL10: raw 2
+R3TxL11: raw_degree 1:2 2:16
+R3TxL12: war 0
+R3TxL13: war_degree
+R3TxL14: waw 0
+R3TxL15: rar 0
+RxTxL00: phase kind all phases 3 threads 3
+RxTxL10: raw 34
+RxTxL11: raw_degree 1:2 2:16
+RxTxL12: war 0
+RxTxL13: war_degree
+RxTxL14: waw 0
+RxTxL15: rar 0
+--- exit 0
+EOF
+# Every access is one instruction at the next synthetic code address and
+# every taken branch starts after the instructions before it: ciat fetches
+# every executed instruction and finds no discontinuity.
+check "ciat: the branch stream is consistent (fetched = executed, no discontinuities)" \
+    awk '$1 == "RxTxL06:" { print ($4 == $6 && $4 > 0) ? "consistent" : "NOT", "discontinuities", $NF }' toy.3.ciat_report <<'EOF'
+consistent discontinuities 0
+--- exit 0
+EOF
+check "the map: synthetic code of the runtime and of toy.c's functions" \
+    bash -c 'grep "^code" toy.3.map | sed "s|$1/||"' _ "$D" <<'EOF'
+code 0x00001000 0x00001010 memcpy (runtime)
+code 0x00001010 0x00001020 memmove (runtime)
+code 0x00001020 0x00001030 memset (runtime)
+code 0x00010000 0x00010040 main toy.c
+code 0x00010040 0x00010060 reader toy.c
+--- exit 0
+EOF
+check_true "the map: data pages keep their page offset (a's folded address ends like its own)" bash -c '
+    a=$(awk "\$1 == \"a\" { print \$2 }" toy.syms)
+    smait dump toy.3.0 | grep -m1 "store 4" | grep -q "${a: -3}\$"'
+if grep -q 'cannot turn address randomisation off' toy.err; then
+    echo "(address randomisation is on here: the same-addresses check is skipped)"
+else
+    check_true "a second run writes the same records (times aside)" bash -c '
+        TRACE_FILE_NAME=again ./toy >/dev/null 2>&1 &&
+        cmp <(smait dump --set toy.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") \
+            <(smait dump --set again.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//")'
+fi
+
+# ---- every kind of access ---------------------------------------------------
+check "smait-cc builds kinds.c (smait_marker.h found)" smait-cc -O1 "$D/kinds.c" -o kinds <<'EOF'
+--- exit 0
+EOF
+check "kinds: one record per access, and the store with detailed tracing off is not written" \
+    bash -c 'TRACE_FILE_NAME=k ./kinds > k.syms 2> k.err; s=$?; counts < k.err; exit $s' <<'EOF'
+smait: trace output stored in:
+        file k.1.0 for thread 0
+        address map k.1.map
+smait: 1 threads, N records (1 not written: detailed tracing off)
+--- exit 0
+EOF
+# float: 4 bytes fp; double: 8 bytes fp; int: fixed; v4f: 16 bytes vec (size
+# code 9); the atomic add: atomic; long double: 10 bytes, as 8 + 2, fp;
+# memcpy of n = 13 bytes: a call of the memcpy pseudo-procedure at 0x1000
+# (load 8, store 8, branch back at 0x1008: next 0x100c) turns of 8, 4 and 1
+# bytes, then the return to the call site; memset of m = 6 bytes at 0x1020
+# (store, branch at 0x1024: next 0x1028), 4 + 2 bytes.
+check "kinds: sizes, register types, memcpy and memset" bash -c 'dump k.1 k.syms | grep -v "^proc"' <<'EOF'
+start_trace
+store 4 f+0 fp
+load 4 f+0 fp
+store 8 d+0 fp
+load 8 d+0 fp
+store 4 i+0
+load 16 v+0 vec
+load 16 v+0 vec
+store 16 v+0 vec
+atomic 4 counter+0
+store 8 ld+0 fp
+store 2 ld+8 fp
+load 8 n+0
+pcall C 0x00001000
+load 8 src+0
+store 8 dst+0
+branch 0x0000100c 0x00001000
+load 4 src+8
+store 4 dst+8
+branch 0x0000100c 0x00001000
+load 1 src+12
+store 1 dst+12
+branch 0x0000100c C
+load 8 m+0
+pcall C 0x00001020
+store 4 dst+0
+branch 0x00001028 0x00001020
+store 2 dst+4
+branch 0x00001028 C
+marker cmd=1 num=1
+marker cmd=2 num=2
+end_trace
+--- exit 0
+EOF
+# ciat's classes (SPEC §7.1; the atomic is a load and a store): 10 loads =
+# byte (src+12), word (src+8, counter), float (f), double (d), other (v twice:
+# 16 bytes; n, m and src+0: 8 bytes fixed-point); 12 stores = byte (dst+12),
+# half (memset dst+4), word (i, dst+8, counter, memset dst+0), float (f),
+# double (d, ld+0: 8 bytes fp), other (v, ld+8: 2 bytes fp, dst+0: 8 fixed).
+check "ciat counts the float and the double as such" bash -c '
+    ciat -q k.1 && grep -E "^RxT0L0[23]:" k.1.ciat_report' <<'EOF'
+RxT0L02: loads byte 1 10.00% half 0 0.00% word 2 20.00% float 1 10.00% double 1 10.00% other 5 50.00%
+RxT0L03: stores zero 0 0.00% byte 1 8.33% half 1 8.33% three 0 0.00% word 4 33.33% float 1 8.33% double 2 16.67% other 3 25.00%
+--- exit 0
+EOF
+check "level 2: memory and call records only" bash -c '
+    SMAIT_LEVEL=2 smait-cc -O1 "$1/kinds.c" -o kinds2 && TRACE_FILE_NAME=k2 SMAIT_QUIET=1 ./kinds2 >/dev/null &&
+    smait stat k2.1.0 | grep -E "^(proc_start|branch|proc_call|memory) "' _ "$D" <<'EOF'
+memory 21 load 9 store 11 atomic 1
+proc_start 0
+branch 0
+proc_call 0
+--- exit 0
+EOF
+
+# ---- TRACE_FILE_TYPE -------------------------------------------------------------
+check "compressed: a gzip file (magic 1f 8b) with the same records" bash -c '
+    TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=z SMAIT_QUIET=1 ./kinds >/dev/null &&
+    od -An -tx1 -N2 z.1.0 && cmp <(dump z.1 k.syms) <(dump k.1 k.syms) && echo same' <<'EOF'
+ 1f 8b
+same
+--- exit 0
+EOF
+check "suppressed: no files, the same number of records made" bash -c '
+    TRACE_FILE_TYPE=suppressed TRACE_FILE_NAME=s ./kinds >/dev/null 2>s.err; s=$?
+    ls s.* 2>/dev/null | grep -v "^s.err$"
+    n=$(sed -n "s/^smait: 1 threads, \([0-9]*\) records.*/\1/p" k.err)
+    sed "s/ $n records/ SAME records/" s.err; exit $s' <<'EOF'
+smait: traces suppressed: 1 threads, SAME records
+--- exit 0
+EOF
+check "normal is the default, and named explicitly" bash -c '
+    TRACE_FILE_TYPE=normal TRACE_FILE_NAME=nn SMAIT_QUIET=1 ./kinds >/dev/null && cmp <(dump nn.1 k.syms) <(dump k.1 k.syms) && echo same' <<'EOF'
+same
+--- exit 0
+EOF
+check_status "bad TRACE_FILE_TYPE: exit 2, the values allowed" 2 \
+    '^smait: TRACE_FILE_TYPE=gzip: unknown trace type \(normal, compressed or suppressed\)$' \
+    env TRACE_FILE_TYPE=gzip ./kinds
+check_status "TRACE_FILE_TYPE=to_ciat: not yet" 2 '^smait: TRACE_FILE_TYPE=to_ciat .*not supported yet' \
+    env TRACE_FILE_TYPE=to_ciat ./kinds
+check_status "empty TRACE_FILE_NAME" 2 '^smait: TRACE_FILE_NAME is empty' env TRACE_FILE_NAME= ./kinds
+check_status "TRACE_FILE_NAME in a missing directory: the file and the reason" 2 \
+    '^smait: nodir/t\.0\.partial: cannot create trace file: No such file or directory$' \
+    env TRACE_FILE_NAME=nodir/t ./kinds
+check_status "smait-cc: bad SMAIT_LEVEL" 2 '^smait-cc: SMAIT_LEVEL=4: must be 1, 2 or 3$' \
+    env SMAIT_LEVEL=4 smait-cc "$D/kinds.c" -o x
+check_status "smait-cc: a C error is the compiler's, exit 1" 1 'error' \
+    bash -c 'echo "int main(void) { return x; }" > bad.c && smait-cc bad.c -o bad 2>&1 >/dev/null | grep -m1 error >&2; exit ${PIPESTATUS[0]}'

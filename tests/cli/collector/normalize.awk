@@ -1,0 +1,38 @@
+# normalize.awk — smait dump text with data addresses named (collector test).
+# Inputs: SYMS (file of "name 0xORIGINAL_ADDRESS" lines the traced program
+# printed), the address map, then the dump. Each data address is turned back
+# into its 64-bit original through the map's data lines and written as
+# name+offset; addresses of no named object are "?". Call record times are
+# dropped; module code addresses (0x10000 and up) become "C", the runtime's
+# memcpy/memset pseudo-procedures (below 0x10000) stay.
+function hex(s,   v, i, c) {     # "0x..." or decimal (mawk has no hex)
+    if (s !~ /^0[xX]/) return s + 0
+    v = 0
+    for (i = 3; i <= length(s); i++) { c = index("0123456789abcdef", tolower(substr(s, i, 1))); v = v * 16 + c - 1 }
+    return v
+}
+function orig(x,   i) {
+    for (i = 1; i <= nmap; i++)
+        if (x >= mf[i] && x < me[i]) return mo[i] + (x - mf[i])
+    return -1
+}
+function name(x,   o, s, best, bo) {
+    o = orig(x); best = "?"
+    if (o < 0) return best
+    for (s in sym) if (o >= sym[s] && o < sym[s] + 256 && (best == "?" || sym[s] > bo)) { best = s; bo = sym[s] }
+    return best == "?" ? best : best "+" (o - bo)
+}
+function code(x) { return hex(x) >= 65536 ? "C" : x }
+FILENAME == SYMS { sym[$1] = hex($2); next }
+FILENAME == MAP { if ($1 == "data") { nmap++; mf[nmap] = hex($2); me[nmap] = hex($3); mo[nmap] = hex($4) } next }
+/^#|^byteorder|^threads/ { next }
+/^thread / { print $1, $2; next }
+{
+    sub(/^[0-9]+: /, "")
+    sub(/ @[0-9:]+$/, "")
+    if ($1 == "load" || $1 == "store" || $1 == "atomic") { $3 = name(hex($3)); print; next }
+    if ($1 == "branch" || $1 == "pcall") { print $1, code($2), code($3); next }
+    if ($1 == "proc") { print $1, code($2); next }
+    if ($2 ~ /^(var|lock)=/) { split($2, kv, "="); $2 = kv[1] "=" name(hex(kv[2])) }
+    print
+}
