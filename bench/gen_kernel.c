@@ -6,7 +6,8 @@
  * rows of C divided among the threads: per inner iteration a load of A[i][k]
  * (private row), a load of B[k][j] (shared, column walk) and a taken branch
  * back to the loop head in a small shared code region; a store of C[i][j]
- * after each inner loop; a barrier (arg2 = 0) after every row. About
+ * after each inner loop; a barrier (arg2 = 0) after every row, time-stamped
+ * 1 ms per row (slice mode's slices are the rows). About
  * MRECORDS million records per thread. A benchmark input, not a test. */
 #include "../common/diag.h"
 #include "../formats/smait.h"
@@ -60,8 +61,12 @@ int main(int argc, char **argv)
                 put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
                 put(&o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);        /* next j */
             }
-            for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)    /* barrier after the row */
-                put(&o, smait_call_f1(SMAIT_CT_BARRIER, p), p == SMAIT_CALL_ARG1 ? 0x7000u : 0);
+            /* A barrier after the row, at 1 ms per row in every thread, so that
+             * slice mode (-i) runs the threads' rows side by side. */
+            uint32_t us = (row / (uint32_t)threads + 1) * 1000u;
+            for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)
+                put(&o, smait_call_f1(SMAIT_CT_BARRIER, p),
+                    p == SMAIT_CALL_ARG1 ? 0x7000u : p <= SMAIT_CALL_END ? us : 0);
         }
         fwrite(o.buf, 1, o.n, o.f);
         fclose(o.f);

@@ -30,6 +30,7 @@ int main(void)
     srunner_add_suite(sr, io_suite());
     srunner_add_suite(sr, clock_queue_suite());
     srunner_add_suite(sr, scheduler_suite());
+    srunner_add_suite(sr, slice_mode_suite());
     srunner_add_suite(sr, report_suite());
     srunner_add_suite(sr, cache_suite());
     srunner_add_suite(sr, cdat_config_suite());
