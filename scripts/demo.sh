@@ -8,6 +8,8 @@
 # with `smait stat`, shows thread 0 with `smait dump` and analyses the set with
 # ciat, then simulates it with cdat on two machines (configs/4x4.ini, and a
 # 2-node machine with oracle placement from ciat's memory file).
+# Then the traced kernels (scripts/demo-kernels.sh): examples/*.c built with
+# smait-cc, run, and analysed with ciat, cdat (two machines) and tdat.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -69,7 +71,7 @@ step "files"
 ls -l "$PREFIX".4.*
 cat <<EOF
 
-The demo trace set (one binary SMAIT trace per thread) is in
+The hand-written trace set (one binary SMAIT trace per thread) is in
   $DEMO_DIR
 made from
   $EXAMPLE
@@ -82,3 +84,5 @@ Try:
   $SMAIT dump --byte-order=big $PREFIX.4.1      (the wrong byte order: an error)
 Formats: formats/SMAIT.md (binary), formats/SMAIT-TEXT.md (text).
 EOF
+
+BIN=$BIN DEMO_DIR=$DEMO_DIR/kernels "$ROOT/scripts/demo-kernels.sh"
