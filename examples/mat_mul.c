@@ -3,7 +3,9 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#define N 32
+#ifndef N
+#define N 32            /* bench/run-collector-bench.sh builds it with -DN=... */
+#endif
 #define NTHREADS 4
 
 static double A[N][N], B[N][N], C[N][N];
