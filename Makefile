@@ -3,7 +3,7 @@
 #   make                 build the tools into build/bin
 #   make check           unit tests (Check) + CLI golden and bad-input tests
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
-#   make demo            run the tools on the bundled example
+#   make demo            run the tools on the bundled example and traced kernels
 #   make bench           throughput benchmarks (records/s, peak memory)
 #   make install PREFIX=/usr/local
 #   make clean
@@ -131,6 +131,10 @@ bench-run: build $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/smait-cc $(BIN)/smait-instrument $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(RT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 collector/smait_marker.h $(DESTDIR)$(PREFIX)/include/
 
 clean:
 	rm -rf build build-san
