@@ -47,6 +47,15 @@ for set in mm.4 mm.64; do
                    " (bound %d KiB: %s)\n", s, r, t, r / t / 1e6, m, bound, m <= bound ? "ok" : "OVER" }'
     done
 done
+echo "-- slice mode (-i): per record at most 1.5x the time of thread mode (-p) on the same records"
+echo "   (the barriers are time-stamped 1 ms per row, so the processes' rows overlap in time)"
+for mode in "-p" "-i 4" "-i 2" "-i 4 -a" "-i 4 -rr_interleaving"; do
+    /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/ciat" $mode -q -o "$DIR" "$DIR/mm.4"
+    read -r secs rss_kib < "$DIR/time.out"
+    util=$(awk '$1 == "RxTxL09:" {print $8}' "$DIR/mm.4.ciat_report")
+    awk -v m="$mode" -v r="$(( $(cat "$DIR"/mm.4.[0-9]* | wc -c) / 8 ))" -v t="$secs" -v k="$rss_kib" -v u="${util:--}" \
+        'BEGIN { printf "ciat %-22s %.2f s: %.1f M records/s, peak RSS %d KiB, utilization %s\n", m, t, r / t / 1e6, k, u }'
+done
 echo "-- ciat on gzip input (bounded by zlib)"
 gzip -1 -k -f "$DIR"/mm.4.0 "$DIR"/mm.4.1 "$DIR"/mm.4.2 "$DIR"/mm.4.3
 mkdir -p "$DIR/gz" && for t in 0 1 2 3; do mv "$DIR/mm.4.$t.gz" "$DIR/gz/mm.4.$t"; done

@@ -406,8 +406,8 @@ void slice_run(scheduler *s)
         if (sl->rr) {
             p->state = P_QUEUED;
         } else if (scout_slice(sl, t)) {
-            /* The first slice has no head: it starts at its tail's start time. */
-            p->start = p->first = p->end == UINT64_MAX ? 0 : p->end;
+            /* The first slice has no head: the process is there from the start. */
+            p->start = p->first = 0;
             enqueue(sl, t);
             continue;
         } else {

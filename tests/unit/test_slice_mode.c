@@ -210,16 +210,16 @@ static void gen(rng *r, tu_recs *t, gen_proc *g)
 static int cut(const gen_proc *g, slice_ref *out)
 {
     int n = 0, first = 0;
-    uint64_t start = UINT64_MAX;        /* the first slice: its tail's start time */
+    uint64_t start = 0;                 /* the first slice starts at 0 */
     for (int i = 0; i < g->n; i++) {
         if (!(g->call[i] && g->sync[i])) continue;
-        out[n] = (slice_ref){ start == UINT64_MAX ? g->tstart[i] : start, g->tstart[i], first, i };
+        out[n] = (slice_ref){ start, g->tstart[i], first, i };
         start = g->tend[i];
         first = i + 1;
         n++;
     }
     if (first < g->n) {
-        out[n] = (slice_ref){ start == UINT64_MAX ? 0 : start, UINT64_MAX, first, g->n - 1 };
+        out[n] = (slice_ref){ start, UINT64_MAX, first, g->n - 1 };
         n++;
     }
     return n;
