@@ -53,6 +53,14 @@ EOT
 # ---- the transactions of a raw read and of a buffered write ----------------------------
 run raw-read raw-read.4 -handle_io
 run buffered-write buffered-write.2 -handle_io -buffered_io
+# The checker compares the I/O processors' L10/L11 lines too: a wrong count
+# of -1's transactions, or of its inv lines, is found.
+sed 's/^RxT-1L10: traffic transactions 16 /RxT-1L10: traffic transactions 15 /' raw-read/raw-read.4.cdat_report >bad1.cdat_report
+sed 's/^RxT-1L11: txn 34 inv 4 /RxT-1L11: txn 34 inv 3 /' raw-read/raw-read.4.cdat_report >bad2.cdat_report
+check_status "cdat_check finds a wrong RxT-1L10 count" 2 'bad1.cdat_report: line [0-9]+: RxT-1L10: transactions 15, the trace has 16$' \
+    "$CDAT_CHECK" --report bad1.cdat_report raw-read/raw-read.4.detailed
+check_status "cdat_check finds a wrong RxT-1L11 count" 2 'bad2.cdat_report: line [0-9]+: RxT-1L11: 34 inv 3, the trace has 4$' \
+    "$CDAT_CHECK" --report bad2.cdat_report raw-read/raw-read.4.detailed
 
 # ---- waiting for the disk, and not waiting -------------------------------------------
 SMALL="-disk_latency 0 -dma_bw 10 -mhz 1 -ipc 1"
