@@ -495,6 +495,7 @@ int main(int argc, char **argv)
                 s.in, msg);
         return 3;
     }
+    LLVMDisposeMessage(msg);        /* allocated even when the module verifies */
     if (LLVMWriteBitcodeToFile(s.m, out))
         die(out, "cannot write the bitcode");
     free(fs), free(names), free(offs), free(at), free(srcname);
