@@ -46,11 +46,15 @@ typedef struct cdat {
     placement pl;
     memusage mu;
     private_ranges ranges;
-    int n;                      /* threads */
-    int *proc_of;               /* thread → global processor */
+    int n;                      /* threads (slice mode: processes) */
+    int slice_cpus;             /* slice mode (-i p): p; 0 in thread mode */
+    int *proc_of;               /* the scheduler's cpu (thread mode: the thread) → global processor */
+    int *slot_of;               /* global processor → its stats slot: itself; slice mode: the
+                                 * process it runs (per-trace figures, SPEC 5.2) */
     int *running;               /* per processor: its threads that are running */
+    uint64_t *idle_from;        /* slice mode: clock + 1 of a processor's 92 not yet written */
     scheduler *s;
-    cpu_stats *phase, *total;   /* per processor */
+    cpu_stats *phase, *total;   /* per stats slot */
     cpu_stats *io_phase, *io_total;     /* per I/O processor k, at k - 1 */
     io_options io_opt;
     io_sim io;
@@ -67,19 +71,20 @@ typedef struct cdat {
 static void on_seq(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;
-    stats_seq(q->requester >= 0 ? &c->phase[q->requester] : &c->io_phase[-q->requester - 1], q);
+    stats_seq(q->requester >= 0 ? &c->phase[c->slot_of[q->requester]] : &c->io_phase[-q->requester - 1], q);
     traces_seq(&c->tr, q);
 }
 
-static inline void count_silent(cdat *c, int p, mach_ref r) { c->phase[p].silent += r.silent; }
+static inline cpu_stats *stats_of(cdat *c, int p) { return &c->phase[c->slot_of[p]]; }
+static inline void count_silent(cdat *c, int p, mach_ref r) { stats_of(c, p)->silent += r.silent; }
 
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    (void)cpu;
+    (void)t;
     cdat *c = ctx;
-    int p = c->proc_of[t];
+    int p = c->proc_of[cpu];
     mach_ref r = mach_fetch(&c->m, p, clock, mach_line(&c->m, addr));
-    ref_count(&c->phase[p].instr, r);
+    ref_count(&stats_of(c, p)->instr, r);
     count_silent(c, p, r);
 }
 
@@ -87,10 +92,10 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
  * rest of the line hits (only fetches change the i-cache). */
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    (void)cpu;
+    (void)t;
     cdat *c = ctx;
-    int p = c->proc_of[t];
-    ref_counts *rc = &c->phase[p].instr;
+    int p = c->proc_of[cpu];
+    ref_counts *rc = &stats_of(c, p)->instr;
     unsigned shift = c->m.line_shift;
     while (n) {
         uint32_t line = addr >> shift;
@@ -114,7 +119,7 @@ static void data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned 
     uint32_t first = mach_line(&c->m, addr);
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
-    ref_counts *dc = &c->phase[p].data;
+    ref_counts *dc = &stats_of(c, p)->data;
     if (load)
         for (uint32_t l = first;; l++) {
             mach_ref r = mach_load(&c->m, p, clock, l);
@@ -133,10 +138,10 @@ static void data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned 
 
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)cpu;
+    (void)t;
     cdat *c = ctx;
     unsigned access = smait_mem_access(rec->f1);
-    data_access(c, c->proc_of[t], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
+    data_access(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
                 access != SMAIT_STORE, access != SMAIT_LOAD);
 }
 
@@ -150,35 +155,61 @@ static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned
  * back to the scheduler. */
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)cpu;
+    (void)t;
     cdat *c = ctx;
-    return io_call(&c->io, c->proc_of[t], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
+    return io_call(&c->io, c->proc_of[cpu], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
                    rec[SMAIT_CALL_ARG1 + 1].f2);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
-    (void)cpu; (void)idle;
+    (void)idle;
     cdat *c = ctx;
-    int p = c->proc_of[t];
+    int p = c->proc_of[cpu];
+    if (c->slice_cpus) {
+        c->slot_of[p] = t;                      /* what it does now counts for process t */
+        /* A processor that takes its next slice at once was never idle. */
+        uint64_t from = c->idle_from[p];
+        c->idle_from[p] = 0;
+        c->running[p]++;
+        if (from && from - 1 == clock) return;
+        if (from) traces_status(&c->tr, p, from - 1, false);
+        traces_status(&c->tr, p, clock, true);
+        return;
+    }
     if (c->running[p]++ == 0) traces_status(&c->tr, p, clock, true);
+}
+
+/* Slice mode: write the 92 records still held back (at the end of the run). */
+static void flush_idle(cdat *c)
+{
+    for (unsigned p = 0; c->slice_cpus && p < c->m.nprocs; p++)
+        if (c->idle_from[p]) traces_status(&c->tr, (int)p, c->idle_from[p] - 1, false);
 }
 
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    (void)cpu; (void)why;
+    (void)t; (void)why;
     cdat *c = ctx;
-    int p = c->proc_of[t];
+    int p = c->proc_of[cpu];
+    if (c->slice_cpus) {
+        c->running[p]--;
+        c->idle_from[p] = clock + 1;            /* written when it turns out to be idle */
+        return;
+    }
     if (c->running[p] > 0 && --c->running[p] == 0) traces_status(&c->tr, p, clock, false);
 }
 
 /* ---- reporting ---- */
 
+/* Stats slots: processors; slice mode: processes. */
+static int stats_slots(const cdat *c) { return c->slice_cpus ? c->n : (int)c->m.nprocs; }
+
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
     (void)ph;
-    memset(c->phase, 0, c->m.nprocs * sizeof *c->phase);
+    memset(c->phase, 0, (size_t)stats_slots(c) * sizeof *c->phase);
     memset(c->io_phase, 0, c->io.nio * sizeof *c->io_phase);
 }
 
@@ -187,13 +218,17 @@ static unsigned tx_lines(const cdat *c) { return STATS_PROC | (c->io_opt.handle 
 
 /* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
  * those with anything to show; total (when not NULL) gets them added. */
+/* Per processor (slice mode: per process), then per I/O processor (-1, -2,
+ * …), then, in slice mode, each processor's L14, then Tx: the lines of those
+ * with anything to show; total (when not NULL) gets them added. */
 static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_stats *ios, cpu_stats *total,
                          cpu_stats *io_total)
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
-    for (unsigned p = 0; p < c->m.nprocs; p++) {
+    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0);
+    for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
-        stats_report(c->rep, phase, (int)p, &procs[p], STATS_PROC);
+        stats_report(c->rep, phase, p, &procs[p], own);
         stats_add(sum, &procs[p]);
         if (total) stats_add(&total[p], &procs[p]);
     }
@@ -203,6 +238,14 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
         stats_add(sum, &ios[k]);
         if (io_total) stats_add(&io_total[k], &ios[k]);
     }
+    /* Slice mode has one phase: the scheduler's processor counts are its own
+     * and the aggregate's. */
+    for (int k = 0; k < c->slice_cpus; k++) {
+        sched_cpu_counts n = sched_cpu_counts_of(c->s, k);
+        report_cpu_line(c->rep, phase, c->proc_of[k], 14, n.active, n.idle);
+        sum->active += n.active;
+        sum->idle += n.idle;
+    }
     stats_report(c->rep, phase, REPORT_ALL_THREADS, sum, tx_lines(c));
     free(sum);
 }
@@ -210,7 +253,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 static void on_phase_end(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
-    for (int t = 0; t < c->n; t++) {
+    for (int t = 0; t < c->n && !c->slice_cpus; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
         cpu_stats *st = &c->phase[c->proc_of[t]];
         st->active += sc->is.executed;
@@ -259,9 +302,14 @@ static void config_header(cdat *c)
         if (cc[i]->assoc) report_header(c->rep, " %s: size %" PRIu64 " assoc %u", names[i], cc[i]->size, cc[i]->assoc);
         else report_header(c->rep, " %s: size %" PRIu64 " assoc full", names[i], cc[i]->size);
     }
-    for (int t = 0; t < c->n; t++)
-        report_header(c->rep, " mapping: thread %d processor %d (node %d proc %d)", t, c->proc_of[t],
-                      c->m.p[c->proc_of[t]].node, c->m.p[c->proc_of[t]].proc);
+    if (c->slice_cpus)
+        for (int k = 0; k < c->slice_cpus; k++)
+            report_header(c->rep, " mapping: slice-mode processor %d processor %d (node %d proc %d)", k,
+                          c->proc_of[k], c->m.p[c->proc_of[k]].node, c->m.p[c->proc_of[k]].proc);
+    else
+        for (int t = 0; t < c->n; t++)
+            report_header(c->rep, " mapping: thread %d processor %d (node %d proc %d)", t, c->proc_of[t],
+                          c->m.p[c->proc_of[t]].node, c->m.p[c->proc_of[t]].proc);
 }
 
 /* ---- set-up ---- */
@@ -341,16 +389,30 @@ int main(int argc, char **argv)
     c.n = ts.count;
     config_load(ops[nops - 1], &c.cfg);
     unsigned nprocs = config_total_procs(&c.cfg);
-    c.proc_of = xcalloc((size_t)c.n, sizeof *c.proc_of);
-    int *thread_node = xcalloc((size_t)c.n, sizeof *thread_node);
-    for (int t = 0; t < c.n; t++) {
-        c.proc_of[t] = config_thread_proc(&c.cfg, t, c.n);
+    /* Thread mode maps threads to processors; slice mode maps its p
+     * processors the same way (the [mapping] section numbers them). */
+    c.slice_cpus = (int)ro.slice_cpus;
+    int ncpu = c.slice_cpus ? c.slice_cpus : c.n;
+    const char *what = c.slice_cpus ? "slice-mode processor" : "thread";
+    c.proc_of = xcalloc((size_t)ncpu, sizeof *c.proc_of);
+    for (int t = 0; t < ncpu; t++) {
+        c.proc_of[t] = config_thread_proc(&c.cfg, t, ncpu);
+        if (c.proc_of[t] < 0 && c.slice_cpus)
+            diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "-i %d but the machine has %u processor%s: map"
+                            " %s %d (and every one from %u on) in [mapping], or give -i %u or less", ncpu,
+                            nprocs, nprocs == 1 ? "" : "s", what, t, nprocs, nprocs);
         if (c.proc_of[t] < 0)
             diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "%d traces but the machine has %u processor%s: map"
                             " thread %d (and every thread from %u on) in [mapping]", c.n, nprocs,
                             nprocs == 1 ? "" : "s", t, nprocs);
-        thread_node[t] = c.proc_of[t] / (int)c.cfg.procs_per_node;
     }
+    /* The node of each thread's processor, for placement by owner. A process
+     * in slice mode may move: it counts as on processor t mod p, where
+     * -rr_interleaving runs it. */
+    int *thread_node = xcalloc((size_t)c.n, sizeof *thread_node);
+    for (int t = 0; t < c.n; t++) thread_node[t] = c.proc_of[t % ncpu] / (int)c.cfg.procs_per_node;
+    c.slot_of = xcalloc(nprocs, sizeof *c.slot_of);
+    for (unsigned p = 0; p < nprocs; p++) c.slot_of[p] = c.slice_cpus ? 0 : (int)p;
     if (c.cfg.allocation == ALLOC_RR2 || c.cfg.allocation == ALLOC_ORACLE) load_memory_usage(&c);
 
     trace_reader_opts rdo = run_options_reader(&ro);
@@ -362,9 +424,10 @@ int main(int argc, char **argv)
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
     io_init(&c.io, &c.m, io, on_io_copy, &c);
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
-    c.phase = xcalloc(nprocs, sizeof *c.phase);
-    c.total = xcalloc(nprocs, sizeof *c.total);
+    c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
+    c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);
+    c.idle_from = xcalloc(nprocs, sizeof *c.idle_from);
     c.io_phase = xcalloc(c.io.nio, sizeof *c.io_phase);
     c.io_total = xcalloc(c.io.nio, sizeof *c.io_total);
 
@@ -374,10 +437,12 @@ int main(int argc, char **argv)
                       .thread_stop = on_stop, .thread_resume = on_resume };
     c.s = sched_create(&ts, readers, &so, &h);
     sched_run(c.s);
+    flush_idle(&c);
     aggregate_report(&c);
 
     report_standard_header(c.rep, argc, argv, &ts, readers);
     config_header(&c);
+    report_slice_header(c.rep, &so);
     report_header(c.rep, " options: gap_limit %" PRIu64 " parallel_start %s lenient %s gzip %s general %s"
                   " detailed %s", ro.gap_limit, ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no",
                   gzip ? "yes" : "no", c.cfg.general ? "yes" : "no", c.cfg.detailed ? "yes" : "no");
@@ -411,9 +476,11 @@ int main(int argc, char **argv)
     free(c.phase);
     free(c.total);
     free(c.running);
+    free(c.idle_from);
     free(c.io_phase);
     free(c.io_total);
     free(c.proc_of);
+    free(c.slot_of);
     free(thread_node);
     free(rep_path);
     trace_set_free(&ts);

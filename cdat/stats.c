@@ -150,8 +150,7 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     if (!(lines & STATS_PROC)) return;
     report_line(r, phase, t, 13, "remote_sharing", "lines %" PRIu64 " avg_degree %s", s->rs_requests,
                 report_ratio(p, (double)s->rs_degree, (double)s->rs_requests));
-    report_line(r, phase, t, 14, "cpu", "active %" PRIu64 " idle %" PRIu64 " utilization %s", s->active, s->idle,
-                report_pct(p, s->active, s->active + s->idle));
+    if (!(lines & STATS_NO_CPU)) report_cpu_line(r, phase, t, 14, s->active, s->idle);
     report_line(r, phase, t, 15, "evictions", "write_back %" PRIu64 " update_tag %" PRIu64 " silent %" PRIu64,
                 s->write_back, s->update_tag, s->silent);
 }

@@ -47,8 +47,9 @@ bool stats_any(const cpu_stats *s);
 void stats_add(cpu_stats *into, const cpu_stats *from);
 
 /* Which lines stats_report writes: a processor's L01–L04 and L13–L15, an I/O
- * processor's L05; L10–L12 always. Tx under -handle_io: both. */
-enum { STATS_PROC = 1, STATS_IO = 2 };
+ * processor's L05; L10–L12 always. Tx under -handle_io: both. STATS_NO_CPU
+ * leaves L14 out (slice mode: a process's lines; L14 is per processor). */
+enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4 };
 
 /* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
 void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);

@@ -101,3 +101,22 @@ ciat: try 'ciat --help'
 --- exit 1
 EOT
 check_true "no report after the errors" test ! -e stdin.list.ciat_report
+
+# ---- cdat in slice mode: a disk read frees the processor (io-block.txt) -------------------
+check "asm io-block.txt" smait asm "$D/io-block.txt" io-block <<'EOT'
+--- exit 0
+EOT
+sed 's/^general = 0 /general = 1 /' "$CLI_DIR/../../configs/1x1.ini" > g1.ini
+IO="-handle_io -disk_latency 0 -dma_bw 4 -mhz 1 -ipc 1"
+check "cdat -i 1 $IO io-block.2" cdat -q -i 1 $IO io-block.2 g1.ini <<'EOT'
+--- exit 0
+EOT
+golden "cdat -i 1: per-process L01, I/O processor L05, per-processor L14" "$D/io-block-cdat.expected" \
+    grep -E '^# (slice_mode|mapping)|^R[x1]T[-0-9x]+L(00|01|05|14):' io-block.2.cdat_report
+golden "cdat -i 1: P0's general trace: idle from 6 to 17 while T0 waits for the disk" \
+    "$D/io-block-general.expected" cat io-block.2.general.0
+check "cdat -i 2 on a 1-processor machine" cdat -q -i 2 io-block.2 g1.ini <<'EOT'
+--- stderr
+cdat: g1.ini: -i 2 but the machine has 1 processor: map slice-mode processor 1 (and every one from 1 on) in [mapping], or give -i 1 or less
+--- exit 2
+EOT
