@@ -60,7 +60,8 @@ BEGIN {
         printf "proc 0x%x\n", 65536 + 64 * rnd(32)
         for (b = 0; b < B; b++) {
             segment(t, 1 + rnd(2 * int(n / B)))
-            printf "barrier var=0x%x threads=0\n", 36864 + 4 * b
+            # time-stamped (1 ms apart) so that slice mode runs the segments side by side
+            printf "barrier var=0x%x threads=0 @%d:%d\n", 36864 + 4 * b, 1000 * (b + 1), 1000 * (b + 1)
         }
         segment(t, 1 + rnd(int(n / B)))
     }
