@@ -27,8 +27,10 @@ static const char usage_schedule[] =
     "       smait schedule [options] [-c call_list] -t trace_list\n"
     "\n"
     "Prints, one line each, every record in the order the shared scheduler\n"
-    "processes it ('CLOCK Tthread INDEX: record'), phase begins and ends with\n"
-    "per-thread counts, and threads stopping and resuming (SPEC sections 4, 5).\n";
+    "processes it ('CLOCK Tthread INDEX: record'; in slice mode, -i P,\n"
+    "'CLOCK Pprocessor Tprocess INDEX: record'), phase begins and ends with\n"
+    "per-thread (and per-processor) counts, and threads stopping and resuming\n"
+    "(SPEC sections 4, 5).\n";
 
 static int cmd_schedule(int argc, char **argv)
 {

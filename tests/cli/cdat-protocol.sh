@@ -21,8 +21,8 @@
 #   LABEL.general.expected   (some runs) every general trace, "== general.N"
 #                            before each.
 #
-# Not covered: §7 (I/O processors, codes 05 and 06): cdat cannot drive them
-# from traces until -handle_io exists (a later issue). The internal errors of
+# §7 (I/O processors, codes 05 and 06) is covered by cdat-io.sh, which drives
+# it with -handle_io. The internal errors of
 # §3 (04 meeting a view other than shared) and §4c (a recalled owner holding
 # the line shared) cannot be reached from any trace.
 D=$CLI_DIR/cdat
