@@ -32,6 +32,13 @@ sched preempt preempt-keep -i 1 -k          # -k: never swapped out
 sched preempt preempt-long -i 1             # default -s 20000: no swap-out, as -k here
 sched rr rr -i 2 -s 2 -rr_interleaving      # round robin: i mod p, 2 instructions a turn
 
+# Call traces give the slices their times (T1's loads move after all of T0's).
+check "asm preempt-calls.txt" smait asm "$D/preempt-calls.txt" preempt-calls <<'EOT'
+--- exit 0
+EOT
+golden "preempt-calls: smait schedule -i 1 -s 4 preempt-calls.2 preempt.2" "$D/preempt-calls.expected" \
+    smait schedule -i 1 -s 4 preempt-calls.2 preempt.2
+
 # ---- ciat in slice mode: per-trace figures, per-processor L09 -------------------------
 check "ciat -i 2 three.3" ciat -q -i 2 three.3 <<'EOT'
 --- exit 0
