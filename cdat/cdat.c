@@ -76,16 +76,21 @@ static void on_seq(void *ctx, const mach_seq *q)
 }
 
 static inline cpu_stats *stats_of(cdat *c, int p) { return &c->phase[c->slot_of[p]]; }
-static inline void count_silent(cdat *c, int p, mach_ref r) { stats_of(c, p)->silent += r.silent; }
+
+/* A reference's counts; hits (most references) touch nothing else. */
+static inline void count_ref(cpu_stats *st, ref_counts *rc, mach_ref r)
+{
+    ref_count(rc, r);
+    if (__builtin_expect(r.silent != 0, 0)) st->silent += r.silent;
+}
 
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    mach_ref r = mach_fetch(&c->m, p, clock, mach_line(&c->m, addr));
-    ref_count(&stats_of(c, p)->instr, r);
-    count_silent(c, p, r);
+    cpu_stats *st = stats_of(c, p);
+    count_ref(st, &st->instr, mach_fetch(&c->m, p, clock, mach_line(&c->m, addr)));
 }
 
 /* n instructions at addr, addr+4, …: after the first fetch of a line the
@@ -95,16 +100,15 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    ref_counts *rc = &stats_of(c, p)->instr;
+    cpu_stats *st = stats_of(c, p);
+    ref_counts *rc = &st->instr;
     unsigned shift = c->m.line_shift;
     while (n) {
         uint32_t line = addr >> shift;
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
-        mach_ref r = mach_fetch(&c->m, p, clock, line);
-        ref_count(rc, r);
-        count_silent(c, p, r);
+        count_ref(st, rc, mach_fetch(&c->m, p, clock, line));
         rc->refs += k - 1;
         rc->hits += k - 1;
         n -= k;
@@ -114,24 +118,22 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
 }
 
 /* A data access of processor p: size bytes at addr, loaded and/or stored. */
-static void data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
+static inline __attribute__((always_inline)) void
+data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
 {
     uint32_t first = mach_line(&c->m, addr);
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
-    ref_counts *dc = &stats_of(c, p)->data;
+    cpu_stats *st = stats_of(c, p);
+    ref_counts *dc = &st->data;
     if (load)
         for (uint32_t l = first;; l++) {
-            mach_ref r = mach_load(&c->m, p, clock, l);
-            ref_count(dc, r);
-            count_silent(c, p, r);
+            count_ref(st, dc, mach_load(&c->m, p, clock, l));
             if (l == last) break;
         }
     if (store)
         for (uint32_t l = first;; l++) {
-            mach_ref r = mach_store(&c->m, p, clock, l);
-            ref_count(dc, r);
-            count_silent(c, p, r);
+            count_ref(st, dc, mach_store(&c->m, p, clock, l));
             if (l == last) break;
         }
 }
