@@ -364,9 +364,12 @@ void slice_create(scheduler *s)
     for (int c = 0; c < sl->p; c++) sl->cpu[c].proc = -1;
     for (int t = 0; t < s->n; t++) sl->pr[t].bound = -1;
     if (!sl->rr) {
-        /* Look-ahead readers: small buffers, no repeated --lenient warnings. */
+        /* Look-ahead readers: small buffers (8192 records, less when there
+         * are many traces: 4 MiB in all, at least 1024 each), no repeated
+         * --lenient warnings. */
+        size_t share = ((size_t)4 << 20) / sizeof(smait_raw) / (size_t)s->n;
         trace_reader_opts o = { .order = s->o.order, .lenient = s->o.lenient, .quiet = true,
-                                .buffer_records = 8192 };
+                                .buffer_records = share < 1024 ? 1024 : share > 8192 ? 8192 : share };
         sl->scout = trace_set_open(s->set, &o);
     }
     /* The clock queue orders processors, not traces. */
