@@ -127,3 +127,26 @@ check "cdat -i 2 on a 1-processor machine" cdat -q -i 2 io-block.2 g1.ini <<'EOT
 cdat: g1.ini: -i 2 but the machine has 1 processor: map slice-mode processor 1 (and every one from 1 on) in [mapping], or give -i 1 or less
 --- exit 2
 EOT
+
+# ---- bad input in slice mode: the look-ahead reader meets it first; same message, exit 2, no report ----
+cp alternate.2.0 bad.2.0 && cp alternate.2.1 bad.2.1 && printf '\x00\x00\x00\x20\x00\x10\x00\x00' >> bad.2.1
+check "an invalid record, thread mode (-p)" ciat -q -p bad.2 <<'EOT'
+--- stderr
+ciat: bad.2.1: 216: record 27: invalid record kind: bytes 00000020 00100000 (f1 20000000 as little-endian); it is valid as big-endian: try --byte-order=big
+--- exit 2
+EOT
+check "the same record in slice mode: the same message" ciat -q -i 1 bad.2 <<'EOT'
+--- stderr
+ciat: bad.2.1: 216: record 27: invalid record kind: bytes 00000020 00100000 (f1 20000000 as little-endian); it is valid as big-endian: try --byte-order=big
+--- exit 2
+EOT
+check "cdat in slice mode: the same" cdat -q -i 1 bad.2 g1.ini <<'EOT'
+--- stderr
+cdat: bad.2.1: 216: record 27: invalid record kind: bytes 00000020 00100000 (f1 20000000 as little-endian); it is valid as big-endian: try --byte-order=big
+--- exit 2
+EOT
+check_true "no report, no general trace left" test ! -e bad.2.ciat_report -a ! -e bad.2.cdat_report -a ! -e bad.2.general.0
+check "--lenient in slice mode: skipped once, not once per reader" bash -c 'ciat -q -i 1 --lenient bad.2 2>&1; grep "^# bad_input" bad.2.ciat_report' <<'EOT'
+# bad_input: skipped_records 1 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0
+--- exit 0
+EOT
