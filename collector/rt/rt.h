@@ -59,6 +59,10 @@ typedef struct rt_slot {
     uint32_t join_time;
     bool running, detached, live, ended;
     uint32_t exit_time;
+    /* the start of the slot's current thread (no malloc: see rt_thread.c) */
+    void *(*start_fn)(void *);
+    void *start_arg;
+    uint32_t created;
     pthread_t tid;
     char *path;                         /* file being written (renamed at exit) */
 } rt_slot;
@@ -80,7 +84,11 @@ void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
 void rt_flush(rt_slot *t);
 void rt_buffer_init(rt_slot *t);
 
+/* rt_exec.c */
+void rt_exec_fixed(char **argv, char **envp);
+
 /* rt_fold.c */
+void rt_fold_init(void);
 void rt_fold_lock(void);
 void rt_fold_unlock(void);
 uint32_t rt_fold(rt_slot *t, uint64_t addr);   /* with the fold lock held */

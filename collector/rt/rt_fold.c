@@ -17,7 +17,7 @@ enum { PAGE_SHIFT = 12, FOLD_PAGES = 1u << 20, CODE_PAGES = RT_CODE_LIMIT >> PAG
 typedef struct { uint64_t page64; uint32_t page32; bool used; } fold_slot;
 
 static atomic_flag fold_lock_flag = ATOMIC_FLAG_INIT;
-static fold_slot *table;                /* open addressing, power-of-two size */
+static fold_slot *table;                /* open addressing, 2^21 slots (rt_fold_init) */
 static size_t table_cap, table_n;
 static uint8_t taken[FOLD_PAGES / 8];   /* folded pages in use */
 static uint32_t overflow_next = CODE_PAGES;
@@ -29,23 +29,17 @@ static size_t hash(uint64_t p) { return (size_t)((p * 0x9E3779B97F4A7C15ull) >> 
 
 static bool is_taken(uint32_t p) { return taken[p >> 3] >> (p & 7) & 1; }
 
-static void grow(void)
+/* The table is made once, before main, at its largest size (2^21 slots for
+ * 2^20 pages: 32 MiB of address space, touched only where used): growing it
+ * at a flush would allocate in whichever thread flushes, at a moment that
+ * depends on timing, and move the program's later mmaps (thread stacks,
+ * large blocks), which would change their folded addresses. */
+void rt_fold_init(void)
 {
-    size_t cap = table_cap ? table_cap * 2 : 4096;
-    fold_slot *t = calloc(cap, sizeof *t);
-    if (!t)
+    table_cap = (size_t)FOLD_PAGES * 2;
+    table = calloc(table_cap, sizeof *table);
+    if (!table)
         rt_fatal("out of memory for the address map");
-    for (size_t i = 0; i < table_cap; i++) {
-        if (!table[i].used)
-            continue;
-        size_t j = hash(table[i].page64) & (cap - 1);
-        while (t[j].used)
-            j = (j + 1) & (cap - 1);
-        t[j] = table[i];
-    }
-    free(table);
-    table = t;
-    table_cap = cap;
 }
 
 static uint32_t assign(uint64_t page64)
@@ -68,8 +62,6 @@ uint32_t rt_fold(rt_slot *t, uint64_t addr)
     uint32_t off = (uint32_t)(addr & ((1u << PAGE_SHIFT) - 1));
     if (t->fold_page32 && t->fold_page64 == page64)
         return t->fold_page32 << PAGE_SHIFT | off;
-    if (2 * (table_n + 1) > table_cap)
-        grow();
     size_t j = hash(page64) & (table_cap - 1);
     while (table[j].used && table[j].page64 != page64)
         j = (j + 1) & (table_cap - 1);

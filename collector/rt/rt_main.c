@@ -1,11 +1,11 @@
 /* rt_main.c — start and end of a traced run: TRACE_FILE_NAME and
- * TRACE_FILE_TYPE, ASLR off (re-exec), trace 0, and at exit the final names
- * NAME.P.t (P is known only then), the address map and a summary. */
+ * TRACE_FILE_TYPE, the fixed address layout (rt_exec.c), trace 0, and at
+ * exit the final names NAME.P.t (P is known only then), the address map and
+ * a summary. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,27 +69,14 @@ static void read_env(void)
         rt_fatal("TRACE_FILE_TYPE=%s: unknown trace type (normal, compressed or suppressed)", ty);
 }
 
-/* Addresses are the same in every run only without ASLR: turn it off and run
- * the program again (once: the personality flag is inherited by the exec). */
-static void aslr_off(char **argv)
-{
-    int p = personality(0xffffffff);
-    if (p == -1 || (p & ADDR_NO_RANDOMIZE) || getenv("SMAIT_KEEP_ASLR"))
-        return;
-    if (personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1 && argv && argv[0])
-        execv("/proc/self/exe", argv);
-    if (!getenv("SMAIT_QUIET"))
-        fprintf(stderr, "smait: warning: cannot turn address randomisation off: "
-                        "data addresses will differ between runs\n");
-}
-
 static void at_exit(void);
 
 __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, char **envp)
 {
-    (void)argc, (void)envp;
+    (void)argc;
     read_env();
-    aslr_off(argv);
+    rt_exec_fixed(argv, envp);
+    rt_fold_init();
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     rt_self = rt_slot_new(0);
     atexit(at_exit);

@@ -10,14 +10,16 @@
 #include "rt.h"
 
 typedef struct { rt_sink s; int fd; } file_sink;
-typedef struct { rt_sink s; gzFile gz; } gz_sink;
+/* compressed: our own deflate stream (not gzFile, which allocates its
+ * buffers at the first write, in whichever thread flushes first: a worker's
+ * first malloc makes an arena, an mmap at a moment that depends on timing). */
+typedef struct { rt_sink s; int fd; z_stream z; unsigned char out[1 << 16]; } gz_sink;
 
-static int file_write(rt_sink *s, const smait_raw *r, size_t n)
+static int write_all(int fd, const void *buf, size_t left)
 {
-    const char *p = (const char *)r;
-    size_t left = n * sizeof *r;
+    const char *p = buf;
     while (left > 0) {
-        ssize_t k = write(((file_sink *)s)->fd, p, left);
+        ssize_t k = write(fd, p, left);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -29,6 +31,11 @@ static int file_write(rt_sink *s, const smait_raw *r, size_t n)
     return 0;
 }
 
+static int file_write(rt_sink *s, const smait_raw *r, size_t n)
+{
+    return write_all(((file_sink *)s)->fd, r, n * sizeof *r);
+}
+
 static int file_close(rt_sink *s)
 {
     int err = close(((file_sink *)s)->fd) ? errno : 0;
@@ -36,14 +43,35 @@ static int file_close(rt_sink *s)
     return err;
 }
 
+/* Deflate what is in g->z with flush mode f; write out every full buffer. */
+static int gz_run(gz_sink *g, int f)
+{
+    for (;;) {
+        g->z.next_out = g->out;
+        g->z.avail_out = sizeof g->out;
+        int rc = deflate(&g->z, f);
+        if (rc == Z_STREAM_ERROR)
+            return EIO;
+        int err = write_all(g->fd, g->out, sizeof g->out - g->z.avail_out);
+        if (err)
+            return err;
+        if (f == Z_FINISH ? rc == Z_STREAM_END : g->z.avail_out != 0)
+            return 0;
+    }
+}
+
 static int gz_write(rt_sink *s, const smait_raw *r, size_t n)
 {
+    gz_sink *g = (gz_sink *)s;
     size_t bytes = n * sizeof *r;
-    const char *p = (const char *)r;
+    const unsigned char *p = (const unsigned char *)r;
     while (bytes > 0) {
         unsigned k = bytes > (1u << 30) ? 1u << 30 : (unsigned)bytes;
-        if (gzwrite(((gz_sink *)s)->gz, p, k) != (int)k)
-            return errno ? errno : EIO;
+        g->z.next_in = (unsigned char *)p;
+        g->z.avail_in = k;
+        int err = gz_run(g, Z_NO_FLUSH);
+        if (err)
+            return err;
         p += k;
         bytes -= k;
     }
@@ -52,9 +80,15 @@ static int gz_write(rt_sink *s, const smait_raw *r, size_t n)
 
 static int gz_close(rt_sink *s)
 {
-    int rc = gzclose(((gz_sink *)s)->gz);
-    free(s);
-    return rc == Z_OK ? 0 : EIO;
+    gz_sink *g = (gz_sink *)s;
+    g->z.next_in = NULL;
+    g->z.avail_in = 0;
+    int err = gz_run(g, Z_FINISH);
+    deflateEnd(&g->z);
+    if (close(g->fd) && !err)
+        err = errno;
+    free(g);
+    return err;
 }
 
 static int null_write(rt_sink *s, const smait_raw *r, size_t n) { (void)s, (void)r, (void)n; return 0; }
@@ -74,12 +108,14 @@ rt_sink *rt_sink_open(int type, const char *path, int *err)
     if (fd < 0)
         return *err = errno, NULL;
     if (type == RT_TYPE_COMPRESSED) {
-        gz_sink *g = malloc(sizeof *g);
-        if (!g || !(g->gz = gzdopen(fd, "wb1"))) {
+        /* level 1, gzip wrapper (15 + 16): all its memory is allocated here */
+        gz_sink *g = calloc(1, sizeof *g);
+        if (!g || deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
             free(g);
             close(fd);
             return *err = ENOMEM, NULL;
         }
+        g->fd = fd;
         g->s = (rt_sink){ true, gz_write, gz_close };
         return &g->s;
     }

@@ -96,13 +96,16 @@ static void make_exit_key(void)
         rt_fatal("pthread_key_create failed");
 }
 
-typedef struct start_arg { void *(*fn)(void *); void *arg; rt_slot *t; uint32_t created; } start_arg;
-
+/* The new thread's start. It must not touch the heap: a thread's first
+ * malloc or free makes glibc create the thread's arena (an mmap), and an mmap
+ * racing with the creator's next thread stack would move that stack, so the
+ * folded stack addresses would depend on timing. So the start (function,
+ * argument, time) is in the slot, not in a malloc'd block. */
 static void *trampoline(void *p)
 {
-    start_arg a = *(start_arg *)p;
-    free(p);
-    rt_slot *t = a.t;
+    rt_slot *t = p;
+    void *(*fn)(void *) = t->start_fn;
+    void *arg = t->start_arg;
     rt_self = t;
     pthread_setspecific(exit_key, t);
     uint32_t now = rt_now_us();
@@ -113,10 +116,10 @@ static void *trampoline(void *p)
         rt_call(t, SMAIT_CT_SPAWN, now, now, r, false, 0);
         rt_call(t, SMAIT_CT_JOIN, now, now, 0, false, 0);
     }
-    rt_call(t, SMAIT_CT_SPAWN, a.created, now, t->used_region, false, 0);
+    rt_call(t, SMAIT_CT_SPAWN, t->created, now, t->used_region, false, 0);
     t->done_region = t->used_region;
-    rt_call(t, SMAIT_CT_BARRIER, a.created, now, (uintptr_t)&g_keys[t->slot].start, true, 2);
-    void *ret = a.fn(a.arg);
+    rt_call(t, SMAIT_CT_BARRIER, t->created, now, (uintptr_t)&g_keys[t->slot].start, true, 2);
+    void *ret = fn(arg);
     thread_end(t);
     return ret;
 }
@@ -128,9 +131,6 @@ int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
         return __real_pthread_create(th, attr, fn, arg);
     pthread_once(&exit_key_once, make_exit_key);
     uint32_t t0 = rt_now_us();
-    start_arg *a = malloc(sizeof *a);
-    if (!a)
-        return EAGAIN;
     int detached = PTHREAD_CREATE_JOINABLE;
     if (attr)
         pthread_attr_getdetachstate(attr, &detached);
@@ -155,14 +155,15 @@ int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
     t->detached = !t->live;
     t->depth = 0;
     t->pending = 0;
+    t->start_fn = fn;
+    t->start_arg = arg;
+    t->created = t0;
     live++;
     rt_spin_unlock(&slots_lock);
 
-    *a = (start_arg){ fn, arg, t, t0 };
-    int rc = __real_pthread_create(th, attr, trampoline, a);
+    int rc = __real_pthread_create(th, attr, trampoline, t);
     rt_spin_lock(&slots_lock);
     if (rc != 0) {
-        free(a);
         t->running = t->live = false;
         t->used_region = 0;
         live--;

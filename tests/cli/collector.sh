@@ -195,12 +195,54 @@ check_true "the map: data pages keep their page offset (a's folded address ends 
     a=$(awk "\$1 == \"a\" { print \$2 }" toy.syms)
     smait dump toy.3.0 | grep -m1 "store 4" | grep -q "${a: -3}\$"'
 if grep -q 'cannot turn address randomisation off' toy.err; then
-    echo "(address randomisation is on here: the same-addresses check is skipped)"
+    echo "(address randomisation is on here: the same-addresses checks are skipped)"
 else
-    check_true "a second run writes the same records (times aside)" bash -c '
-        TRACE_FILE_NAME=again ./toy >/dev/null 2>&1 &&
-        cmp <(smait dump --set toy.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") \
-            <(smait dump --set again.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//")'
+    # Another trace name and environments of 16 sizes (every size mod 16:
+    # the strings above the stack once moved main's locals by 16 bytes).
+    check_true "a second run writes the same records (times aside), whatever the environment's size" bash -c '
+        smait dump --set toy.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//" > toy.ref
+        for n in $(seq 0 15); do
+            PAD=$(printf "%${n}s" "") TRACE_FILE_NAME=again ./toy >/dev/null 2>&1 &&
+            smait dump --set again.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//" | cmp toy.ref - || exit 1
+        done'
+    # timing.c: workers write their stacks, thread 0 allocates a large
+    # (mmap'd) and a small block after creating them. Thread timing must not
+    # move any of it: runs where thread 0 sleeps after each create (each
+    # worker has started before the next create), runs where it does not, on
+    # one core and on all, and runs beside two busy loops. The runtime's
+    # padding variable is not in the program's environment (else exit 1).
+    # The runtime once malloc'd in each thread it started, so glibc made an
+    # arena (an mmap) there at a moment that depended on timing, and a racing
+    # thread stack went elsewhere: rarely seen by the runs, so the arenas are
+    # counted too (the workers themselves never allocate: one arena).
+    check "smait-cc builds timing.c" smait-cc -O1 -pthread "$D/timing.c" -o timing <<'EOF_'
+--- exit 0
+EOF_
+    check "timing.c: the same records however its threads are timed (times aside)" bash -c '
+        same() { smait dump --set tm.4 | sed -E "s/ @[0-9:]+\$//; s/#.*//" | cmp -s tm.ref - && echo same || echo DIFFERENT; }
+        export TIMING_SLOW=0
+        TRACE_FILE_NAME=tm SMAIT_QUIET=1 ./timing 2>tm.stats || exit 1
+        echo "malloc arenas: $(grep -c "^Arena " tm.stats)"
+        smait dump --set tm.4 | sed -E "s/ @[0-9:]+\$//; s/#.*//" > tm.ref
+        TIMING_SLOW=1 TRACE_FILE_NAME=tm SMAIT_QUIET=1 ./timing 2>/dev/null && echo -n "slow: " && same
+        if command -v taskset >/dev/null; then
+            TIMING_SLOW=1 TRACE_FILE_NAME=tm SMAIT_QUIET=1 taskset -c 0 ./timing 2>/dev/null && echo -n "slow, one core: " && same
+            for i in 1 2 3; do TRACE_FILE_NAME=tm SMAIT_QUIET=1 taskset -c 0 ./timing 2>/dev/null && same; done | sort | uniq -c | sed "s/^ */one core: /"
+        else
+            echo "slow, one core: same"; echo "one core: 3 same"
+        fi
+        for i in 1 2 3 4 5 6; do TRACE_FILE_NAME=tm SMAIT_QUIET=1 ./timing 2>/dev/null && same; done | sort | uniq -c | sed "s/^ */fast: /"
+        (while :; do :; done) & b1=$!; (while :; do :; done) & b2=$!
+        for i in 1 2 3 4 5 6; do TRACE_FILE_NAME=tm SMAIT_QUIET=1 ./timing 2>/dev/null && same; done | sort | uniq -c | sed "s/^ */loaded: /"
+        kill $b1 $b2' <<'EOF_'
+malloc arenas: 1
+slow: same
+slow, one core: same
+one core: 3 same
+fast: 6 same
+loaded: 6 same
+--- exit 0
+EOF_
 fi
 
 # ---- every kind of access ---------------------------------------------------
