@@ -101,6 +101,11 @@ int rt_slot_count(void);
 rt_slot *rt_slot_get(int i);
 void rt_spin_lock(atomic_flag *f);
 void rt_spin_unlock(atomic_flag *f);
+/* OpenMP teams (rt_omp.c) share the regions and slots of rt_thread.c. */
+unsigned rt_team_begin(int n);                 /* a region number, or 0 */
+void rt_team_size(unsigned region, int n);
+rt_slot *rt_team_enter(int slot, unsigned region);
+void rt_team_leave(rt_slot *t, uint32_t now);
 
 /* Module descriptor emitted by smait-instrument (one per translation unit). */
 typedef struct rt_module {

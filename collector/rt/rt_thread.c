@@ -30,6 +30,8 @@ static int nslots;
 static unsigned region, live;
 static struct { uint64_t start, end; } g_keys[MAX_SLOTS];    /* barrier keys */
 static struct { const void *b; unsigned count; } barriers[MAX_BARRIERS];
+static uint32_t *region_n;             /* per region: its spawn's threads (0 = all) */
+static size_t region_cap;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
@@ -53,6 +55,41 @@ void rt_spin_unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order
 
 int rt_slot_count(void) { return nslots; }
 rt_slot *rt_slot_get(int i) { return slots[i]; }
+
+/* A new region, numbered from 1, whose spawn names n threads (0 = all
+ * traces); under slots_lock, while no region is open (so no thread reads
+ * region_n while it moves). */
+static unsigned new_region(uint32_t n)
+{
+    if (++region >= region_cap) {
+        size_t cap = region_cap ? region_cap * 2 : 1024;
+        uint32_t *v = realloc(region_n, cap * sizeof *v);
+        if (!v)
+            rt_fatal("out of memory");
+        region_n = v;
+        region_cap = cap;
+    }
+    region_n[region] = n;
+    return region;
+}
+
+/* A slot's first records in region r: the join of its last region (written
+ * only now, the end of a trace being a join), and spawn+join for each region
+ * it had no part in but that ciat makes it active in (all threads, or more
+ * than its number), so its trace stays in step. The caller writes the spawn. */
+static void catch_up(rt_slot *t, unsigned r, uint32_t now)
+{
+    if (t->join_pending)
+        rt_call(t, SMAIT_CT_JOIN, t->join_time, t->join_time, 0, false, 0);
+    t->join_pending = false;
+    for (unsigned q = t->done_region + 1; q < r; q++) {
+        if (region_n[q] != 0 && region_n[q] <= (uint32_t)t->slot)
+            continue;
+        rt_call(t, SMAIT_CT_SPAWN, now, now, q, false, 0);
+        rt_call(t, SMAIT_CT_JOIN, now, now, 0, false, 0);
+    }
+    t->done_region = r;
+}
 
 /* A new trace file (under slots_lock, or at start-up). */
 rt_slot *rt_slot_new(int i)
@@ -109,15 +146,8 @@ static void *trampoline(void *p)
     rt_self = t;
     pthread_setspecific(exit_key, t);
     uint32_t now = rt_now_us();
-    if (t->join_pending)
-        rt_call(t, SMAIT_CT_JOIN, t->join_time, t->join_time, 0, false, 0);
-    t->join_pending = false;
-    for (unsigned r = t->done_region + 1; r < t->used_region; r++) {
-        rt_call(t, SMAIT_CT_SPAWN, now, now, r, false, 0);
-        rt_call(t, SMAIT_CT_JOIN, now, now, 0, false, 0);
-    }
+    catch_up(t, t->used_region, now);
     rt_call(t, SMAIT_CT_SPAWN, t->created, now, t->used_region, false, 0);
-    t->done_region = t->used_region;
     rt_call(t, SMAIT_CT_BARRIER, t->created, now, (uintptr_t)&g_keys[t->slot].start, true, 2);
     void *ret = fn(arg);
     thread_end(t);
@@ -137,7 +167,7 @@ int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 
     rt_spin_lock(&slots_lock);
     if (live == 0) {
-        region++;
+        new_region(0);
         rt_call(self, SMAIT_CT_SPAWN, t0, t0, region, false, 0);
     }
     int s = 1;
@@ -318,6 +348,62 @@ int __wrap_pthread_barrier_wait(pthread_barrier_t *b)
     rt_spin_unlock(&slots_lock);
     rt_call(t, SMAIT_CT_BARRIER, t0, rt_now_us(), (uintptr_t)b, true, count);
     return rc;
+}
+
+/* An OpenMP region of n team threads (rt_omp.c), in thread 0 before the
+ * fork: a new region, unless a pthread region is open (then 0). Slots 1 …
+ * n-1 are made here, in the program's order, not by the team's threads. */
+unsigned rt_team_begin(int n)
+{
+    rt_spin_lock(&slots_lock);
+    unsigned r = 0;
+    if (live == 0) {
+        r = new_region((uint32_t)n);
+        for (int s = nslots; s < n && s < MAX_SLOTS; s++)
+            rt_slot_new(s);
+    }
+    rt_spin_unlock(&slots_lock);
+    return r;
+}
+
+/* Team thread `slot` begins its part of the region (catch_up); the caller
+ * writes the spawn. */
+rt_slot *rt_team_enter(int slot, unsigned r)
+{
+    if (slot >= MAX_SLOTS)
+        rt_fatal("more than %d threads", MAX_SLOTS - 1);
+    rt_spin_lock(&slots_lock);
+    for (int s = nslots; s <= slot; s++)
+        rt_slot_new(s);                 /* more threads than asked for */
+    rt_slot *t = slots[slot];
+    t->used_region = r;
+    t->running = true;
+    t->ended = false;
+    t->depth = 0;
+    t->pending = 0;
+    rt_spin_unlock(&slots_lock);
+    rt_self = t;
+    catch_up(t, r, rt_now_us());
+    return t;
+}
+
+/* The team's real size, known in the region (thread 0, before its body). */
+void rt_team_size(unsigned r, int n)
+{
+    region_n[r] = (uint32_t)n;
+}
+
+/* Its part has ended: the join is written when the slot is next used (or
+ * the trace ends); the thread goes back to the OpenMP runtime's pool,
+ * untraced until its next region. */
+void rt_team_leave(rt_slot *t, uint32_t now)
+{
+    rt_self = NULL;
+    rt_spin_lock(&slots_lock);
+    t->join_pending = true;
+    t->join_time = now;
+    t->running = false;
+    rt_spin_unlock(&slots_lock);
 }
 
 /* At exit: every trace that is not being written ends with end_trace (its
