@@ -245,6 +245,137 @@ loaded: 6 same
 EOF_
 fi
 
+# ---- OpenMP -----------------------------------------------------------------
+# omp.c: thread 0 writes a[0..2]; a region of 3 threads (spawn threads=3;
+# trace i = omp_get_thread_num()): each adds 10 to a[i], loads the OpenMP
+# runtime's thread id for the barrier call (its stack: "?"), meets the
+# others at the explicit barrier (one runtime key, 3 threads), adds a[(i+1)%3] to total in the
+# unnamed critical (lock 0, SPEC §2.2) and increments named in
+# critical(other) (lock = clang's variable for it). The region's end is
+# thread 0's join and, for threads 1 and 2, the end of their traces. Thread
+# 0 then reads total and named.
+if ! smait-cc -O1 -fopenmp "$D/omp.c" -o omp 2>omp.build; then
+    echo "(smait-cc -fopenmp cannot build here, no libomp? the OpenMP checks are skipped)"
+    cat omp.build
+else
+check "OpenMP: run: 3 traces" bash -c 'TRACE_FILE_NAME=omp ./omp > omp.syms 2> omp.err; s=$?; counts < omp.err; exit $s' <<'EOF'
+smait: trace output stored in:
+        file omp.3.0 for thread 0
+        file omp.3.1 for thread 1
+        file omp.3.2 for thread 2
+        address map omp.3.map
+smait: 3 threads, N records
+--- exit 0
+EOF
+base=$(( $(awk '$1 == "a" { print $2 }' omp.syms) - 0x$(nm omp | awk '$3 == "a" { print $1 }') ))
+for s in barrier_key .gomp_critical_user_other.var; do
+    printf '%s 0x%x\n' "$s" $(( base + 0x$(nm omp | awk -v s="$s" '$3 == s { print $1 }') )) >> omp.syms
+done
+check "OpenMP: the records of the region, the barrier and the critical sections" \
+    bash -c 'dump omp.3 omp.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
+thread 0
+start_trace
+store 4 a+0
+store 4 a+4
+store 4 a+8
+spawn region=1 threads=3
+load 4 a+0
+store 4 a+0
+load 4 ?
+barrier var=barrier_key+0 threads=3
+begin_critical lock=0
+load 4 a+4
+load 4 total+0
+store 4 total+0
+end_critical lock=0
+begin_critical lock=.gomp_critical_user_other.var+0
+load 4 named+0
+store 4 named+0
+end_critical lock=.gomp_critical_user_other.var+0
+join
+load 4 total+0
+load 4 named+0
+end_trace
+thread 1
+start_trace
+spawn region=1 threads=3
+load 4 a+4
+store 4 a+4
+load 4 ?
+barrier var=barrier_key+0 threads=3
+begin_critical lock=0
+load 4 a+8
+load 4 total+0
+store 4 total+0
+end_critical lock=0
+begin_critical lock=.gomp_critical_user_other.var+0
+load 4 named+0
+store 4 named+0
+end_critical lock=.gomp_critical_user_other.var+0
+end_trace
+thread 2
+start_trace
+spawn region=1 threads=3
+load 4 a+8
+store 4 a+8
+load 4 ?
+barrier var=barrier_key+0 threads=3
+begin_critical lock=0
+load 4 a+0
+load 4 total+0
+store 4 total+0
+end_critical lock=0
+begin_critical lock=.gomp_critical_user_other.var+0
+load 4 named+0
+store 4 named+0
+end_critical lock=.gomp_critical_user_other.var+0
+end_trace
+--- exit 0
+EOF
+# ciat: serial (thread 0's stores), the region (spawn threads 3), serial
+# again after the join; every trace read to its end (no warning).
+check "OpenMP: ciat's phases: serial, parallel by spawn threads 3, serial by join" bash -c '
+    ciat omp.3 2>&1 >/dev/null | grep -v "^ciat: reading"
+    grep -E "^R[0-9x]TxL00:" omp.3.ciat_report | sed -E "s/ start [0-9]+ end [0-9]+//"' <<'EOF'
+R1TxL00: phase kind serial by start threads 1
+R2TxL00: phase kind parallel by spawn threads 3
+R3TxL00: phase kind serial by join threads 1
+RxTxL00: phase kind all phases 3 threads 3
+--- exit 0
+EOF
+check "OpenMP: a second run writes the same records (times aside)" bash -c '
+    TRACE_FILE_NAME=omp2 SMAIT_QUIET=1 ./omp >/dev/null &&
+    cmp <(smait dump --set omp.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") \
+        <(smait dump --set omp2.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") && echo same' <<'EOF'
+same
+--- exit 0
+EOF
+# Regions of 2, 4 and 3 threads (a reduction, a single): a trace with no
+# part in a region has no records for it, so ciat reads every trace to its
+# end, and each region's phase has its team's size.
+check "OpenMP: regions of several sizes stay in step" bash -c '
+    printf "%s\n" "#include <omp.h>" "int x[8];" "int main(void)" "{" \
+        "#pragma omp parallel num_threads(2)" "    x[omp_get_thread_num()] = 1;" "    int s = 0;" \
+        "#pragma omp parallel for num_threads(4) reduction(+:s)" "    for (int i = 0; i < 8; i++)" "        s += x[i];" \
+        "#pragma omp parallel num_threads(3)" "    {" "#pragma omp single" "        x[7] = s;" "    }" \
+        "    return s != 2;" "}" > regions.c
+    smait-cc -O1 -fopenmp regions.c -o regions && TRACE_FILE_NAME=rg SMAIT_QUIET=1 ./regions &&
+    ciat rg.4 2>&1 >/dev/null | grep -v "^ciat: reading"
+    grep -E "^R[0-9]TxL00:" rg.4.ciat_report | sed -E "s/ start [0-9]+ end [0-9]+//"' <<'EOF'
+R1TxL00: phase kind serial by start threads 1
+R2TxL00: phase kind parallel by spawn threads 2
+R3TxL00: phase kind serial by join threads 1
+R4TxL00: phase kind parallel by spawn threads 4
+R5TxL00: phase kind serial by join threads 1
+R6TxL00: phase kind parallel by spawn threads 3
+R7TxL00: phase kind serial by join threads 1
+--- exit 0
+EOF
+fi
+check_status "smait-cc -fopenmp=libgomp: clang has no libgomp code generation" 2 \
+    '^smait-cc: -fopenmp=libgomp: clang compiles OpenMP for libomp only: use -fopenmp' \
+    smait-cc -fopenmp=libgomp "$D/omp.c" -o x
+
 # ---- every kind of access ---------------------------------------------------
 check "smait-cc builds kinds.c (smait_marker.h found)" smait-cc -O1 "$D/kinds.c" -o kinds <<'EOF'
 --- exit 0

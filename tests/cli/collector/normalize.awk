@@ -2,7 +2,8 @@
 # Inputs: SYMS (file of "name 0xORIGINAL_ADDRESS" lines the traced program
 # printed), the address map, then the dump. Each data address is turned back
 # into its 64-bit original through the map's data lines and written as
-# name+offset; addresses of no named object are "?". Call record times are
+# name+offset; addresses of no named object are "?" (a lock or barrier
+# variable 0, the anonymous lock, stays 0). Call record times are
 # dropped; module code addresses (0x10000 and up) become "C", the runtime's
 # memcpy/memset pseudo-procedures (below 0x10000) stay.
 function hex(s,   v, i, c) {     # "0x..." or decimal (mawk has no hex)
@@ -33,6 +34,6 @@ FILENAME == MAP { if ($1 == "data") { nmap++; mf[nmap] = hex($2); me[nmap] = hex
     if ($1 == "load" || $1 == "store" || $1 == "atomic") { $3 = name(hex($3)); print; next }
     if ($1 == "branch" || $1 == "pcall") { print $1, code($2), code($3); next }
     if ($1 == "proc") { print $1, code($2); next }
-    if ($2 ~ /^(var|lock)=/) { split($2, kv, "="); $2 = kv[1] "=" name(hex(kv[2])) }
+    if ($2 ~ /^(var|lock)=/) { split($2, kv, "="); $2 = kv[1] "=" (hex(kv[2]) == 0 ? "0" : name(hex(kv[2]))) }
     print
 }
