@@ -41,6 +41,19 @@ typedef struct ciat_options {
     private_ranges ranges;
 } ciat_options;
 
+/* Fetch memo: per thread, the last fetches by address (direct-mapped). The
+ * first fetch of an address does the full work (touched bits, owners, count);
+ * a repeat by the same thread can only add one to its location's count, so it
+ * is added to `pending` and given to the location when the entry is replaced
+ * or the run ends. Counts are read only at the end (usage.c). */
+typedef struct fetch_memo {
+    uint32_t addr;              /* an address of another slot when empty */
+    uint32_t pending;           /* fetches of addr not yet counted in l */
+    loc *l;
+} fetch_memo;
+
+enum { FETCH_MEMO = 64, FETCH_PENDING_MAX = 0x7FFFFFFF };
+
 typedef struct ciat {
     ciat_options o;
     int n;
@@ -51,6 +64,7 @@ typedef struct ciat {
     uint8_t *string_kind;       /* per thread: 0 none, 1 in a load string, 2 in a store string */
     uint64_t *string_len;
     block **code_block;         /* per thread: block of the last fetch */
+    fetch_memo *memo;           /* per thread: FETCH_MEMO entries */
     locmap map;
     reader_sets rs;
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
@@ -181,24 +195,59 @@ static inline block *code_block(ciat *c, uint32_t addr, int t)
     return c->code_block[t] = locmap_block(&c->map, addr, t);
 }
 
+static void memo_flush(ciat *c, fetch_memo *e)
+{
+    if (e->pending) locmap_count_add(&c->map, e->l, e->addr, true, e->pending);
+    e->pending = 0;
+}
+
+/* A fetch the memo does not know (or whose pending count is full). */
+static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
+{
+    memo_flush(c, e);
+    block *b = code_block(c, addr, t);
+    loc *l = locmap_loc(&c->map, b, addr);
+    locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
+    locmap_count_access(&c->map, b, l, addr, true, t);
+    e->addr = addr;
+    e->l = l;
+}
+
+static inline void fetch_one(ciat *c, fetch_memo *memo, uint32_t addr, int t)
+{
+    fetch_memo *e = &memo[(addr >> 2) & (FETCH_MEMO - 1)];
+    if (e->addr == addr && e->pending < FETCH_PENDING_MAX) {
+        e->pending++;
+        return;
+    }
+    fetch_miss(c, e, addr, t);
+}
+
+static void memo_init(ciat *c)
+{
+    c->memo = xcalloc((size_t)c->n * FETCH_MEMO, sizeof *c->memo);
+    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++)
+        c->memo[i].addr = (uint32_t)((i ^ 1) & (FETCH_MEMO - 1)) << 2;   /* maps to slot i ^ 1 */
+}
+
+static void memo_flush_all(ciat *c)
+{
+    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i]);
+}
+
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)cpu; (void)clock;
     ciat *c = ctx;
-    block *b = code_block(c, addr, t);
-    locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
-    locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
+    fetch_one(c, c->memo + (size_t)t * FETCH_MEMO, addr, t);
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
     (void)cpu; (void)clock;
     ciat *c = ctx;
-    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) {
-        block *b = code_block(c, addr, t);
-        locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
-        locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
-    }
+    fetch_memo *memo = c->memo + (size_t)t * FETCH_MEMO;
+    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_one(c, memo, addr, t);
 }
 
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -344,6 +393,7 @@ int main(int argc, char **argv)
     c.string_len = xcalloc((size_t)c.n, sizeof *c.string_len);
     c.code_block = xcalloc((size_t)c.n, sizeof *c.code_block);
     locmap_init(&c.map, (uint32_t)c.o.page_size, (uint32_t)c.o.grain, c.n);
+    memo_init(&c);
     class_tables();
     rs_init(&c.rs, c.n);
 
@@ -354,6 +404,7 @@ int main(int argc, char **argv)
     sched_run(c.s);
 
     aggregate_report(&c);
+    memo_flush_all(&c);
     out_file *mem = out_file_open(mem_path, false);
     memusage_write_header(out_file_stream(mem), c.o.page_size);
     usage_totals u;
@@ -390,6 +441,7 @@ int main(int argc, char **argv)
     free(c.string_kind);
     free(c.string_len);
     free(c.code_block);
+    free(c.memo);
     locmap_free(&c.map);
     rs_free(&c.rs);
     private_ranges_free(&c.o.ranges);

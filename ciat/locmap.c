@@ -188,6 +188,28 @@ void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, in
         spill_count(m, l, addr, code);
 }
 
+void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)
+{
+    uint32_t c = l->count;
+    if (c != COUNT_SPILLED && ((c & COUNT_CODE) != 0) == code && (uint64_t)(c & ~COUNT_CODE) + n <= COUNT_MAX) {
+        l->count = c + n;
+        return;
+    }
+    uint32_t key = addr >> m->grain_shift;
+    if (c != COUNT_SPILLED) {
+        uint64_t d, k;
+        locmap_counts(m, l, addr, &d, &k);
+        spill *s = spill_get(m, key);
+        s->data = d + (code ? 0 : n);
+        s->code = k + (code ? n : 0);
+        l->count = COUNT_SPILLED;
+        return;
+    }
+    spill *s = spill_get(m, key);
+    if (code) s->code += n;
+    else s->data += n;
+}
+
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx)
 {
     for (uint32_t i = 0; i < TOP_ENTRIES; i++) {

@@ -118,6 +118,11 @@ static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t add
     locmap_count_slow(m, b, l, addr, code, thread);
 }
 
+/* Add n (> 0) accesses of one kind by thread to l, a location thread has
+ * accessed before through locmap_count_access (so its owner and its block's
+ * accessor already note thread): the deferred counts of ciat's fetch memo. */
+void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n);
+
 static inline loc *locmap_loc(const locmap *m, block *b, uint32_t addr)
 {
     return &b->locs[(addr & (m->block_size - 1)) >> m->grain_shift];
