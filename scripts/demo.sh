@@ -67,6 +67,17 @@ grep -E '^RxTxL(01|02|10|12|16):' "$PREFIX.4.cdat_report"
 echo "the first transactions of the detailed trace (formats/CDAT-TRACES.md):"
 head -8 "$PREFIX.4.detailed"
 
+# Slice mode (docs/scheduler.md §13): three processes, no threads, ordered by time stamps.
+DB=$DEMO_DIR/db-processes
+step "slice mode: smait asm examples/db-processes.txt; ciat -i 2; cdat -i 2 -handle_io (configs/4x4.ini)"
+"$SMAIT" asm "$ROOT/examples/db-processes.txt" "$DB"
+"$CIAT" -q -i 2 "$DB.3"
+echo "per process (T = trace) and per processor (L09):"
+grep -E '^RxT.L(10|09):' "$DB.3.ciat_report"
+"$CDAT" -q -i 2 -handle_io -o "$DEMO_DIR" "$DB.3" "$ROOT/configs/4x4.ini"
+echo "the I/O processor's requests (L05) and the processors' idle time while the servers wait for the disk (L14):"
+grep -E '^RxT(-1L05|.L14):' "$DB.3.cdat_report"
+
 step "files"
 ls -l "$PREFIX".4.*
 cat <<EOF
@@ -80,6 +91,7 @@ Try:
   less $PREFIX.4.cdat_report          (every line: docs/cdat-report.md)
   less $PREFIX.4.detailed             (every transaction: docs/cdat-protocol.md)
   $SMAIT schedule $PREFIX.4           (the interleaving ciat used)
+  $SMAIT schedule -i 2 $DB.3   (slice mode: processes on processors)
   $SMAIT dump --set $PREFIX.4
   $SMAIT dump --byte-order=big $PREFIX.4.1      (the wrong byte order: an error)
 Formats: formats/SMAIT.md (binary), formats/SMAIT-TEXT.md (text).
