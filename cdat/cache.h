@@ -85,6 +85,10 @@ static inline cache_state cache_access(cache *c, uint32_t line)
  * If line is already present it only gets st and becomes MRU (no victim). */
 bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
 
+/* The line a fill of the absent line would evict: when line's set is full,
+ * the state of its least recently used line (*victim); else CS_INVALID. */
+cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim);
+
 /* Change the state of a present line without touching the LRU order; st =
  * CS_INVALID removes it. Returns the previous state (CS_INVALID: absent, nothing done). */
 cache_state cache_set_state(cache *c, uint32_t line, cache_state st);

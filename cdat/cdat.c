@@ -72,7 +72,7 @@ static void on_seq(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;
     stats_seq(q->requester >= 0 ? &c->phase[c->slot_of[q->requester]] : &c->io_phase[-q->requester - 1], q);
-    traces_seq(&c->tr, q);
+    if (c->m.tx_fields) traces_seq(&c->tr, q);
 }
 
 static inline cpu_stats *stats_of(cdat *c, int p) { return &c->phase[c->slot_of[p]]; }
@@ -424,6 +424,7 @@ int main(int argc, char **argv)
 
     placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
+    c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
     io_init(&c.io, &c.m, io, on_io_copy, &c);
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);

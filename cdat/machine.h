@@ -45,14 +45,14 @@ typedef struct mach_seq {
     int req_node;
     uint8_t code;               /* the first transaction: a request (01-06) or return (21, 23) */
     uint32_t addr;              /* the line's first byte */
-    int home, bank;
+    int home, bank;             /* bank: only when the machine fills every transaction field */
     uint8_t status;             /* the home's view before the sequence (dir_state) */
     uint8_t presence;           /* mach_presence of the holders other than the requester */
     holder_set holders;         /* the recorded holders before the sequence */
     int8_t source;              /* requests that bring data: mach_source; else SRC_NONE */
     unsigned critical;          /* critical-path transactions (0 for returns) */
     unsigned n;                 /* transactions */
-    cdat_txn *tx;
+    cdat_txn *tx;               /* their codes; every other field only when the machine's tx_fields */
 } mach_seq;
 
 typedef void (*mach_seq_fn)(void *ctx, const mach_seq *s);
@@ -73,6 +73,8 @@ typedef struct machine {
     directory dir;
     placement *pl;
     mach_seq seq;               /* the sequence being built */
+    bool tx_fields;             /* fill every field of seq.tx and seq.bank (true after mach_init);
+                                 * false: only the codes (counting needs no more; the traces do) */
     mach_seq_fn on_seq;
     void *ctx;
 } machine;

@@ -63,11 +63,10 @@ static int decide(placement *pl, uint32_t page, int req_node)
     return rr;
 }
 
-int placement_home(placement *pl, uint32_t addr, int req_node)
+int placement_page(placement *pl, uint32_t addr, int req_node)
 {
     uint32_t page = addr >> pl->page_shift;
-    if (page == pl->last_page && pl->last_home != PLACE_UNSET)
-        return pl->last_home == PLACE_REPLICATED ? req_node : pl->last_home;
+    if (page == pl->last_page && pl->last_home != PLACE_UNSET) return pl->last_home;
     int8_t **c = &pl->chunk[page >> PLACE_CHUNK_BITS];
     if (!*c) {
         *c = xmalloc(1u << PLACE_CHUNK_BITS);
@@ -82,5 +81,11 @@ int placement_home(placement *pl, uint32_t addr, int req_node)
     }
     pl->last_page = page;
     pl->last_home = *h;
-    return *h == PLACE_REPLICATED ? req_node : *h;
+    return *h;
+}
+
+int placement_home(placement *pl, uint32_t addr, int req_node)
+{
+    int h = placement_page(pl, addr, req_node);
+    return h == PLACE_REPLICATED ? req_node : h;
 }

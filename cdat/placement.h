@@ -48,4 +48,9 @@ void placement_free(placement *pl);
  * the requester's node); places the page on its first access. */
 int placement_home(placement *pl, uint32_t addr, int req_node);
 
+/* The same decision as placement_home, undecoded: a node, or PLACE_REPLICATED
+ * (whose home is always the requester's node). It never changes once made, so
+ * callers may keep it. */
+int placement_page(placement *pl, uint32_t addr, int req_node);
+
 #endif

@@ -49,6 +49,7 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     m->pl = pl;
     m->on_seq = on_seq;
     m->ctx = ctx;
+    m->tx_fields = true;
     m->seq.tx = xmalloc((2 * DIR_SLOTS + 8) * sizeof *m->seq.tx);
 }
 
@@ -119,6 +120,15 @@ static mach_presence presence(const machine *m, const holder_set *h, int except,
 
 static inline int bank_of(const machine *m, uint32_t line) { return (int)(line % m->banks); }
 
+/* The home node of line (entry e) for a requester on req_node. The page's
+ * placement is decided at the first request for any of its lines and never
+ * changes, so the entry keeps it: later sequences skip the placement table. */
+static inline int line_home(machine *m, dir_entry *e, uint32_t line, int req_node)
+{
+    if (e->home == DIR_HOME_UNSET) e->home = (int8_t)placement_page(m->pl, line << m->line_shift, req_node);
+    return e->home == PLACE_REPLICATED ? req_node : e->home;
+}
+
 static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
                       const dir_entry *e, uint8_t code)
 {
@@ -129,7 +139,7 @@ static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, u
     s->code = code;
     s->addr = line << m->line_shift;
     s->home = home;
-    s->bank = bank_of(m, line);
+    s->bank = m->tx_fields ? bank_of(m, line) : 0;
     s->status = e->state;
     s->holders = e->holders;
     s->presence = (uint8_t)presence(m, &e->holders, requester, req_node, home);
@@ -138,13 +148,17 @@ static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, u
     s->n = 0;
 }
 
-static cdat_txn *tx_add(machine *m, uint8_t code)
+/* The next transaction: its code, and when the machine fills every field,
+ * those known from the sequence (the caller names the endpoints); NULL when
+ * only codes are kept. */
+static inline cdat_txn *tx_add(machine *m, uint8_t code)
 {
     mach_seq *s = &m->seq;
     cdat_txn *t = &s->tx[s->n++];
+    t->code = code;
+    if (!m->tx_fields) return NULL;
     t->clock = s->clock;
     t->addr = s->addr;
-    t->code = code;
     t->bank = s->bank;
     t->hnode = s->home;
     return t;
@@ -175,23 +189,24 @@ static void requester_name(const machine *m, int *proc, int *node)
 }
 
 /* A transaction between the home and the requester (classes 0, 1, 2, 5 of the requester). */
-static void tx_requester(machine *m, uint8_t code)
+static inline void tx_requester(machine *m, uint8_t code)
 {
     cdat_txn *t = tx_add(m, code);
-    requester_name(m, &t->proc, &t->node);
+    if (t) requester_name(m, &t->proc, &t->node);
 }
 
 /* A transaction between the home and a holder slot. */
-static void tx_slot(machine *m, uint8_t code, unsigned s)
+static inline void tx_slot(machine *m, uint8_t code, unsigned s)
 {
     cdat_txn *t = tx_add(m, code);
-    slot_name(m, s, &t->proc, &t->node);
+    if (t) slot_name(m, s, &t->proc, &t->node);
 }
 
 /* Cache-to-cache from owner q to the requester. */
 static void tx_c2c(machine *m, uint8_t code, unsigned q)
 {
     cdat_txn *t = tx_add(m, code);
+    if (!t) return;
     slot_name(m, q, &t->proc, &t->node);
     requester_name(m, &t->proc2, &t->node2);
 }
@@ -264,8 +279,8 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
     }
     uint8_t code = vst == CS_DIRTY ? TX_WRITE_BACK : TX_UPDATE_TAG;
     int node = m->p[cpu].node;
-    int home = placement_home(m->pl, victim << m->line_shift, node);
     dir_entry *e = dir_get(&m->dir, victim);
+    int home = line_home(m, e, victim, node);
     if ((e->state != DIR_EXCLUSIVE && e->state != DIR_DIRTY) || e->owner != cpu)
         bug(m, victim, "a returned line is not recorded as the processor's");
     seq_begin(m, cpu, node, clock, victim, home, e, code);
@@ -406,8 +421,15 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         return r;
     }
     uint8_t request = kind == MACH_IFETCH ? TX_READ_SHAR : kind == MACH_LOAD ? TX_READ_SHAR_OR_PRIV : TX_READ_PRIV_OWN;
-    int home = placement_home(m->pl, line << m->line_shift, n);
+    /* The fill at the end may return a victim to its home: start loading its
+     * directory entry now, so the two lookups overlap. */
+    if (kind != MACH_IFETCH) {
+        uint32_t victim;
+        cache_state vst = cache_lru(&P->d, line, &victim);
+        if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
+    }
     dir_entry *e = dir_get(&m->dir, line);
+    int home = line_home(m, e, line, n);
     bool owned = e->state == DIR_EXCLUSIVE || e->state == DIR_DIRTY;
 
     /* Local snoop: another processor of the node holds the line dirty. */
@@ -477,8 +499,8 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
     mach_ref r = { REF_UPGRADE, SRC_NONE, 0 };
     int n = m->p[cpu].node;
-    int home = placement_home(m->pl, line << m->line_shift, n);
     dir_entry *e = dir_get(&m->dir, line);
+    int home = line_home(m, e, line, n);
     if (e->state != DIR_SHARED) bug(m, line, "req_inv for a line the home does not record as shared");
     seq_begin(m, cpu, n, clock, line, home, e, TX_REQ_INV);
     tx_requester(m, TX_REQ_INV);
@@ -494,8 +516,8 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge)
 {
     uint8_t request = write_purge ? TX_WRITE_PURGE : TX_READ_CURRENT;
-    int home = placement_home(m->pl, line << m->line_shift, io_node);
     dir_entry *e = dir_get(&m->dir, line);
+    int home = line_home(m, e, line, io_node);
     seq_begin(m, -io, io_node, clock, line, home, e, request);
     tx_requester(m, request);
     if (write_purge) {
