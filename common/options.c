@@ -89,7 +89,10 @@ int options_parse(const option_spec *specs, int argc, char **argv,
             continue;
         }
         const char *word = a + (a[1] == '-' ? 2 : 1);
-        const char *eq = a[1] == '-' ? strchr(word, '=') : NULL;
+        const char *eq = strchr(word, '=');
+        /* The single-dash form takes '=' only after a long name (-classes=4);
+         * -s=5 stays a short option with the value "=5". */
+        if (eq && a[1] != '-' && !(eq - word > 1 && find_long(specs, word, (size_t)(eq - word)))) eq = NULL;
         size_t len = eq ? (size_t)(eq - word) : strlen(word);
         if (long_name_eq(word, len, "help") || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);

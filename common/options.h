@@ -2,9 +2,10 @@
  *
  * Both spellings of SPEC §3 are accepted for every long option: the report's
  * single-dash form (-ciat_events, -HPUX, -dma_bw 20) and the GNU form
- * (--ciat-events, --hpux, --dma-bw=20). Long names are matched after folding
- * case and '_' to '-'. Short options take their value from the next argument
- * or attached (-s20000). "--" ends the options; "-" alone is an operand. */
+ * (--ciat-events, --hpux, --dma-bw=20); a long name's value may be attached
+ * with '=' in both (-dma_bw=20). Long names are matched after folding case
+ * and '_' to '-'. Short options take their value from the next argument or
+ * attached (-s20000). "--" ends the options; "-" alone is an operand. */
 #ifndef DSM_COMMON_OPTIONS_H
 #define DSM_COMMON_OPTIONS_H
 

@@ -74,6 +74,22 @@ START_TEST(report_spelling)
 }
 END_TEST
 
+/* The single-dash form with an attached value: -dma_bw=20 as --dma-bw=20;
+ * "=" after a short option stays part of its value. */
+START_TEST(report_spelling_with_equals)
+{
+    reset();
+    char *ops[32];
+    ck_assert_int_eq(PARSE(ops, "-dma_bw=20", "-output_dir=o=ut", "-slice=7", "x"), 1);
+    ck_assert_uint_eq(dma_bw, 20);
+    ck_assert_str_eq(outdir, "o=ut");
+    ck_assert_uint_eq(slice, 7);
+    reset();
+    ck_assert_int_eq(PARSE(ops, "-o=dir"), 0);
+    ck_assert_str_eq(outdir, "=dir");
+}
+END_TEST
+
 START_TEST(gnu_spelling)
 {
     reset();
@@ -282,6 +298,7 @@ Suite *options_suite(void)
     Suite *s = suite_create("options");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, report_spelling);
+    tcase_add_test(tc, report_spelling_with_equals);
     tcase_add_test(tc, gnu_spelling);
     tcase_add_test(tc, case_and_underscore_folding);
     tcase_add_test(tc, short_options);
