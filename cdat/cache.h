@@ -66,17 +66,32 @@ void cache_free(cache *c);
  * For snoops and the protocol's view of another processor's cache. */
 cache_state cache_probe(const cache *c, uint32_t line);
 
+/* The common case of cache_access, inline: a hit on one of the two most
+ * recently used lines of line's set (array layout), which becomes the MRU
+ * line. Anything else returns CS_INVALID and changes nothing (cache_access
+ * then knows: the line may still be present further down the set). */
+static inline cache_state cache_hit(cache *c, uint32_t line)
+{
+    if (c->hashed) return CS_INVALID;
+    uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
+    uint32_t tag = (line << 2) | 1, e = s[0];
+    if (e - tag < 3u) return (cache_state)(e & 3);
+    if (c->ways < 2) return CS_INVALID;
+    uint32_t e1 = s[1];
+    if (e1 - tag >= 3u) return CS_INVALID;
+    s[1] = e;                   /* the second becomes the first: valid entries stay packed */
+    s[0] = e1;
+    return (cache_state)(e1 & 3);
+}
+
 /* The owner's reference: state of line, and on a hit the line becomes the
- * most recently used of its set. The hit on the MRU line of a set (most
- * references) is inline; everything else is cache_access_slow. */
+ * most recently used of its set. cache_hit's cases are inline; everything
+ * else is cache_access_slow. */
 cache_state cache_access_slow(cache *c, uint32_t line);
 static inline cache_state cache_access(cache *c, uint32_t line)
 {
-    if (!c->hashed) {
-        uint32_t e = c->entries[(size_t)(line & c->set_mask) * c->ways];
-        if (e - ((line << 2) | 1) < 3u) return (cache_state)(e & 3);
-    }
-    return cache_access_slow(c, line);
+    cache_state st = cache_hit(c, line);
+    return st != CS_INVALID ? st : cache_access_slow(c, line);
 }
 
 /* Put line in the cache in state st (not CS_INVALID) as the most recently used
@@ -92,6 +107,17 @@ cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim);
 /* Change the state of a present line without touching the LRU order; st =
  * CS_INVALID removes it. Returns the previous state (CS_INVALID: absent, nothing done). */
 cache_state cache_set_state(cache *c, uint32_t line, cache_state st);
+
+/* cache_set_state for the line a hit of cache_access just made the most
+ * recently used of its set (st not CS_INVALID): no search. */
+static inline void cache_set_mru_state(cache *c, uint32_t line, cache_state st)
+{
+    if (c->hashed) {
+        cache_set_state(c, line, st);
+        return;
+    }
+    c->entries[(size_t)(line & c->set_mask) * c->ways] = (line << 2) | (uint32_t)st;
+}
 
 /* Remove line; returns its previous state (CS_INVALID when it was absent). */
 cache_state cache_invalidate(cache *c, uint32_t line);

@@ -84,13 +84,29 @@ static inline void count_ref(cpu_stats *st, ref_counts *rc, mach_ref r)
     if (__builtin_expect(r.silent != 0, 0)) st->silent += r.silent;
 }
 
+/* The hooks below handle the common reference inline: one that hits among
+ * the two most recently used lines of its set (cache_hit) and needs no
+ * transaction only adds to the hit count. Everything else goes through the
+ * machine in the out-of-line *_slow functions, so the hit path stays a small
+ * leaf function. */
+
+static __attribute__((noinline)) void fetch_slow(cdat *c, int p, uint64_t clock, uint32_t line)
+{
+    cpu_stats *st = stats_of(c, p);
+    count_ref(st, &st->instr, mach_fetch(&c->m, p, clock, line));
+}
+
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    cpu_stats *st = stats_of(c, p);
-    count_ref(st, &st->instr, mach_fetch(&c->m, p, clock, mach_line(&c->m, addr)));
+    uint32_t line = mach_line(&c->m, addr);
+    if (__builtin_expect(cache_hit(&c->m.p[p].i, line) != CS_INVALID, 1)) {
+        stats_of(c, p)->instr.hits++;
+        return;
+    }
+    fetch_slow(c, p, clock, line);
 }
 
 /* n instructions at addr, addr+4, …: after the first fetch of a line the
@@ -100,21 +116,25 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    cpu_stats *st = stats_of(c, p);
-    ref_counts *rc = &st->instr;
+    cache *ic = &c->m.p[p].i;
     unsigned shift = c->m.line_shift;
+    uint64_t hits = 0;
     while (n) {
         uint32_t line = addr >> shift;
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
-        count_ref(st, rc, mach_fetch(&c->m, p, clock, line));
-        rc->refs += k - 1;
-        rc->hits += k - 1;
+        if (__builtin_expect(cache_hit(ic, line) != CS_INVALID, 1)) {
+            hits += k;
+        } else {
+            fetch_slow(c, p, clock, line);
+            hits += k - 1;
+        }
         n -= k;
         clock += k;
         addr += k * ISTREAM_INSN_BYTES;
     }
+    stats_of(c, p)->instr.hits += hits;
 }
 
 /* A data access of processor p: size bytes at addr, loaded and/or stored. */
@@ -138,13 +158,30 @@ data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool l
         }
 }
 
+static __attribute__((noinline)) void mem_slow(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size,
+                                               unsigned access)
+{
+    data_access(c, p, clock, addr, size, access != SMAIT_STORE, access != SMAIT_LOAD);
+}
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)t;
     cdat *c = ctx;
-    unsigned access = smait_mem_access(rec->f1);
-    data_access(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
-                access != SMAIT_STORE, access != SMAIT_LOAD);
+    uint32_t f1 = rec->f1, addr = rec->f2;
+    unsigned access = smait_mem_access(f1);
+    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
+    int p = c->proc_of[cpu];
+    /* A load, or a store to a dirty line, within one line: a hit needs nothing else. */
+    uint32_t line = mach_line(&c->m, addr);
+    if (access <= SMAIT_STORE && mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
+        cache_state st = cache_hit(&c->m.p[p].d, line);
+        if (__builtin_expect(st == CS_DIRTY || (st != CS_INVALID && access == SMAIT_LOAD), 1)) {
+            stats_of(c, p)->data.hits++;
+            return;
+        }
+    }
+    mem_slow(c, p, clock, addr, size, access);
 }
 
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */

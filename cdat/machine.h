@@ -117,7 +117,7 @@ static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t 
     switch (cache_access(d, line)) {
     case CS_DIRTY: return (mach_ref){ REF_HIT, SRC_NONE, 0 };
     case CS_EXCLUSIVE:                  /* silently dirty; the view stays "exclusive" */
-        cache_set_state(d, line, CS_DIRTY);
+        cache_set_mru_state(d, line, CS_DIRTY);
         return (mach_ref){ REF_HIT, SRC_NONE, 0 };
     case CS_SHARED: return mach_upgrade(m, cpu, clock, line);
     default: return mach_miss(m, cpu, clock, line, MACH_STORE);

@@ -27,7 +27,6 @@ void stats_seq(cpu_stats *s, const mach_seq *q)
              * write_purge, which memory received it. */
             int src = q->source != SRC_NONE ? q->source
                     : q->home == q->req_node ? SRC_LOCAL_MEMORY : SRC_REMOTE_MEMORY;
-            s->io.refs++;
             s->io.misses++;
             s->io.src[src]++;
         } else if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
@@ -47,12 +46,12 @@ void stats_seq(cpu_stats *s, const mach_seq *q)
 
 bool stats_any(const cpu_stats *s)
 {
-    return s->data.refs || s->instr.refs || s->io.refs || s->transactions || s->active || s->idle;
+    return ref_total(&s->data) || ref_total(&s->instr) || ref_total(&s->io) || s->transactions || s->active ||
+           s->idle;
 }
 
 static void ref_add(ref_counts *a, const ref_counts *b)
 {
-    a->refs += b->refs;
     a->hits += b->hits;
     a->misses += b->misses;
     a->upgrades += b->upgrades;
@@ -83,9 +82,10 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
 static void refs_line(report *r, int phase, int t, int ll, const char *name, const ref_counts *c)
 {
     char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM];
+    uint64_t refs = ref_total(c);
     report_line(r, phase, t, ll, name, "refs %" PRIu64 " hits %" PRIu64 " %s misses %" PRIu64 " %s upgrades %"
-                PRIu64 " %s", c->refs, c->hits, report_pct(p1, c->hits, c->refs), c->misses,
-                report_pct(p2, c->misses, c->refs), c->upgrades, report_pct(p3, c->upgrades, c->refs));
+                PRIu64 " %s", refs, c->hits, report_pct(p1, c->hits, refs), c->misses,
+                report_pct(p2, c->misses, refs), c->upgrades, report_pct(p3, c->upgrades, refs));
 }
 
 /* The six sources, as L02/L04 fields, after prefix. */
@@ -143,7 +143,7 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     }
     if (lines & STATS_IO) {
         char prefix[48];
-        snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", s->io.refs);
+        snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", ref_total(&s->io));
         sources_line(r, phase, t, 5, "io", prefix, &s->io);
     }
     traffic_lines(r, phase, t, s);

@@ -9,11 +9,14 @@
 #include "machine.h"
 #include "../common/report.h"
 
-/* References of one stream (data, instructions, or an I/O processor's requests). */
+/* References of one stream (data, instructions, or an I/O processor's
+ * requests): each is a hit, a miss or an upgrade (ref_total). */
 typedef struct ref_counts {
-    uint64_t refs, hits, misses, upgrades;
+    uint64_t hits, misses, upgrades;
     uint64_t src[4];                    /* by mach_source */
 } ref_counts;
+
+static inline uint64_t ref_total(const ref_counts *c) { return c->hits + c->misses + c->upgrades; }
 
 /* The request and return codes of the L12 state table, in column order. */
 enum { STATE_CODES = 8 };
@@ -30,7 +33,6 @@ typedef struct cpu_stats {
 
 static inline void ref_count(ref_counts *c, mach_ref r)
 {
-    c->refs++;
     if (r.outcome == REF_HIT) c->hits++;
     else if (r.outcome == REF_UPGRADE) c->upgrades++;
     else {
