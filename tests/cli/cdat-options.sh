@@ -526,7 +526,7 @@ cdat: try 'cdat --help'
 EOT
 }
 usage_error "--hpux=1" "option '--hpux' takes no value" -p --hpux=1 opt.2 opt.ini
-usage_error "-HPUX=1" "unknown option '-HPUX=1'" -p -HPUX=1 opt.2 opt.ini
+usage_error "-HPUX=1" "option '-HPUX' takes no value" -p -HPUX=1 opt.2 opt.ini
 usage_error "--gzip=1" "option '--gzip' takes no value" -p --gzip=1 opt.2 opt.ini
 usage_error "-z=1" "unknown option '-z=1'" -p -z=1 opt.2 opt.ini
 usage_error "-private_range without a colon" "option -private_range: expects LO:HI (addresses, e.g. 0x40000000:0x7fffffff)" -p -private_range 0x1000 opt.2 opt.ini
