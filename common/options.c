@@ -127,7 +127,19 @@ int options_parse(const option_spec *specs, int argc, char **argv,
 
 void options_print_help(const option_spec *specs, FILE *out)
 {
-    fputs("\nOptions (the report's single-dash spelling works too: -gap_limit 8 = --gap-limit=8):\n", out);
+    /* The spelling note shows one of this tool's own options. */
+    const option_spec *ex = specs;
+    while ((ex->name || ex->short_name) && !(ex->name && ex->arg_name)) ex++;
+    if (ex->name) {
+        char single[64];
+        snprintf(single, sizeof single, "%s", ex->name);
+        for (char *c = single; *c; c++)
+            if (*c == '-') *c = '_';
+        fprintf(out, "\nOptions (the report's single-dash spelling works too: -%s %s = --%s=%s):\n", single,
+                ex->arg_name, ex->name, ex->arg_name);
+    } else {
+        fputs("\nOptions (the report's single-dash spelling works too):\n", out);
+    }
     for (const option_spec *s = specs; s->name || s->short_name; s++) {
         char left[96];
         int k = 0;

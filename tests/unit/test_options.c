@@ -243,7 +243,7 @@ START_TEST(help_and_version)
     static const char help[] =
         "Usage: tool [options] FILE\n"
         "\n"
-        "Options (the report's single-dash spelling works too: -gap_limit 8 = --gap-limit=8):\n"
+        "Options (the report's single-dash spelling works too: -output_dir DIR = --output-dir=DIR):\n"
         "  --ciat-events                write the event trace\n"
         "  --hpux, -HPUX                HP-UX traces\n"
         "  -q                           quiet\n"
