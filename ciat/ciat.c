@@ -144,6 +144,8 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
 
 /* stats_load_class / stats_store_class as tables [register type][size code]. */
 static uint8_t load_class_of[3][16], store_class_of[3][16];
+/* [len]: len low bits set (0..64) */
+static uint64_t touch_mask[65];
 
 static void class_tables(void)
 {
@@ -152,9 +154,11 @@ static void class_tables(void)
             load_class_of[rt][sc] = (uint8_t)stats_load_class(sc, rt);
             store_class_of[rt][sc] = (uint8_t)stats_store_class(sc, rt);
         }
+    for (unsigned len = 0; len <= 64; len++) touch_mask[len] = len == 64 ? ~0ull : (1ull << len) - 1;
 }
 
-static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+/* The general memory hook: every case. */
+static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)cpu;
     ciat *c = ctx;
@@ -184,6 +188,52 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
         comm_store(c, l, t, clock);
     }
     if (load && store) st->atomics++;
+}
+
+/* The memory hook. Its inline part handles the common access that changes no
+ * sharing state: a load or store continuing its thread's load or store string,
+ * one touched-bitmap word, a block and location the thread already owns (or
+ * that are shared) with a data count, a load of a value the thread wrote or
+ * already read, a store to a location it wrote and nobody read since. It
+ * checks all that before it changes anything and leaves every other access to
+ * on_mem_slow (a tail call), so it needs few registers and no stack frame. */
+static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    ciat *c = ctx;
+    uint32_t f1 = rec->f1, addr = rec->f2;
+    unsigned access = smait_mem_access(f1);
+    if (access == SMAIT_ATOMIC || c->string_kind[t] != access + 1) goto slow;
+    locmap *m = &c->map;
+    uint32_t n = addr >> m->block_shift;
+    block *b = m->cache[(size_t)t * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if (!b || n != (b->base >> m->block_shift) || (b->owner != (uint16_t)t && b->owner != LOC_SHARED)) goto slow;
+    uint32_t off = addr & (m->block_size - 1);
+    unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
+    if ((off & 63) + size > 64) goto slow;      /* blocks are multiples of 64 bytes */
+    loc *l = &b->locs[off >> m->grain_shift];
+    uint32_t cnt = l->count;                    /* < COUNT_MAX: a data count, not spilled */
+    if (cnt >= COUNT_MAX || (l->owner != (uint16_t)t && l->owner != LOC_SHARED)) goto slow;
+    if (access == SMAIT_LOAD) {
+        if (l->writer != (uint16_t)t && !rs_contains(&c->rs, l->readers, t)) goto slow;
+    } else if (l->writer != (uint16_t)t || l->readers != 0) goto slow;
+    /* Nothing changes but counts and touched bits. */
+    thread_stats *st = &c->phase[t];
+    unsigned rt = smait_mem_regtype(f1);
+    st->mem++;
+    if (access == SMAIT_LOAD) {
+        st->loads++;
+        st->load_class[load_class_of[rt][code]]++;
+    } else {
+        st->stores++;
+        st->store_class[store_class_of[rt][code]]++;
+    }
+    c->string_len[t]++;
+    b->touched_data[off >> 6] |= touch_mask[size] << (off & 63);
+    l->count = cnt + 1;
+    c->data_sizes += size;
+    return;
+slow:
+    on_mem_slow(ctx, t, cpu, clock, rec);
 }
 
 /* The block of a thread's code: kept apart from the data blocks, which would

@@ -49,7 +49,7 @@ typedef struct spill {
     uint64_t data, code;
 } spill;
 
-enum { LOCMAP_CACHE = 64 };  /* per-thread block cache entries, direct-mapped (512 bytes a thread) */
+enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (2 KiB a thread) */
 
 typedef struct locmap {
     uint32_t block_size, block_shift;   /* B = 1 << block_shift */
