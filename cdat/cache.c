@@ -252,13 +252,8 @@ bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache
     return evicted;
 }
 
-cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim)
+cache_state cache_lru_hashed(const cache *c, uint32_t *victim)
 {
-    if (!c->hashed) {
-        uint32_t e = set_of(c, line)[c->ways - 1];
-        *victim = entry_line(e);
-        return entry_state(e);
-    }
     if (c->free_head != CACHE_NIL) return CS_INVALID;
     *victim = entry_line(c->slot[c->lru].entry);
     return entry_state(c->slot[c->lru].entry);

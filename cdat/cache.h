@@ -102,7 +102,25 @@ bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache
 
 /* The line a fill of the absent line would evict: when line's set is full,
  * the state of its least recently used line (*victim); else CS_INVALID. */
-cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim);
+cache_state cache_lru_hashed(const cache *c, uint32_t *victim);
+static inline cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim)
+{
+    if (c->hashed) return cache_lru_hashed(c, victim);
+    uint32_t e = c->entries[(size_t)(line & c->set_mask) * c->ways + c->ways - 1];
+    *victim = e >> 2;
+    return (cache_state)(e & 3);
+}
+
+/* Whether line is present (cache_probe's answer, inline for the array layout). */
+static inline bool cache_holds(const cache *c, uint32_t line)
+{
+    if (c->hashed) return cache_probe(c, line) != CS_INVALID;
+    const uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
+    uint32_t tag = (line << 2) | 1;
+    for (unsigned i = 0; i < c->ways && s[i] != 0; i++)
+        if (s[i] - tag < 3u) return true;
+    return false;
+}
 
 /* Change the state of a present line without touching the LRU order; st =
  * CS_INVALID removes it. Returns the previous state (CS_INVALID: absent, nothing done). */

@@ -272,7 +272,7 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
         r->silent++;
         return;
     }
-    cache_invalidate(&m->p[cpu].i, victim);
+    if (cache_holds(&m->p[cpu].i, victim)) cache_invalidate(&m->p[cpu].i, victim);
     if (vst == CS_EXCLUSIVE && !m->er_announced) {
         r->silent++;
         return;
