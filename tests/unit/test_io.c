@@ -347,6 +347,18 @@ START_TEST(out_file_special)
     snprintf(want, sizeof want, "dsmtrace: %s: cannot create output file: No such file or"
              " directory\n", p);
     tu_assert_fatal(out_missing_dir_job, (void *)p, 2, want);
+    /* An existing FIFO or directory is not replaced (nor is /dev/null). */
+    const char *fifo = tu_file("a.fifo");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    snprintf(want, sizeof want, "dsmtrace: %s: exists and is not a regular file (a FIFO); it is not replaced\n", fifo);
+    tu_assert_fatal(out_missing_dir_job, (void *)fifo, 2, want);
+    const char *dir = tu_file("a.dir");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(want, sizeof want, "dsmtrace: %s: exists and is not a regular file (a directory); it is not"
+             " replaced\n", dir);
+    tu_assert_fatal(out_missing_dir_job, (void *)dir, 2, want);
+    tu_assert_fatal(out_missing_dir_job, (void *)"/dev/null", 2,
+                    "dsmtrace: /dev/null: exists and is not a regular file (a device); it is not replaced\n");
     char *out, *err;
     ck_assert_int_eq(tu_run(out_stdout_job, NULL, NULL, &out, &err), 100);
     ck_assert_str_eq(out, "to stdout\nafter\n");
