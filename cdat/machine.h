@@ -70,6 +70,8 @@ typedef struct machine {
     bool dt;                    /* DT: direct cache-to-cache transactions */
     mach_proc *p;               /* nprocs */
     cache *icc;                 /* per node, or NULL: the interconnect caches */
+    holder_set *node_slots;     /* per node: the holder slots on it (its processors, its
+                                 * interconnect cache) */
     directory dir;
     placement *pl;
     mach_seq seq;               /* the sequence being built */

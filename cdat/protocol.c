@@ -45,6 +45,9 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
             if (!cache_init(&m->icc[n], cfg->icc.size, cfg->icc.assoc, cfg->line_size))
                 diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
     }
+    m->node_slots = xcalloc(m->nodes, sizeof *m->node_slots);
+    for (unsigned s = 0; s < m->nprocs; s++) hs_add(&m->node_slots[m->p[s].node], s);
+    for (unsigned n = 0; n < m->nodes; n++) hs_add(&m->node_slots[n], DIR_ICC_SLOT + n);
     dir_init(&m->dir);
     m->pl = pl;
     m->on_seq = on_seq;
@@ -62,6 +65,7 @@ void mach_free(machine *m)
     if (m->icc)
         for (unsigned n = 0; n < m->nodes; n++) cache_free(&m->icc[n]);
     free(m->icc);
+    free(m->node_slots);
     free(m->p);
     dir_free(&m->dir);
     free(m->seq.tx);
@@ -97,23 +101,19 @@ static unsigned ordered(const machine *m, const holder_set *h, int except, unsig
     return k;
 }
 
+static inline bool hs_meets(const holder_set *a, const holder_set *b)
+{
+    return ((a->w[0] & b->w[0]) | (a->w[1] & b->w[1]) | (a->w[2] & b->w[2])) != 0;
+}
+
+/* Where the holders of h other than except are: on node, else on home, else elsewhere. */
 static mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
 {
-    if (hs_empty(h)) return PRES_NONE;
-    bool any = false, home_node = false;
-    for (unsigned w = 0; w < 3; w++) {
-        uint64_t bits = h->w[w];
-        while (bits) {
-            unsigned s = w * 64 + (unsigned)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            if ((int)s == except) continue;
-            int sn = slot_node(m, s);
-            if (sn == node) return PRES_LOCAL;
-            any = true;
-            home_node |= sn == home;
-        }
-    }
-    return !any ? PRES_NONE : home_node ? PRES_HOME : PRES_REMOTE;
+    holder_set o = *h;
+    if (except >= 0) hs_del(&o, (unsigned)except);
+    if (hs_empty(&o)) return PRES_NONE;
+    if (hs_meets(&o, &m->node_slots[node])) return PRES_LOCAL;
+    return hs_meets(&o, &m->node_slots[home]) ? PRES_HOME : PRES_REMOTE;
 }
 
 /* ---- building a sequence ---- */
