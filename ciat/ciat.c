@@ -52,7 +52,15 @@ typedef struct fetch_memo {
     loc *l;
 } fetch_memo;
 
-enum { FETCH_MEMO = 64, FETCH_PENDING_MAX = 0x7FFFFFFF };
+/* Run memo: per thread, the last gap fills (fetch_run) by first address. A
+ * repeat of a run (same address and length) by the same thread adds one to
+ * every location of the run, deferred the same way. */
+typedef struct run_memo {
+    uint32_t addr, n;           /* n = 0: empty */
+    uint32_t pending;           /* repeats not yet counted in the run's locations */
+} run_memo;
+
+enum { FETCH_MEMO = 64, RUN_MEMO = 16, FETCH_PENDING_MAX = 0x7FFFFFFF };
 
 typedef struct ciat {
     ciat_options o;
@@ -65,6 +73,7 @@ typedef struct ciat {
     uint64_t *string_len;
     block **code_block;         /* per thread: block of the last fetch */
     fetch_memo *memo;           /* per thread: FETCH_MEMO entries */
+    run_memo *runs;             /* per thread: RUN_MEMO entries */
     locmap map;
     reader_sets rs;
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
@@ -278,10 +287,25 @@ static void memo_init(ciat *c)
     c->memo = xcalloc((size_t)c->n * FETCH_MEMO, sizeof *c->memo);
     for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++)
         c->memo[i].addr = (uint32_t)((i ^ 1) & (FETCH_MEMO - 1)) << 2;   /* maps to slot i ^ 1 */
+    c->runs = xcalloc((size_t)c->n * RUN_MEMO, sizeof *c->runs);
+}
+
+/* Give a run's repeats to its locations (the first time through, fetch_one
+ * did the rest of the work of every address). */
+static void run_flush(ciat *c, run_memo *e, int t)
+{
+    if (!e->pending) return;
+    uint32_t a = e->addr;
+    for (uint32_t i = 0; i < e->n; i++, a += ISTREAM_INSN_BYTES) {
+        block *b = code_block(c, a, t);
+        locmap_count_add(&c->map, locmap_loc(&c->map, b, a), a, true, e->pending);
+    }
+    e->pending = 0;
 }
 
 static void memo_flush_all(ciat *c)
 {
+    for (size_t i = 0; i < (size_t)c->n * RUN_MEMO; i++) run_flush(c, &c->runs[i], (int)(i / RUN_MEMO));
     for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i]);
 }
 
@@ -292,12 +316,25 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     fetch_one(c, c->memo + (size_t)t * FETCH_MEMO, addr, t);
 }
 
+static __attribute__((noinline)) void run_miss(ciat *c, run_memo *e, int t, uint32_t addr, uint32_t n)
+{
+    run_flush(c, e, t);
+    fetch_memo *memo = c->memo + (size_t)t * FETCH_MEMO;
+    e->addr = addr;
+    e->n = n;
+    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_one(c, memo, addr, t);
+}
+
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
     (void)cpu; (void)clock;
     ciat *c = ctx;
-    fetch_memo *memo = c->memo + (size_t)t * FETCH_MEMO;
-    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_one(c, memo, addr, t);
+    run_memo *e = &c->runs[(size_t)t * RUN_MEMO + ((addr >> 2) & (RUN_MEMO - 1))];
+    if (e->addr == addr && e->n == n && e->pending < FETCH_PENDING_MAX) {
+        e->pending++;
+        return;
+    }
+    run_miss(c, e, t, addr, n);
 }
 
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -492,6 +529,7 @@ int main(int argc, char **argv)
     free(c.string_len);
     free(c.code_block);
     free(c.memo);
+    free(c.runs);
     locmap_free(&c.map);
     rs_free(&c.rs);
     private_ranges_free(&c.o.ranges);
