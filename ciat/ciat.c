@@ -197,6 +197,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         comm_store(c, l, t, clock);
     }
     if (load && store) st->atomics++;
+    if (size) locmap_cache_note(&c->map, b, t);   /* for on_mem's inline part */
 }
 
 /* The memory hook. Its inline part handles the common access that changes no
@@ -214,12 +215,14 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     if (access == SMAIT_ATOMIC || c->string_kind[t] != access + 1) goto slow;
     locmap *m = &c->map;
     uint32_t n = addr >> m->block_shift;
-    block *b = m->cache[(size_t)t * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (!b || n != (b->base >> m->block_shift) || (b->owner != (uint16_t)t && b->owner != LOC_SHARED)) goto slow;
+    const block_ref *r = &m->cache[(size_t)t * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if (r->tag != (n << 1 | 1)) goto slow;      /* not cached, or its owner does not note t */
+    char *b = (char *)r->b;                     /* its header is not needed: */
+    uint64_t *touched = (uint64_t *)(b + sizeof(block));
     uint32_t off = addr & (m->block_size - 1);
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
     if ((off & 63) + size > 64) goto slow;      /* blocks are multiples of 64 bytes */
-    loc *l = &b->locs[off >> m->grain_shift];
+    loc *l = (loc *)(b + m->locs_offset) + (off >> m->grain_shift);
     uint32_t cnt = l->count;                    /* < COUNT_MAX: a data count, not spilled */
     if (cnt >= COUNT_MAX || (l->owner != (uint16_t)t && l->owner != LOC_SHARED)) goto slow;
     if (access == SMAIT_LOAD) {
@@ -237,7 +240,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
         st->store_class[store_class_of[rt][code]]++;
     }
     c->string_len[t]++;
-    b->touched_data[off >> 6] |= touch_mask[size] << (off & 63);
+    touched[off >> 6] |= touch_mask[size] << (off & 63);
     l->count = cnt + 1;
     c->data_sizes += size;
     return;

@@ -19,6 +19,9 @@ void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
     m->dir = xcalloc(TOP_ENTRIES, sizeof *m->dir);
     m->nthreads = nthreads;
     m->cache = xcalloc((size_t)nthreads * LOCMAP_CACHE, sizeof *m->cache);
+    for (size_t i = 0; i < (size_t)nthreads * LOCMAP_CACHE; i++) m->cache[i].tag = UINT32_MAX;
+    size_t words = m->block_size / 64 ? m->block_size / 64 : 1;
+    m->locs_offset = (uint32_t)(sizeof(block) + 2 * words * sizeof(uint64_t));
 }
 
 void locmap_free(locmap *m)
@@ -46,7 +49,7 @@ static block *new_block(const locmap *m, uint32_t base)
     b->accessor = LOC_NONE;
     b->touched_data = (uint64_t *)(b + 1);
     b->touched_code = b->touched_data + words;
-    b->locs = (loc *)(b->touched_code + words);
+    b->locs = (loc *)(b->touched_code + words);     /* = (char *)b + m->locs_offset */
     for (size_t i = 0; i < nlocs; i++) {
         b->locs[i].writer = LOC_NONE;
         b->locs[i].owner = LOC_NONE;
@@ -63,8 +66,11 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
         *slot = new_block(m, addr & ~(m->block_size - 1));
         m->nblocks++;
     }
-    m->cache[(size_t)thread * LOCMAP_CACHE + ((addr >> m->block_shift) & (LOCMAP_CACHE - 1))] = *slot;
-    return *slot;
+    block *b = *slot;
+    uint32_t n = addr >> m->block_shift;
+    bool noted = b->owner == (uint16_t)thread || b->owner == LOC_SHARED;
+    m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))] = (block_ref){ n << 1 | noted, b };
+    return b;
 }
 
 static void set_bits(uint64_t *bits, uint32_t from, uint32_t n)

@@ -2,7 +2,7 @@
  *
  * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
  * bytes, allocated on first touch and reached through a two-level radix table
- * (plus a one-entry cache per thread). A block holds:
+ * (plus a direct-mapped block cache per thread). A block holds:
  *   - touched-byte bitmaps for data and code (one bit per byte);
  *   - its owner (the first thread that touched it, or shared) and access counts;
  *   - one 12-byte record per location (grain g bytes): last writer, owner,
@@ -49,14 +49,23 @@ typedef struct spill {
     uint64_t data, code;
 } spill;
 
-enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (2 KiB a thread) */
+enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (4 KiB a thread) */
+
+/* A block cache entry: tag = block number << 1 | noted, where noted says that
+ * the block's owner already notes the thread (it is the thread or shared, and
+ * stays so): a thread's further touches of the block change no owner. */
+typedef struct block_ref {
+    uint32_t tag;               /* UINT32_MAX: empty */
+    block *b;
+} block_ref;
 
 typedef struct locmap {
     uint32_t block_size, block_shift;   /* B = 1 << block_shift */
     uint32_t grain, grain_shift;
     block ***dir;               /* [addr >> 22][middle bits] */
     uint32_t mid_shift, mid_mask;
-    block **cache;              /* per thread: LOCMAP_CACHE blocks, direct-mapped */
+    block_ref *cache;           /* per thread: LOCMAP_CACHE entries, direct-mapped */
+    uint32_t locs_offset;       /* bytes from a block to its location records */
     int nthreads;
     uint64_t nblocks;
     spill *spills;
@@ -72,9 +81,18 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread);
 static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 {
     uint32_t n = addr >> m->block_shift;
-    block *b = m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (b && n == (b->base >> m->block_shift)) return b;
+    const block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if ((r->tag >> 1) == n) return r->b;
     return locmap_block_slow(m, addr, thread);
+}
+
+/* Mark b's cache entry noted when b's owner notes thread (after a touch). */
+static inline void locmap_cache_note(locmap *m, const block *b, int thread)
+{
+    if (b->owner != (uint16_t)thread && b->owner != LOC_SHARED) return;
+    uint32_t n = b->base >> m->block_shift;
+    block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if (r->b == b) r->tag = n << 1 | 1;
 }
 
 /* Note that thread touched (or, with who = &b->accessor, accessed) block b. */
