@@ -60,7 +60,7 @@ typedef struct run_memo {
     uint32_t pending;           /* repeats not yet counted in the run's locations */
 } run_memo;
 
-enum { FETCH_MEMO = 64, RUN_MEMO = 16, FETCH_PENDING_MAX = 0x7FFFFFFF };
+enum { FETCH_MEMO = 64, RUN_MEMO = 16, RUN_SHORT = 16, FETCH_PENDING_MAX = 0x7FFFFFFF };
 
 typedef struct ciat {
     ciat_options o;
@@ -264,15 +264,21 @@ static void memo_flush(ciat *c, fetch_memo *e)
 }
 
 /* A fetch the memo does not know (or whose pending count is full). */
-static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
+/* The whole work of one fetch: touched bits, owners, count. */
+static inline __attribute__((always_inline)) loc *fetch_full(ciat *c, uint32_t addr, int t)
 {
-    memo_flush(c, e);
     block *b = code_block(c, addr, t);
     loc *l = locmap_loc(&c->map, b, addr);
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     locmap_count_access(&c->map, b, l, addr, true, t);
+    return l;
+}
+
+static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
+{
+    memo_flush(c, e);
+    e->l = fetch_full(c, addr, t);
     e->addr = addr;
-    e->l = l;
 }
 
 static inline void fetch_one(ciat *c, fetch_memo *memo, uint32_t addr, int t)
@@ -319,13 +325,21 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     fetch_one(c, c->memo + (size_t)t * FETCH_MEMO, addr, t);
 }
 
+/* A run the run memo does not know. A short one goes through the fetch memo;
+ * a long one does the whole work of each fetch and leaves the fetch memo alone
+ * (it would evict every entry, with a flush each, for addresses that seldom
+ * come again in the same order). */
 static __attribute__((noinline)) void run_miss(ciat *c, run_memo *e, int t, uint32_t addr, uint32_t n)
 {
     run_flush(c, e, t);
     fetch_memo *memo = c->memo + (size_t)t * FETCH_MEMO;
     e->addr = addr;
     e->n = n;
-    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_one(c, memo, addr, t);
+    if (n <= RUN_SHORT) {
+        for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_one(c, memo, addr, t);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++, addr += ISTREAM_INSN_BYTES) fetch_full(c, addr, t);
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
