@@ -71,19 +71,19 @@ static void unlist(out_file *f)
 
 out_file *out_file_open(const char *path, bool gzip)
 {
+    /* Renaming over a device, FIFO or socket would replace it (as root,
+     * /dev/null itself): such a name is refused before any work. */
+    struct stat st;
+    if (strcmp(path, "-") != 0 && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        diag_data_error(path, DIAG_NO_OFFSET, "exists and is not a regular file (%s); it is not replaced",
+                        S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+                        S_ISSOCK(st.st_mode) ? "a socket" : "a device");
     out_file *f = xcalloc(1, sizeof *f);
     f->path = xstrdup(path);
     int fd;
     if (strcmp(path, "-") == 0) {
         fd = dup(STDOUT_FILENO);
     } else {
-        /* Renaming over a device, FIFO or socket would replace it (as root,
-         * /dev/null itself): such a name is refused before any work. */
-        struct stat st;
-        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-            diag_data_error(path, DIAG_NO_OFFSET, "exists and is not a regular file (%s); it is not replaced",
-                            S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-                            S_ISSOCK(st.st_mode) ? "a socket" : "a device");
         install_handlers();
         size_t n = strlen(path);
         f->tmp = xmalloc(n + 16);
