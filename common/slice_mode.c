@@ -294,6 +294,49 @@ static void slice_end(scheduler *s, int c, int t, uint64_t delay)
     release(s, c, WAIT_SLICE_END);
 }
 
+/* Processor c's process met a call record (its records and clock counted up
+ * to it): process it. Returns true when the processor was released (the
+ * slice ended, or a disk read made the process give it up). */
+static bool at_call(scheduler *s, int c, const smait_raw *rec)
+{
+    slice_state *sl = s->slice;
+    cpu *k = &sl->cpu[c];
+    int t = k->proc;
+    thread *x = &s->th[t];
+    proc *p = &sl->pr[t];
+    x->records++;
+    sl->steps++;
+    uint64_t delay = sched_call_hook(s, t, rec);
+    if (!sl->rr && is_sync_call(smait_call_type(rec->f1))) {
+        slice_end(s, c, t, delay);
+        return true;
+    }
+    if (delay) {                        /* a synchronous disk read: give the processor up */
+        p->ready = k->clock + delay;
+        if (sl->rr) p->state = P_QUEUED;
+        else requeue_rest(sl, t, x->records);
+        release(s, c, WAIT_IO);
+        return true;
+    }
+    return false;
+}
+
+/* After a turn that reached the swap-out clock: swap the slice out unless
+ * only its tail is left. Returns true when the processor was released. */
+static bool at_swap_clock(scheduler *s, int c)
+{
+    slice_state *sl = s->slice;
+    cpu *k = &sl->cpu[c];
+    int t = k->proc;
+    proc *p = &sl->pr[t];
+    uint64_t records = s->th[t].records;
+    if (k->clock < k->swap_at || !(sl->rr || records - p->rec0 < p->body)) return false;
+    if (sl->rr) p->state = P_QUEUED;
+    else requeue_rest(sl, t, records);
+    release(s, c, WAIT_SWAPPED);
+    return true;
+}
+
 /* Run the process on processor c (picked by the clock rule) until another
  * processor's turn, the end of its slice, a swap-out or a disk read. */
 static void run_cpu(scheduler *s, int c)
@@ -302,36 +345,21 @@ static void run_cpu(scheduler *s, int c)
     cpu *k = &sl->cpu[c];
     int t = k->proc;
     thread *x = &s->th[t];
-    proc *p = &sl->pr[t];
     uint64_t limit = cq_min_other(&s->q, c);
     if (limit > k->swap_at) limit = k->swap_at;
     uint64_t n = 0;
     for (;;) {
         const smait_raw *rec = trace_reader_next(x->r);
-        if (!rec) {
+        if (!rec || is_call(rec)) {
             x->records += n;
             sl->steps += n;
-            k->clock = x->clock;
-            process_done(s, c);
-            return;
-        }
-        if (is_call(rec)) {
-            x->records += n + 1;
-            sl->steps += n + 1;
             n = 0;
             k->clock = x->clock;
-            uint64_t delay = sched_call_hook(s, t, rec);
-            if (!sl->rr && is_sync_call(smait_call_type(rec->f1))) {
-                slice_end(s, c, t, delay);
+            if (!rec) {
+                process_done(s, c);
                 return;
             }
-            if (delay) {                /* a synchronous disk read: give the processor up */
-                p->ready = k->clock + delay;
-                if (sl->rr) p->state = P_QUEUED;
-                else requeue_rest(sl, t, x->records);
-                release(s, c, WAIT_IO);
-                return;
-            }
+            if (at_call(s, c, rec)) return;
         } else {
             n++;
             exec_record(s, x, t, rec);
@@ -341,13 +369,108 @@ static void run_cpu(scheduler *s, int c)
     x->records += n;
     sl->steps += n;
     k->clock = x->clock;
-    if (k->clock >= k->swap_at && (sl->rr || x->records - p->rec0 < p->body)) {
-        if (sl->rr) p->state = P_QUEUED;
-        else requeue_rest(sl, t, x->records);
-        release(s, c, WAIT_SWAPPED);
-        return;
+    if (!at_swap_clock(s, c)) cq_update(&s->q, c, k->clock);
+}
+
+/* The lockstep loop of scheduler.c's run_fast for at most 64 processors:
+ * while processors tie at the smallest clock each runs one record, with the
+ * queue's level in registers; a processor alone at the smallest clock runs up
+ * to the next one. Returns a processor that needs the path above (a timer, a
+ * call record *rec, the end of its trace: *rec NULL, or its swap-out clock:
+ * *swap), with the queue exact; -1 when the queue needs the general pick. */
+static int run_fast_cpus(scheduler *s, const smait_raw **rec_out, bool *swap)
+{
+    slice_state *sl = s->slice;
+    clock_queue *q = &s->q;
+    const uint64_t wmask = q->window - 1;
+    int prev = s->prev;
+    while (q->in_buckets > 0) {
+        const uint64_t base = q->base;
+        uint64_t *level = q->bits + (base & wmask);
+        uint64_t tied = *level;
+        if (!tied) {
+            uint64_t next = cq_next_level(q);
+            if (next == UINT64_MAX) break;
+            q->base = next;
+            if (q->heap_len) cq_migrate(q);
+            continue;
+        }
+        while (tied) {
+            uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
+            int c = __builtin_ctzll(after ? after : tied);
+            uint64_t bit = 1ull << c;
+            cpu *k = &sl->cpu[c];
+            if (k->timer) {
+                *level = tied;
+                s->prev = prev;
+                return -2 - c;
+            }
+            int t = k->proc;
+            thread *x = &s->th[t];
+            uint64_t limit = base;
+            if (tied == bit) {
+                *level = tied;
+                limit = cq_next_level(q);
+                if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+            }
+            if (limit > k->swap_at) limit = k->swap_at;
+            prev = c;
+            uint64_t n = 0;
+            const smait_raw *rec;
+            for (;;) {
+                rec = trace_reader_next(x->r);
+                if (!rec || is_call(rec)) break;
+                n++;
+                exec_record(s, x, t, rec);
+                if (x->clock >= limit) break;
+            }
+            x->records += n;
+            sl->steps += n;
+            uint64_t cl = x->clock;
+            k->clock = cl;
+            if (cl != base) {
+                tied &= ~bit;
+                if (cl - base < q->window) {
+                    q->bits[cl & wmask] |= bit;
+                    uint32_t j = (uint32_t)(cl & wmask);
+                    q->occupied[j >> 6] |= 1ull << (j & 63);
+                    q->clock[c] = cl;
+                } else {
+                    *level = tied | bit;
+                    cq_update(q, c, cl);
+                    tied = *level;
+                }
+            }
+            bool stop = !rec || is_call(rec);
+            if (stop || cl >= k->swap_at) {
+                *level = tied;
+                if (!tied) {
+                    uint32_t i = (uint32_t)(base & wmask);
+                    q->occupied[i >> 6] &= ~(1ull << (i & 63));
+                }
+                s->prev = c;
+                *rec_out = stop ? rec : NULL;
+                *swap = !stop;
+                return c;
+            }
+        }
+        *level = 0;
+        uint32_t i = (uint32_t)(base & wmask);
+        q->occupied[i >> 6] &= ~(1ull << (i & 63));
     }
-    cq_update(&s->q, c, k->clock);
+    s->prev = prev;
+    return -1;
+}
+
+/* Processor c's timer: a disk read it waited for has ended. */
+static void at_timer(scheduler *s, int c)
+{
+    cpu *k = &s->slice->cpu[c];
+    k->timer = false;
+    uint64_t wake = s->q.clock[c];
+    cq_remove(&s->q, c);
+    idle_until(k, wake);
+    try_dispatch(s, c);
 }
 
 /* ---- public (through scheduler.c) ---- */
@@ -423,25 +546,28 @@ void slice_run(scheduler *s)
     for (int c = 0; c < sl->p; c++) try_dispatch(s, c);
     uint64_t ticked = 0;
     while (sl->left > 0) {
+        if (s->progress && (sl->steps >> 20) != (ticked >> 20)) {
+            ticked = sl->steps;
+            progress_tick(s->progress, sl->steps);
+        }
+        if (s->q.words == 1 && s->q.in_buckets > 0) {
+            const smait_raw *rec = NULL;
+            bool swap = false;
+            int c = run_fast_cpus(s, &rec, &swap);
+            if (c <= -2) at_timer(s, -2 - c);
+            else if (c >= 0 && swap) {
+                if (!at_swap_clock(s, c)) cq_update(&s->q, c, sl->cpu[c].clock);
+            } else if (c >= 0 && rec) at_call(s, c, rec);
+            else if (c >= 0) process_done(s, c);
+            if (c != -1 || s->q.in_buckets > 0) continue;
+        }
         int c = cq_pick(&s->q, s->prev);
         if (c < 0)
             diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: slice mode stalled with %d"
                        " processes left", sl->left);
         s->prev = c;
-        cpu *k = &sl->cpu[c];
-        if (k->timer) {
-            k->timer = false;
-            uint64_t wake = s->q.clock[c];
-            cq_remove(&s->q, c);
-            idle_until(k, wake);
-            try_dispatch(s, c);
-            continue;
-        }
-        run_cpu(s, c);
-        if (s->progress && (sl->steps >> 20) != (ticked >> 20)) {
-            ticked = sl->steps;
-            progress_tick(s->progress, sl->steps);
-        }
+        if (sl->cpu[c].timer) at_timer(s, c);
+        else run_cpu(s, c);
     }
     uint64_t m = 0;
     for (int c = 0; c < sl->p; c++)
