@@ -264,6 +264,36 @@ START_TEST(out_file_commit_and_abort)
 }
 END_TEST
 
+/* Big chunks bypass stdio: the bytes still come out in the order written. */
+START_TEST(out_file_big_chunks_in_order)
+{
+    const char *p = tu_file("big.out");
+    static char b[40000], d[70000];
+    memset(b, 'b', sizeof b);
+    memset(d, 'd', sizeof d);
+    out_file *f = out_file_open(p, false);
+    out_file_printf(f, "a");
+    out_file_write(f, b, sizeof b);
+    out_file_printf(f, "c");
+    out_file_write(f, "e", 1);
+    out_file_write(f, d, sizeof d);
+    out_file_printf(f, "z");
+    out_file_commit(f);
+    size_t n;
+    unsigned char *s = tu_read(p, &n);
+    ck_assert_uint_eq(n, 1 + sizeof b + 2 + sizeof d + 1);
+    ck_assert_int_eq(s[0], 'a');
+    ck_assert_int_eq(s[1], 'b');
+    ck_assert_int_eq(s[sizeof b], 'b');
+    ck_assert_int_eq(s[1 + sizeof b], 'c');
+    ck_assert_int_eq(s[2 + sizeof b], 'e');
+    ck_assert_int_eq(s[3 + sizeof b], 'd');
+    ck_assert_int_eq(s[n - 2], 'd');
+    ck_assert_int_eq(s[n - 1], 'z');
+    free(s);
+}
+END_TEST
+
 START_TEST(out_file_gzip)
 {
     const char *p = tu_file("out.gz");
@@ -460,6 +490,7 @@ Suite *io_suite(void)
 
     tc = tcase_create("out_file");
     tcase_add_test(tc, out_file_commit_and_abort);
+    tcase_add_test(tc, out_file_big_chunks_in_order);
     tcase_add_test(tc, out_file_gzip);
     tcase_add_test(tc, out_file_fatal_leaves_nothing);
     tcase_add_test(tc, out_file_special);
