@@ -112,6 +112,14 @@ static inline uint64_t cq_min_other(clock_queue *q, int thread)
     return cq_min_other_slow(q, thread);
 }
 
+/* The first member of the non-empty single-word set `tied` after prev (-1:
+ * none yet) in cyclic order: the tie rule. */
+static inline int cq_first_after(uint64_t tied, int prev)
+{
+    uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
+    return __builtin_ctzll(after ? after : tied);
+}
+
 /* The thread to run next: smallest clock, ties to the first thread after prev
  * (the thread processed last; -1 at the start) in cyclic order. -1 when the
  * queue is empty. Does not remove it. */
@@ -119,12 +127,62 @@ static inline int cq_pick(clock_queue *q, int prev)
 {
     if (q->words == 1) {
         uint64_t b = *cq_bucket(q, q->base);
-        if (b) {
-            uint64_t after = prev >= 0 && prev < 63 ? b & (~0ull << (prev + 1)) : 0;
-            return __builtin_ctzll(after ? after : b);
-        }
+        if (b) return cq_first_after(b, prev);
     }
     return cq_pick_slow(q, prev);
+}
+
+/* ---- the lockstep loops of single-word queues (the scheduler's run_fast
+ * and its slice-mode twin) walk the level at base with its set of tied
+ * entries in a register; these keep the queue right around that. ---- */
+
+/* The level at base is empty: move base to the next non-empty one. False
+ * when the buckets hold nothing more (the heap may). */
+static inline bool cq_level_next(clock_queue *q)
+{
+    uint64_t next = cq_next_level(q);
+    if (next == UINT64_MAX) return false;
+    q->base = next;
+    if (q->heap_len) cq_migrate(q);
+    return true;
+}
+
+/* How far an entry alone at base may run: the next queued clock (the level
+ * word must hold the tied set, as cq_next_level reads the bitmaps). */
+static inline uint64_t cq_level_alone_limit(const clock_queue *q)
+{
+    uint64_t limit = cq_next_level(q);
+    if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+    return limit;
+}
+
+/* Entry e of the level at base went on to clock c > base: out of *tied, into
+ * c's bucket (or, beyond the window, through cq_update with the level word
+ * made exact first). */
+static inline void cq_level_move(clock_queue *q, uint64_t *level, uint64_t *tied, int e, uint64_t c)
+{
+    uint64_t bit = 1ull << e;
+    *tied &= ~bit;
+    if (c - q->base < q->window) {
+        uint32_t j = (uint32_t)(c & (q->window - 1));
+        q->bits[j] |= bit;
+        q->occupied[j >> 6] |= 1ull << (j & 63);
+        q->clock[e] = c;
+    } else {
+        *level = *tied | bit;
+        cq_update(q, e, c);
+        *tied = *level;
+    }
+}
+
+/* Leave the level at base with `tied` still in it: the queue is exact again. */
+static inline void cq_level_close(clock_queue *q, uint64_t *level, uint64_t tied)
+{
+    *level = tied;
+    if (!tied) {
+        uint32_t i = (uint32_t)(q->base & (q->window - 1));
+        q->occupied[i >> 6] &= ~(1ull << (i & 63));
+    }
 }
 
 #endif

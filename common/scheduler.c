@@ -328,23 +328,15 @@ static void end_of_trace(scheduler *s, int t)
 static uint64_t run_thread(scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    const uint64_t start = x->clock, limit = cq_min_other(&s->q, t);
-    uint64_t done = 0;
-    for (;;) {
-        const smait_raw *rec = trace_reader_next(x->r);
-        if (!rec || is_call(rec)) {
-            x->records += done + (rec != NULL);
-            if (x->clock != start) cq_update(&s->q, t, x->clock);
-            if (rec) handle_call(s, t, rec);
-            else end_of_trace(s, t);
-            return done + (rec != NULL);
-        }
-        done++;
-        exec_record(s, x, t, rec);
-        if (x->clock >= limit) break;
-    }
+    const uint64_t start = x->clock;
+    const smait_raw *rec;
+    uint64_t done = run_records(s, x, t, cq_min_other(&s->q, t), &rec);
+    bool stop = !rec || is_call(rec);
+    done += rec && stop;            /* the call record counts as one */
     x->records += done;
     if (x->clock != start) cq_update(&s->q, t, x->clock);
+    if (rec && stop) handle_call(s, t, rec);
+    else if (stop) end_of_trace(s, t);
     return done;
 }
 
@@ -357,66 +349,35 @@ static uint64_t run_thread(scheduler *s, int t)
 static uint64_t run_fast(scheduler *s)
 {
     clock_queue *q = &s->q;
-    const uint64_t wmask = q->window - 1;
     uint64_t done = 0;
     int prev = s->prev;
     while (q->in_buckets > 0) {
         const uint64_t base = q->base;
-        uint64_t *level = q->bits + (base & wmask);
+        uint64_t *level = cq_bucket(q, base);
         uint64_t tied = *level;
         if (!tied) {                /* this clock is done: on to the next */
-            uint64_t next = cq_next_level(q);
-            if (next == UINT64_MAX) break;
-            q->base = next;
-            if (q->heap_len) cq_migrate(q);
+            if (!cq_level_next(q)) break;
             continue;
         }
         /* The threads at this clock, in registers until the level is done. */
         while (tied) {
-            uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
-            int t = __builtin_ctzll(after ? after : tied);
-            uint64_t bit = 1ull << t;
+            int t = cq_first_after(tied, prev);
             thread *x = &s->th[t];
             /* Tied: exactly one record. Alone: up to the next thread's clock. */
             uint64_t limit = base;
-            if (tied == bit) {
-                *level = tied;      /* cq_next_level reads the bitmaps */
-                limit = cq_next_level(q);
-                if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+            if (tied == 1ull << t) {
+                *level = tied;
+                limit = cq_level_alone_limit(q);
             }
             prev = t;
-            uint64_t n = 0;
             const smait_raw *rec;
-            for (;;) {
-                rec = trace_reader_next(x->r);
-                if (!rec || is_call(rec)) break;
-                n++;
-                exec_record(s, x, t, rec);
-                if (x->clock >= limit) break;
-            }
+            uint64_t n = run_records(s, x, t, limit, &rec);
             x->records += n;
             done += n;
-            uint64_t c = x->clock;
-            if (c != base) {
-                tied &= ~bit;
-                if (c - base < q->window) {
-                    q->bits[c & wmask] |= bit;
-                    uint32_t j = (uint32_t)(c & wmask);
-                    q->occupied[j >> 6] |= 1ull << (j & 63);
-                    q->clock[t] = c;
-                } else {
-                    *level = tied | bit;    /* cq_update finds t where the queue says */
-                    cq_update(q, t, c);
-                    tied = *level;
-                }
-            }
+            if (x->clock != base) cq_level_move(q, level, &tied, t, x->clock);
             if (!rec || is_call(rec)) {
                 /* The queue must be exact for what follows: it may change any thread. */
-                *level = tied;
-                if (!tied) {
-                    uint32_t i = (uint32_t)(base & wmask);
-                    q->occupied[i >> 6] &= ~(1ull << (i & 63));
-                }
+                cq_level_close(q, level, tied);
                 s->prev = t;
                 if (rec) {
                     x->records++;
@@ -428,9 +389,7 @@ static uint64_t run_fast(scheduler *s)
                 return done;
             }
         }
-        *level = 0;
-        uint32_t i = (uint32_t)(base & wmask);
-        q->occupied[i >> 6] &= ~(1ull << (i & 63));
+        cq_level_close(q, level, 0);
     }
     s->prev = prev;
     return done;

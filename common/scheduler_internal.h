@@ -104,6 +104,27 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
 }
 
 
+/* Run thread t's records while its clock stays below limit (at least one
+ * record); stop before a call record or at the end of the trace. Returns the
+ * records executed; *last is the call record met, NULL at the end of the
+ * trace, or else the last record executed (is_call false). The caller adds
+ * the count to x->records. */
+static inline __attribute__((always_inline)) uint64_t
+run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last)
+{
+    uint64_t n = 0;
+    const smait_raw *rec;
+    for (;;) {
+        rec = trace_reader_next(x->r);
+        if (!rec || is_call(rec)) break;
+        n++;
+        exec_record(s, x, t, rec);
+        if (x->clock >= limit) break;
+    }
+    *last = rec;
+    return n;
+}
+
 /* Shared between the modes (scheduler.c). */
 void sched_snapshot(scheduler *s, int t);
 /* The call hook; a wait it returns is the thread's io_idle (the caller decides

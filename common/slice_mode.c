@@ -294,6 +294,18 @@ static void slice_end(scheduler *s, int c, int t, uint64_t delay)
     release(s, c, WAIT_SLICE_END);
 }
 
+/* The process on processor c stops in the middle of its slice (why: a disk
+ * read or a swap-out): it waits for its turn again — round robin: in its
+ * processor's cycle; slices: with the rest of its slice back in the queue. */
+static void give_up(scheduler *s, int c, sched_wait why)
+{
+    slice_state *sl = s->slice;
+    int t = sl->cpu[c].proc;
+    if (sl->rr) sl->pr[t].state = P_QUEUED;
+    else requeue_rest(sl, t, s->th[t].records);
+    release(s, c, why);
+}
+
 /* Processor c's process met a call record (its records and clock counted up
  * to it): process it. Returns true when the processor was released (the
  * slice ended, or a disk read made the process give it up). */
@@ -313,9 +325,7 @@ static bool at_call(scheduler *s, int c, const smait_raw *rec)
     }
     if (delay) {                        /* a synchronous disk read: give the processor up */
         p->ready = k->clock + delay;
-        if (sl->rr) p->state = P_QUEUED;
-        else requeue_rest(sl, t, x->records);
-        release(s, c, WAIT_IO);
+        give_up(s, c, WAIT_IO);
         return true;
     }
     return false;
@@ -331,9 +341,7 @@ static bool at_swap_clock(scheduler *s, int c)
     proc *p = &sl->pr[t];
     uint64_t records = s->th[t].records;
     if (k->clock < k->swap_at || !(sl->rr || records - p->rec0 < p->body)) return false;
-    if (sl->rr) p->state = P_QUEUED;
-    else requeue_rest(sl, t, records);
-    release(s, c, WAIT_SWAPPED);
+    give_up(s, c, WAIT_SWAPPED);
     return true;
 }
 
@@ -382,23 +390,17 @@ static int run_fast_cpus(scheduler *s, const smait_raw **rec_out, bool *swap)
 {
     slice_state *sl = s->slice;
     clock_queue *q = &s->q;
-    const uint64_t wmask = q->window - 1;
     int prev = s->prev;
     while (q->in_buckets > 0) {
         const uint64_t base = q->base;
-        uint64_t *level = q->bits + (base & wmask);
+        uint64_t *level = cq_bucket(q, base);
         uint64_t tied = *level;
         if (!tied) {
-            uint64_t next = cq_next_level(q);
-            if (next == UINT64_MAX) break;
-            q->base = next;
-            if (q->heap_len) cq_migrate(q);
+            if (!cq_level_next(q)) break;
             continue;
         }
         while (tied) {
-            uint64_t after = prev >= 0 && prev < 63 ? tied & (~0ull << (prev + 1)) : 0;
-            int c = __builtin_ctzll(after ? after : tied);
-            uint64_t bit = 1ull << c;
+            int c = cq_first_after(tied, prev);
             cpu *k = &sl->cpu[c];
             if (k->timer) {
                 *level = tied;
@@ -408,55 +410,28 @@ static int run_fast_cpus(scheduler *s, const smait_raw **rec_out, bool *swap)
             int t = k->proc;
             thread *x = &s->th[t];
             uint64_t limit = base;
-            if (tied == bit) {
+            if (tied == 1ull << c) {
                 *level = tied;
-                limit = cq_next_level(q);
-                if (limit == UINT64_MAX && q->heap_len) limit = q->heap[0].clock;
+                limit = cq_level_alone_limit(q);
             }
             if (limit > k->swap_at) limit = k->swap_at;
             prev = c;
-            uint64_t n = 0;
             const smait_raw *rec;
-            for (;;) {
-                rec = trace_reader_next(x->r);
-                if (!rec || is_call(rec)) break;
-                n++;
-                exec_record(s, x, t, rec);
-                if (x->clock >= limit) break;
-            }
+            uint64_t n = run_records(s, x, t, limit, &rec);
             x->records += n;
             sl->steps += n;
-            uint64_t cl = x->clock;
-            k->clock = cl;
-            if (cl != base) {
-                tied &= ~bit;
-                if (cl - base < q->window) {
-                    q->bits[cl & wmask] |= bit;
-                    uint32_t j = (uint32_t)(cl & wmask);
-                    q->occupied[j >> 6] |= 1ull << (j & 63);
-                    q->clock[c] = cl;
-                } else {
-                    *level = tied | bit;
-                    cq_update(q, c, cl);
-                    tied = *level;
-                }
-            }
+            k->clock = x->clock;
+            if (k->clock != base) cq_level_move(q, level, &tied, c, k->clock);
             bool stop = !rec || is_call(rec);
-            if (stop || cl >= k->swap_at) {
-                *level = tied;
-                if (!tied) {
-                    uint32_t i = (uint32_t)(base & wmask);
-                    q->occupied[i >> 6] &= ~(1ull << (i & 63));
-                }
+            if (stop || k->clock >= k->swap_at) {
+                cq_level_close(q, level, tied);
                 s->prev = c;
                 *rec_out = stop ? rec : NULL;
                 *swap = !stop;
                 return c;
             }
         }
-        *level = 0;
-        uint32_t i = (uint32_t)(base & wmask);
-        q->occupied[i >> 6] &= ~(1ull << (i & 63));
+        cq_level_close(q, level, 0);
     }
     s->prev = prev;
     return -1;
