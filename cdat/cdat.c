@@ -51,7 +51,7 @@ typedef struct cdat {
     int *proc_of;               /* the scheduler's cpu (thread mode: the thread) → global processor */
     int *slot_of;               /* global processor → its stats slot: itself; slice mode: the
                                  * process it runs (per-trace figures, SPEC 5.2) */
-    int *running;               /* per processor: its threads that are running */
+    int *running;               /* per processor: its threads that are running (thread mode) */
     uint64_t *idle_from;        /* slice mode: clock + 1 of a processor's 92 not yet written */
     scheduler *s;
     cpu_stats *phase, *total;   /* per stats slot */
@@ -210,7 +210,6 @@ static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
         /* A processor that takes its next slice at once was never idle. */
         uint64_t from = c->idle_from[p];
         c->idle_from[p] = 0;
-        c->running[p]++;
         if (from && from - 1 == clock) return;
         if (from) traces_status(&c->tr, p, from - 1, false);
         traces_status(&c->tr, p, clock, true);
@@ -231,8 +230,7 @@ static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
     (void)t; (void)why;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    if (c->slice_cpus) {
-        c->running[p]--;
+    if (c->slice_cpus) {                        /* one process per processor: no count */
         c->idle_from[p] = clock + 1;            /* written when it turns out to be idle */
         return;
     }
