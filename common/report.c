@@ -105,7 +105,7 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
 void report_slice_header(report *r, const sched_options *so)
 {
     if (so->slice_cpus <= 0) return;
-    uint64_t len = so->slice_length ? so->slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+    uint64_t len = sched_slice_length(so);
     if (so->rr_interleaving)
         report_header(r, " slice_mode: processors %d interleaving round_robin slice_length %" PRIu64,
                       so->slice_cpus, len);

@@ -2,23 +2,8 @@
 #include "run_options.h"
 #include "diag.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *slice_length(void *target, const char *value)
-{
-    run_options *ro = target;
-    char *end;
-    if (!value || !*value || *value == '-' || *value == '+') return "expects a whole number of instructions (1 or more)";
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (*end || errno || v == 0) return "expects a whole number of instructions (1 or more)";
-    ro->slice_length = v;
-    ro->slice_length_set = true;
-    return NULL;
-}
 
 void run_options_init(run_options *ro, option_spec *specs)
 {
@@ -45,7 +30,7 @@ void run_options_init(run_options *ro, option_spec *specs)
           "slice mode: the traces are processes, interleaved on P processors by their time stamps" },
         { "affinity", 'a', NULL, OPT_FLAG, NULL, &ro->affinity, NULL, 0, 0,
           "slice mode: a process always runs on the processor it first ran on" },
-        { "slice-length", 's', NULL, OPT_CALL, "V", ro, slice_length, 0, 0,
+        { "slice-length", 's', NULL, OPT_UINT, "V", &ro->slice_length, NULL, 1, 0,
           "slice mode: swap a slice out after V instructions (default 20000)" },
         { "keep-slices", 'k', NULL, OPT_FLAG, NULL, &ro->keep_slices, NULL, 0, 0,
           "slice mode: never swap a slice out" },
@@ -60,14 +45,14 @@ static void select_set(const run_options *ro, char **operands, int n, trace_set 
 /* Slice-mode options only make sense together (SPEC 5.2). */
 static void check_slice_options(const run_options *ro)
 {
-    const char *needs_i = ro->affinity ? "-a" : ro->slice_length_set ? "-s" : ro->keep_slices ? "-k" :
+    const char *needs_i = ro->affinity ? "-a" : ro->slice_length ? "-s" : ro->keep_slices ? "-k" :
                           ro->rr_interleaving ? "-rr_interleaving" : NULL;
     if (!ro->slice_cpus) {
         if (needs_i) diag_usage_error("%s is a slice-mode option: give -i P (the number of processors)", needs_i);
         return;
     }
     if (ro->parallel_start) diag_usage_error("-p is for thread mode; slice mode (-i) has no spawn or join");
-    if (ro->keep_slices && ro->slice_length_set)
+    if (ro->keep_slices && ro->slice_length)
         diag_usage_error("-k (never swap out) and -s (swap out after V instructions) contradict each other");
     if (ro->keep_slices && ro->rr_interleaving)
         diag_usage_error("-k has no effect with -rr_interleaving, which switches processes every -s instructions");

@@ -22,8 +22,7 @@ typedef struct run_options {
     const char *out_dir;        /* -o */
     uint64_t slice_cpus;        /* -i p: slice mode (SPEC 5.2); 0 = thread mode */
     bool affinity;              /* -a */
-    uint64_t slice_length;      /* -s v */
-    bool slice_length_set;
+    uint64_t slice_length;      /* -s v; 0 = not given */
     bool keep_slices;           /* -k */
     bool rr_interleaving;       /* -rr_interleaving */
 } run_options;

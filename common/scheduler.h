@@ -95,6 +95,12 @@ typedef struct sched_options {
 
 enum { SCHED_DEFAULT_SLICE_LENGTH = 20000 };
 
+/* The -s length in force: slice_length, or the default when it is 0. */
+static inline uint64_t sched_slice_length(const sched_options *o)
+{
+    return o->slice_length ? o->slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+}
+
 /* Slice mode: what one processor did (thread mode: not kept). */
 typedef struct sched_cpu_counts {
     uint64_t active;            /* cycles running a process */

@@ -455,7 +455,7 @@ void slice_create(scheduler *s)
     slice_state *sl = xcalloc(1, sizeof *sl);
     sl->p = s->o.slice_cpus;
     sl->rr = s->o.rr_interleaving;
-    sl->len = s->o.slice_length ? s->o.slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+    sl->len = sched_slice_length(&s->o);
     sl->cpu = xcalloc((size_t)sl->p, sizeof *sl->cpu);
     sl->pr = xcalloc((size_t)s->n, sizeof *sl->pr);
     sl->queue = xcalloc((size_t)s->n, sizeof *sl->queue);

@@ -90,7 +90,7 @@ ciat: try 'ciat --help'
 EOT
 check "-s 0" ciat -i 2 -s 0 three.3 <<'EOT'
 --- stderr
-ciat: option -s: expects a whole number of instructions (1 or more)
+ciat: option -s: 0 is out of range (at least 1)
 ciat: try 'ciat --help'
 --- exit 1
 EOT

@@ -142,7 +142,7 @@ static void h_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
     ck_assert_int_eq(c->on[t], cpu);
     ck_assert_uint_ge(clock, c->cpu_clock[cpu]);
     c->cpu_clock[cpu] = clock;
-    uint64_t len = c->so.slice_length ? c->so.slice_length : SCHED_DEFAULT_SLICE_LENGTH;
+    uint64_t len = sched_slice_length(&c->so);
     if (why == WAIT_SWAPPED) {
         ck_assert(!c->so.keep_slices || c->so.rr_interleaving);
         ck_assert_uint_ge(clock - c->dispatch_clock[cpu], len);
