@@ -49,6 +49,7 @@ typedef struct rt_slot {
     int slot;
     rt_sink *sink;
     uint64_t records, dropped;          /* simple records written / dropped (detail off) */
+    uint64_t unmodelled[SMAIT_UM_COUNT];    /* rt_unmodelled: written before end_trace */
     /* page cache of the folding, only touched by the flushing thread */
     uint64_t fold_page64;
     uint32_t fold_page32;
@@ -81,8 +82,32 @@ const char *rt_partial_path(int slot);     /* NULL when suppressed */
 void rt_slow_mem(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold);
 void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
              uint64_t arg1, bool fold1, uint32_t arg2);
+void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
+              uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4);
 void rt_flush(rt_slot *t);
 void rt_buffer_init(rt_slot *t);
+
+/* rt_sync.c — recorded synchronisation (formats/SMAIT.md §5.1).
+ * Every object (by its unfolded address) has a count of its releases so far.
+ * A release takes the next number atomically with the operation it records
+ * (the caller makes it so: under the object's own lock, or before the
+ * operation lets anyone else through); an acquire records the count it saw. */
+uint32_t rt_sync_release_seq(uint64_t obj);     /* count += 1; the new count */
+uint32_t rt_sync_seq(uint64_t obj);             /* the count now */
+/* The records: acquire (0x20) / release (0x21) of obj, with seq and kind
+ * (SMAIT_SK_*), start/end times of the call. */
+void rt_sync_acquire(rt_slot *t, uint64_t obj, uint32_t seq, unsigned kind,
+                     uint32_t start, uint32_t end);
+void rt_sync_release(rt_slot *t, uint64_t obj, uint32_t seq, unsigned kind,
+                     uint32_t start, uint32_t end);
+/* Something that synchronises but is not recorded (SMAIT_UM_*): counted per
+ * thread (written as unmodelled records before end_trace by
+ * rt_unmodelled_write) and in the run's summary. t may be NULL (an
+ * untraced thread): counted in the summary only. */
+void rt_unmodelled(rt_slot *t, unsigned what);
+void rt_unmodelled_write(rt_slot *t, uint32_t now);
+/* One line per cause with a non-zero total, for the summary. */
+void rt_unmodelled_summary(FILE *f);
 
 /* rt_exec.c */
 void rt_exec_fixed(char **argv, char **envp);
