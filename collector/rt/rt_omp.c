@@ -351,19 +351,19 @@ void __wrap___kmpc_end_critical(ident_t *loc, int32_t gtid, kmp_critical_name *c
 }
 
 /* Reductions. libomp returns 1 when this thread combines now (under the
- * reduction's lock, or alone in a team of one) and ends with
- * __kmpc_end_reduce*; 2 when it combines with atomics (recorded as the
- * atomic accesses they are). The combining function is not passed on, so
+ * reduction's lock, or alone in a team of one: no lock, nothing to order)
+ * and ends with __kmpc_end_reduce*; 2 when it combines with atomics
+ * (recorded as the atomic accesses they are). The combining function is not passed on, so
  * libomp never picks its tree method, whose combining runs inside its
  * barrier where no record can place it (it takes the atomic method
  * instead, as it does for teams of up to 4, or its lock). The blocking
  * __kmpc_end_reduce ends with a barrier of the team. */
-static _Thread_local int32_t reduce_rc;
+static _Thread_local bool reduce_locked;
 
 static int32_t reduce_began(int32_t rc, kmp_critical_name *lck, uint32_t t0)
 {
-    reduce_rc = rc;
-    if (rc == 1)
+    reduce_locked = rc == 1 && omp_get_num_threads() > 1;
+    if (reduce_locked)
         lock_begin((uintptr_t)lck, (uintptr_t)lck, SMAIT_SK_OMP_CRITICAL, t0);
     return rc;
 }
@@ -387,18 +387,18 @@ int32_t __wrap___kmpc_reduce_nowait(ident_t *loc, int32_t gtid, int32_t nv, size
 void __wrap___kmpc_end_reduce(ident_t *loc, int32_t gtid, kmp_critical_name *lck)
 {
     uint32_t t0 = rt_now_us();
-    if (reduce_rc == 1)
+    if (reduce_locked)
         lock_end((uintptr_t)lck, (uintptr_t)lck, SMAIT_SK_OMP_CRITICAL);
-    reduce_rc = 0;
+    reduce_locked = false;
     __real___kmpc_end_reduce(loc, gtid, lck);
     team_barrier(t0, rt_now_us());
 }
 
 void __wrap___kmpc_end_reduce_nowait(ident_t *loc, int32_t gtid, kmp_critical_name *lck)
 {
-    if (reduce_rc == 1)
+    if (reduce_locked)
         lock_end((uintptr_t)lck, (uintptr_t)lck, SMAIT_SK_OMP_CRITICAL);
-    reduce_rc = 0;
+    reduce_locked = false;
     __real___kmpc_end_reduce_nowait(loc, gtid, lck);
 }
 

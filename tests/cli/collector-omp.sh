@@ -167,11 +167,11 @@ critical: 2 keys, 7 releases, numbered in order
 ordered: 1 keys, 6 releases, numbered in order
 --- exit 0
 EOF
-# counter, nested, tested, order[0..5], pos, red, red6, once, once_nowait,
-# copied[0..2]: 17 locations.
+# counter, nested, tested, order[0..5], pos, red, red6, red1, once,
+# once_nowait, copied[0..2]: 18 locations.
 check "ompsync: the recorded synchronisation orders every access to the named data" \
     hb os.6 os.syms <<'EOF'
-ordered: 17 named locations, no races
+ordered: 18 named locations, no races
 --- exit 0
 EOF
 check "ompsync: without the lock and ordered sections, counter, nested and order race" \
@@ -209,6 +209,19 @@ EOF
 check "ompsync: region 5: a reduction in a team of 6, the same records in every part" \
     bash -c 'awk -v REGION=5 -v ONELINE=1 -f "$D/parts.awk" os.txt | sort | uniq -c' <<'EOF'
       6 spawn region=5 threads=6; atomic 4 red6+0; barrier var=barrier_key+0 threads=6; barrier var=barrier_key+0 threads=6
+--- exit 0
+EOF
+# Region 6, a team of one: libomp lets the thread combine alone, under no
+# lock (__kmpc_reduce returns 1 as for its lock): no critical section, a
+# plain load and store of red1, the two barriers of a team of 1.
+check "ompsync: region 6: a reduction in a team of one is no critical section" \
+    bash -c 'awk -v REGION=6 -f "$D/parts.awk" os.txt' <<'EOF'
+thread 0
+spawn region=6 threads=1
+load 4 red1+0
+store 4 red1+0
+barrier var=barrier_key+0 threads=1
+barrier var=barrier_key+0 threads=1
 --- exit 0
 EOF
 # With KMP_FORCE_REDUCTION=critical libomp combines under the reduction's

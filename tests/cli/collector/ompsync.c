@@ -12,13 +12,14 @@
  *   single, whose value every thread stores in copied[its number].
  * Region 5, 6 threads: a reduction (libomp's tree method for teams above 4
  *   is avoided: every thread combines and meets the same barriers).
+ * Region 6, 1 thread: a reduction (libomp lets it combine alone, no lock).
  * It prints where its variables are. */
 #include <omp.h>
 #include <stdio.h>
 
 omp_lock_t lock;
 omp_nest_lock_t nest;
-int counter, nested, tested, order[6], pos, red, red6;
+int counter, nested, tested, order[6], pos, red, red6, red1;
 int once, once_nowait, copied[3];
 
 int main(void)
@@ -68,11 +69,15 @@ int main(void)
 #pragma omp for reduction(+ : red6)
     for (int i = 0; i < 6; i++)
         red6 += i;
+#pragma omp parallel num_threads(1)
+#pragma omp for reduction(+ : red1)
+    for (int i = 0; i < 6; i++)
+        red1 += i;
     printf("lock %p\nnest %p\ncounter %p\nnested %p\ntested %p\norder %p\npos %p\nred %p\n"
-           "red6 %p\nonce %p\nonce_nowait %p\ncopied %p\n",
+           "red6 %p\nred1 %p\nonce %p\nonce_nowait %p\ncopied %p\n",
            (void *)&lock, (void *)&nest, (void *)&counter, (void *)&nested, (void *)&tested,
-           (void *)order, (void *)&pos, (void *)&red, (void *)&red6, (void *)&once, (void *)&once_nowait,
-           (void *)copied);
+           (void *)order, (void *)&pos, (void *)&red, (void *)&red6, (void *)&red1, (void *)&once,
+           (void *)&once_nowait, (void *)copied);
     return counter != 3 || nested != 3 || tested != 3 || pos != 6 || red != 15 || red6 != 15 ||
-           copied[0] + copied[1] + copied[2] != 21;
+           red1 != 15 || copied[0] + copied[1] + copied[2] != 21;
 }
