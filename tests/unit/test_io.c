@@ -217,6 +217,75 @@ START_TEST(lines_errors)
 }
 END_TEST
 
+/* line_reader_set_max: lines of max characters pass (a CR of a CR LF does not
+ * count), one more is an error naming the line, also across read chunks and
+ * in a last line without a line end. */
+typedef struct max_job_arg {
+    const char *path;
+    size_t max;
+} max_job_arg;
+
+static void line_read_max_job(void *arg)
+{
+    const max_job_arg *a = arg;
+    line_reader *r = line_reader_open(a->path);
+    line_reader_set_max(r, a->max);
+    while (line_reader_next(r, NULL)) {}
+    line_reader_close(r);
+}
+
+START_TEST(lines_max)
+{
+    char text[512], want[4096];
+    const char *p = tu_file("max.txt");
+    memset(text, 'x', sizeof text);
+    memcpy(text + 100, "\n", 1);
+    memcpy(text + 201, "\r\n", 2);
+    memcpy(text + 305, "\n", 1);
+    text[306] = '\0';
+    tu_write_str(p, text);              /* lines of 100, 100 (+ CR) and 102 */
+    line_reader *r = line_reader_open(p);
+    line_reader_set_max(r, 100);
+    size_t len;
+    ck_assert(line_reader_next(r, &len) && len == 100);
+    ck_assert(line_reader_next(r, &len) && len == 100);
+    line_reader_close(r);
+    max_job_arg a = { p, 100 };
+    snprintf(want, sizeof want, "dsmtrace: %s: line 3: longer than 100 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = 101;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 3: longer than 101 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = 102;
+    ck_assert_int_eq(tu_run(line_read_max_job, &a, NULL, NULL, NULL), 100);
+
+    /* The last line, without a line end: 101 characters. */
+    text[100] = '\0';
+    tu_write_str(p, "ok\n");
+    FILE *f = fopen(p, "a");
+    fputs(text, f);
+    fputs("y", f);
+    fclose(f);
+    a.max = 100;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: longer than 100 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+
+    /* Across the 64 KiB read chunks: 65536 characters and a CR LF pass, 65537 do not. */
+    size_t big = 65536;
+    char *t = malloc(2 * big + 16);
+    memset(t, 'a', 2 * big + 16);
+    memcpy(t + big, "\r\n", 2);
+    memcpy(t + 2 * big + 3, "\n", 2);
+    tu_write_str(p, t);
+    a.max = big;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: longer than 65536 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = big + 1;
+    ck_assert_int_eq(tu_run(line_read_max_job, &a, NULL, NULL, NULL), 100);
+    free(t);
+}
+END_TEST
+
 /* ---- out_file --------------------------------------------------------------------- */
 
 START_TEST(out_file_commit_and_abort)
@@ -486,6 +555,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, lines_plain_and_gzip);
     tcase_add_test(tc, lines_empty_and_long);
     tcase_add_test(tc, lines_errors);
+    tcase_add_test(tc, lines_max);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("out_file");
