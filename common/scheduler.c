@@ -395,6 +395,29 @@ static uint64_t run_fast(scheduler *s)
     return done;
 }
 
+/* A message that grows as it is written: one line per blocked thread, each
+ * with a trace path of any length. */
+typedef struct strbuf {
+    char *text;
+    size_t len, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: cannot format a message");
+    size_t need = b->len + (size_t)n + 1;
+    if (need > b->cap) b->cap = xgrow((void **)&b->text, b->cap, need, 1);
+    va_start(ap, fmt);
+    vsnprintf(b->text + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
 /* No thread can run: the phase is over, the analysis is over, or the traces
  * are inconsistent. */
 static void nothing_runnable(scheduler *s)
@@ -412,27 +435,22 @@ static void nothing_runnable(scheduler *s)
         return;
     }
     if (!s->o.lenient) {
-        size_t cap = 256 + (size_t)s->n * 200, len = 0;
-        char *msg = xmalloc(cap);
-        len += (size_t)snprintf(msg + len, cap - len, "inconsistent traces: no thread can run"
-                                " (deadlock) in phase %d; blocked threads:", s->phase.number);
+        strbuf msg = { 0 };
+        sb_printf(&msg, "inconsistent traces: no thread can run (deadlock) in phase %d; blocked threads:",
+                  s->phase.number);
         for (int t = 0; t < s->n; t++) {
             thread *x = &s->th[t];
             if (x->state != T_BLOCKED && x->state != T_JOINED) continue;
-            const char *what = sched_wait_name(x->wait);
-            len += (size_t)snprintf(msg + len, cap - len, "\n  thread %d (%s) waits for %s",
-                                    t, trace_reader_path(x->r), what);
-            if (x->wait == WAIT_BARRIER)
-                len += (size_t)snprintf(msg + len, cap - len, " 0x%08x", x->wait_key);
+            sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->r),
+                      sched_wait_name(x->wait));
+            if (x->wait == WAIT_BARRIER) sb_printf(&msg, " 0x%08x", x->wait_key);
             if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
                 lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), false);
-                len += (size_t)snprintf(msg + len, cap - len, " lock 0x%08x held by thread %d",
-                                        x->wait_key, l ? l->holder : -1);
+                sb_printf(&msg, " lock 0x%08x held by thread %d", x->wait_key, l ? l->holder : -1);
             }
-            len += (size_t)snprintf(msg + len, cap - len, " at record %" PRIu64 ", clock %" PRIu64,
-                                    x->wait_index, x->clock);
+            sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->clock);
         }
-        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg);
+        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg.text);
     }
     /* --lenient: release every blocked thread (barrier waiters at the largest
      * clock of their barrier; lock waiters without the lock) and go on. */
