@@ -76,9 +76,13 @@ static bool is_sync_call(unsigned type)
 
 /* ---- the scout: slice boundaries and times ---- */
 
-/* A 32-bit time stamp as a 64-bit time that never goes back: a step of 2^31
- * µs or more backwards is taken as the timer wrapping; a smaller one as
- * unordered stamps, clamped to the last time. */
+/* A 32-bit time stamp as a 64-bit time that never goes back. Only the step
+ * from the last stamp mod 2^32, d, is known: d <= 2^31 is read as a step
+ * forward (across a wrap of the timer when the stamp is smaller: a step back
+ * of 2^31 µs or more), d > 2^31 as a step back of less than 2^31 µs
+ * (unordered stamps), clamped to the last time. So a real step forward of
+ * more than 2^31 µs (about 36 minutes) between two stamps of one trace reads
+ * as a small step back. */
 static uint64_t unwrap(proc *p, uint32_t t)
 {
     if (!p->timed) {
@@ -87,7 +91,7 @@ static uint64_t unwrap(proc *p, uint32_t t)
         return t;
     }
     uint32_t d = t - (uint32_t)p->time;
-    if (d < 0x80000000u) p->time += d;
+    if (d <= 0x80000000u) p->time += d;
     return p->time;
 }
 
@@ -226,9 +230,12 @@ static void idle_until(cpu *k, uint64_t to)
 }
 
 /* The process on processor c stops (why: its slice ended, it was swapped
- * out, waits for the disk, or its trace ended). Free processors, lowest
- * number first, catch up with c's clock and look for work; under
- * -rr_interleaving processes never change processor, so only c looks. */
+ * out, waits for the disk, or its trace ended). A slice that completes (its
+ * tail processed, or its trace ended) is what idle processors wait for: every
+ * free processor, lowest number first, catches up with c's clock and looks
+ * for work. A swap-out or a disk wait completes nothing: only c looks, and
+ * idle processors stay where they are. Under -rr_interleaving processes
+ * never change processor, so only c looks. */
 static void release(scheduler *s, int c, sched_wait why)
 {
     slice_state *sl = s->slice;
@@ -238,7 +245,7 @@ static void release(scheduler *s, int c, sched_wait why)
     k->proc = -1;
     cq_remove(&s->q, c);
     if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, c, k->clock, why);
-    if (sl->rr) {
+    if (sl->rr || why == WAIT_SWAPPED || why == WAIT_IO) {
         try_dispatch(s, c);
         return;
     }
