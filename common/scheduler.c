@@ -257,10 +257,21 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+                                     const char *hint)
+{
+    data_error_at(s, t, "%s of %" PRIu64 " %s at clock %" PRIu64 " would take the pseudo clock past its"
+                  " limit of 2^51 = %" PRIu64 " (%s)", what, step, unit, s->th[t].clock, SCHED_CLOCK_LIMIT, hint);
+}
+
 uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
     uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
+    /* Both modes wait from x->clock (slice mode: the processor's clock). */
+    if (delay > SCHED_CLOCK_LIMIT || x->clock > SCHED_CLOCK_LIMIT - delay)
+        sched_clock_past_limit(s, t, delay, "the disk wait", "cycles",
+                               "a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits");
     x->io_idle += delay;
     return delay;
 }
@@ -558,18 +569,23 @@ void sched_run(scheduler *s)
     count_unprocessed(s);
 }
 
+/* Sums over any number of threads: saturated at 2^64 - 1 rather than wrapped
+ * (each term is below 2^52, SCHED_CLOCK_LIMIT, so only sums over more than
+ * 4096 threads can get there). */
+static void add_sat(uint64_t *into, uint64_t v) { *into = v > UINT64_MAX - *into ? UINT64_MAX : *into + v; }
+
 void sched_counts_add(sched_counts *into, const sched_counts *from)
 {
-    into->is.executed += from->is.executed;
-    into->is.fetched += from->is.fetched;
-    into->is.branches += from->is.branches;
-    into->is.calls += from->is.calls;
-    into->is.instrumented += from->is.instrumented;
-    into->is.discontinuities += from->is.discontinuities;
-    into->records += from->records;
-    into->sync_idle += from->sync_idle;
-    into->phase_end_idle += from->phase_end_idle;
-    into->io_idle += from->io_idle;
+    add_sat(&into->is.executed, from->is.executed);
+    add_sat(&into->is.fetched, from->is.fetched);
+    add_sat(&into->is.branches, from->is.branches);
+    add_sat(&into->is.calls, from->is.calls);
+    add_sat(&into->is.instrumented, from->is.instrumented);
+    add_sat(&into->is.discontinuities, from->is.discontinuities);
+    add_sat(&into->records, from->records);
+    add_sat(&into->sync_idle, from->sync_idle);
+    add_sat(&into->phase_end_idle, from->phase_end_idle);
+    add_sat(&into->io_idle, from->io_idle);
 }
 
 int sched_threads(const scheduler *s) { return s->n; }

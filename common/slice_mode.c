@@ -91,7 +91,8 @@ static uint64_t unwrap(proc *p, uint32_t t)
         return t;
     }
     uint32_t d = t - (uint32_t)p->time;
-    if (d <= 0x80000000u) p->time += d;
+    /* Saturated below UINT64_MAX, the "no end" mark (after 2^33 stamps). */
+    if (d <= 0x80000000u) p->time = p->time >= UINT64_MAX - 1 - d ? UINT64_MAX - 1 : p->time + d;
     return p->time;
 }
 
@@ -198,7 +199,9 @@ static void dispatch(scheduler *s, int c, int t)
     if (p->bound < 0 && s->o.affinity) p->bound = c;
     k->proc = t;
     k->since = k->clock;
-    k->swap_at = s->o.keep_slices && !sl->rr ? UINT64_MAX : k->clock + sl->len;
+    /* Saturated: -s may be as large as 2^64 - 1 (then no swap-out at all). */
+    k->swap_at = (s->o.keep_slices && !sl->rr) || sl->len > UINT64_MAX - k->clock ? UINT64_MAX
+                                                                                 : k->clock + sl->len;
     k->n.dispatches++;
     x->cpu = c;
     x->clock = k->clock;

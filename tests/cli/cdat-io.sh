@@ -106,14 +106,58 @@ check "disk time, 7 MB/s, 1 ms, ipc 3, 100 MHz: 342858" \
 RxT0L14: cpu active 1 idle 342858 utilization 0.00%
 --- exit 0
 EOT
+# The pseudo clock may not pass 2^51 = 2251799813685248 (docs/cdat-io.md §4).
 # The largest values: 10^6 ms = 10^9 µs x 10^5 MHz x 1000 = 10^17, and
-# 1000 B x 10^8 / 1 MB/s = 10^11: 100000100000000000, no overflow.
-check "disk time, the largest option values: 100000100000000000" \
-    disk -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 <<'EOT'
+# 1000 B x 10^8 / 1 MB/s = 10^11: one wait of 100000100000000000 cycles from
+# clock 1 would pass it: refused at the read (record 1, offset 8), in thread
+# and slice mode, with nothing written. (Before, the clock went on from
+# there and wrapped after a few reads.)
+LIMIT_MSG="the pseudo clock past its limit of 2^51 = 2251799813685248 (a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits)"
+refused "disk time, the largest option values: past the clock's limit at the first read" \
+    cdat -p -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 disk.1 "$M" <<EOT
+--- stderr
+cdat: disk.1.0: 8: record 1: the disk wait of 100000100000000000 cycles at clock 1 would take $LIMIT_MSG
+--- exit 2
+EOT
+refused "the same in slice mode (-i 1)" \
+    cdat -i 1 -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 disk.1 "$M" <<EOT
+--- stderr
+cdat: disk.1.0: 8: record 1: the disk wait of 100000100000000000 cycles at clock 1 would take $LIMIT_MSG
+--- exit 2
+EOT
+# Waits add up to the limit: -disk_latency 1000000 -mhz 100000 -ipc 10:
+# 10^9 µs x 10^6 = 10^15, plus 1000 B x 10^6 / 20 MB/s = 5 x 10^7: each read
+# waits D = 1000000050000000. A load (clock 1), then reads at records 1, 7,
+# 13: the first two end at 1 + D and 1 + 2D = 2000000100000001 < 2^51; the
+# third would end at 1 + 3D = 3000000150000001 > 2^51: refused at record 13
+# (offset 104), waiting from clock 2000000100000001.
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 1000 3\nread 0x1000 1000 3\n' >reads2.txt
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 1000 3\nread 0x1000 1000 3\nread 0x1000 1000 3\n' >reads3.txt
+smait asm reads2.txt reads2 && smait asm reads3.txt reads3
+BIG="-handle_io -disk_latency 1000000 -mhz 100000 -ipc 10"
+check "two waits of 10^15 cycles: clocks up to 2000000100000001" \
+    bash -c 'cdat -p '"$BIG"' reads2.1 "$0" && sed -n "3,6p" reads2.1.general.0 && grep "^RxT0L14" reads2.1.cdat_report' \
+    "$M" <<'EOT'
 1 0 92 0 0 0 0 0 -1
-100000100000000001 0 91 0 0 0 0 0 -1
-RxT0L14: cpu active 1 idle 100000100000000000 utilization 0.00%
+1000000050000001 0 91 0 0 0 0 0 -1
+1000000050000001 0 92 0 0 0 0 0 -1
+2000000100000001 0 91 0 0 0 0 0 -1
+RxT0L14: cpu active 1 idle 2000000100000000 utilization 0.00%
 --- exit 0
+EOT
+# shellcheck disable=SC2086  # the options are words
+refused "a third wait would pass the limit: refused at record 13" cdat -p $BIG reads3.1 "$M" <<EOT
+--- stderr
+cdat: reads3.1.0: 104: record 13: the disk wait of 1000000050000000 cycles at clock 2000000100000001 would take $LIMIT_MSG
+--- exit 2
+EOT
+# Slice mode: the process gives the processor up at each read and takes it
+# back when the read ends, so the third read is again at 2000000100000001.
+# shellcheck disable=SC2086
+refused "the same in slice mode (-i 1)" cdat -i 1 $BIG reads3.1 "$M" <<EOT
+--- stderr
+cdat: reads3.1.0: 104: record 13: the disk wait of 1000000050000000 cycles at clock 2000000100000001 would take $LIMIT_MSG
+--- exit 2
 EOT
 # -disk_latency 0 is allowed: 1000 B / 20 MB/s = 50 µs x 360 = 18000.
 check "-disk_latency 0: the transfer alone, 18000" disk -handle_io -disk_latency 0 <<'EOT'

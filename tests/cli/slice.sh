@@ -30,7 +30,9 @@ sched preempt preempt -i 1 -s 4             # a long slice swapped out twice and
 sched preempt preempt -i 1 --slice-length=4
 sched preempt preempt-keep -i 1 -k          # -k: never swapped out
 sched preempt preempt-long -i 1             # default -s 20000: no swap-out, as -k here
+sched preempt preempt-long -i 1 -s 18446744073709551615  # -s 2^64-1: the swap-out clock saturates
 sched rr rr -i 2 -s 2 -rr_interleaving      # round robin: i mod p, 2 instructions a turn
+sched rr rr-max -i 2 -s 18446744073709551615 -rr_interleaving  # turns never end
 sched swap-stays swap-stays -i 2 -s 4       # a swap-out does not wake the idle processor
 sched wrap wrap -i 1                        # 32-bit time stamps: steps of 2^31 forward, wraps, steps back
 
