@@ -257,6 +257,16 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+noreturn void sched_record_error(scheduler *s, int t, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    data_error_at(s, t, "%s", msg);
+}
+
 noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
                                      const char *hint)
 {

@@ -143,6 +143,10 @@ uint64_t sched_clock(const scheduler *s, int thread);
 const sched_counts *sched_phase_counts(const scheduler *s, int thread);
 const sched_counts *sched_total_counts(const scheduler *s, int thread);
 sched_problems sched_problem_counts(const scheduler *s);
+/* For a hook: stop the run with a data error about thread t's record being
+ * processed ("FILE: OFFSET: record N: reason", exit status 2). */
+_Noreturn void sched_record_error(scheduler *s, int thread, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int sched_phase_count(const scheduler *s);
 
 /* into += from, field by field. */

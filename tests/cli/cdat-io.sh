@@ -227,10 +227,60 @@ check "the buffered read: cdat_check holds" "$CDAT_CHECK" --report big.1.cdat_re
 --- exit 0
 EOT
 
+# ---- -max_io_bytes: the largest transfer one call may ask for --------------------------------
+# One request per line of the buffer: a call of 2^32 bytes would be 2^26
+# requests on 64-byte lines (45 s and 6 GB before). A transfer larger than
+# -max_io_bytes (default 64 MiB = 67108864) is refused: exit 2, the record
+# named, nothing written. The size is the buffer's after the cut at 2^32.
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 67108865 3\n' >huge.txt
+printf 'threads 1\nthread 0\nread 0x0 4294967295 3\n' >whole.txt
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x2000 128 3\nwrite 0x3000 129 4\n' >lim.txt
+printf 'threads 1\nthread 0\nwrite 0xffffffc8 4294967295 4\n' >top.txt
+for t in huge whole lim top; do smait asm $t.txt $t; done
+refused "a read of 64 MiB + 1 byte: more than the default -max_io_bytes" cdat -p -handle_io huge.1 "$M" <<'EOT'
+--- stderr
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+refused "a read of the whole address space: refused at once" cdat -p -handle_io whole.1 "$M" <<'EOT'
+--- stderr
+cdat: whole.1.0: 0: record 0: a file read of 4294967295 bytes at 0x00000000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+refused "the same in slice mode, and with -asynch_io (the requests are still made)" \
+    bash -c 'cdat -i 1 -handle_io huge.1 "$0"; cdat -p -handle_io -asynch_io huge.1 "$0"' "$M" <<'EOT'
+--- stderr
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+# -max_io_bytes 128: the read of 128 bytes (2 lines: 2 write_purges) goes
+# through, the write of 129 bytes is refused (record 7, offset 56).
+refused "-max_io_bytes 128: a write of 129 bytes is refused" cdat -p -handle_io -max_io_bytes 128 lim.1 "$M" <<'EOT'
+--- stderr
+cdat: lim.1.0: 56: record 7: a file write of 129 bytes at 0x00003000: more than -max_io_bytes allows (128; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+# --max-io-bytes=129: both go through: 2 write_purges and 3 read_currents.
+check "--max-io-bytes=129: both go through (2 + 3 requests)" \
+    bash -c 'cdat -p -handle_io --max-io-bytes=129 lim.1 "$0" && grep -E "^RxT-1L05" lim.1.cdat_report | cut -d" " -f1-4' \
+    "$M" <<'EOT'
+RxT-1L05: io requests 5
+--- exit 0
+EOT
+# A write of 4294967295 bytes at 0xffffffc8 is cut at 2^32 to 56 bytes: one
+# read_current, within the default limit.
+check "a buffer cut at 2^32 counts its bytes after the cut (56)" \
+    bash -c 'cdat -p -handle_io top.1 "$0" && grep -E "^RxT-1L05" top.1.cdat_report | cut -d" " -f1-4' \
+    "$M" <<'EOT'
+RxT-1L05: io requests 1
+--- exit 0
+EOT
+
 # ---- --help ------------------------------------------------------------------------------------
 check "--help names every I/O option in both spellings" bash -c '
     help=$(cdat --help)
-    for o in --handle-io --buffered-io --asynch-io --distributed-io --dma-bw --disk-latency --ipc --mhz; do
+    for o in --handle-io --buffered-io --asynch-io --distributed-io --dma-bw --disk-latency --ipc --mhz --max-io-bytes; do
         grep -qe " $o" <<<"$help" || echo "missing: $o"
     done' <<'EOT'
 --- exit 0
@@ -262,6 +312,10 @@ bad "-dma_bw 20 without -handle_io" "option -dma_bw works only with -handle_io" 
 bad "-disk_latency without -handle_io" "option -disk_latency works only with -handle_io" -disk_latency 10
 bad "-ipc without -handle_io" "option -ipc works only with -handle_io" -ipc 2
 bad "-mhz without -handle_io" "option -mhz works only with -handle_io" -mhz 180
+bad "-max_io_bytes 0" "option -max_io_bytes: 0 is out of range (1..4294967296 bytes)" -handle_io -max_io_bytes 0
+bad "--max-io-bytes=4294967297" "option --max-io-bytes=4294967297: 4294967297 is out of range (1..4294967296 bytes)" \
+    -handle_io --max-io-bytes=4294967297
+bad "-max_io_bytes without -handle_io" "option -max_io_bytes works only with -handle_io" -max_io_bytes 100
 
 # ---- random sets with reads and writes through the protocol checker ------------------------
 # The sets of cdat-protocol-check.sh (tests/cli/cdat-check/randset.awk) with
