@@ -18,7 +18,9 @@
  * running slice per process, holds by construction.) Running processors
  * interleave as threads do in thread mode: smallest clock first, ties round
  * robin over processor numbers. Processors waiting for a disk read to end sit
- * in the same clock queue as timers.
+ * in the same clock queue as timers. Idle processors look for work again only
+ * when a slice completes; a swap-out or a disk wait lets only the processor
+ * given up look (release()).
  *
  * -rr_interleaving ignores time stamps: process i runs on processor i mod p,
  * which round-robins its processes -s instructions at a time. */
