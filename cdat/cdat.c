@@ -194,10 +194,12 @@ static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned
  * back to the scheduler. */
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)t;
     cdat *c = ctx;
-    return io_call(&c->io, c->proc_of[cpu], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
-                   rec[SMAIT_CALL_ARG1 + 1].f2);
+    unsigned type = smait_call_type(rec->f1);
+    uint32_t buf = rec[SMAIT_CALL_ARG1].f2, bytes = rec[SMAIT_CALL_ARG1 + 1].f2;
+    const char *why = io_refusal(&c->io, type, buf, bytes);
+    if (why) sched_record_error(c->s, t, "%s", why);
+    return io_call(&c->io, c->proc_of[cpu], clock, type, buf, bytes);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -406,6 +408,8 @@ int main(int argc, char **argv)
           "with -handle_io: instructions per cycle, 1..1000 (default 2)" },
         { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
           "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
+        { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
+          "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
         { 0 }
     };
     option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
