@@ -14,6 +14,7 @@
 
 struct report {
     char *path;
+    out_file *out;
     FILE *body;
     char **header;
     size_t nheader, cap;
@@ -36,6 +37,7 @@ report *report_open(const char *path)
 {
     report *r = xcalloc(1, sizeof *r);
     r->path = xstrdup(path);
+    r->out = out_file_open(path, false);
     r->body = tmpfile();
     if (!r->body)
         diag_data_error(path, DIAG_NO_OFFSET, "cannot create a temporary file: %s", strerror(errno));
@@ -136,11 +138,11 @@ const char *report_ratio(char *buf, double n, double d)
     return buf;
 }
 
-void report_commit(report *r)
+void report_finish(report *r)
 {
     if (ferror(r->body) || fflush(r->body) != 0)
         diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (temporary file)");
-    out_file *f = out_file_open(r->path, false);
+    out_file *f = r->out;
     for (size_t i = 0; i < r->nheader; i++) out_file_printf(f, "#%s\n", r->header[i]);
     rewind(r->body);
     char buf[1 << 16];
@@ -148,13 +150,14 @@ void report_commit(report *r)
     while ((k = fread(buf, 1, sizeof buf, r->body)) > 0) out_file_write(f, buf, k);
     if (ferror(r->body))
         diag_data_error(r->path, DIAG_NO_OFFSET, "cannot read back the report body");
-    out_file_commit(f);
+    r->out = NULL;              /* out_file_commit_all's now */
     report_free(r);
 }
 
 void report_free(report *r)
 {
     if (!r) return;
+    if (r->out) out_file_abort(r->out);
     if (r->body) fclose(r->body);
     for (size_t i = 0; i < r->nheader; i++) free(r->header[i]);
     free(r->header);

@@ -357,8 +357,9 @@ EOF
 
 # ---- an interrupted run (SPEC §3) ---------------------------------------------------------------
 # cdat reads a long trace through a pipe that stalls after 4 MB; once its
-# temporaries exist it is killed (SIGTERM, then SIGHUP): they go, and the
-# earlier run's outputs stay as they were.
+# temporaries exist (two general traces, the detailed trace, the report) it
+# is killed (SIGTERM, then SIGHUP): they go, and the earlier run's outputs
+# stay as they were.
 printf 'threads 1\nthread 0\nproc 0x1000\nrepeat 300000\nload 4 0x100\nstore 4 0x8100\nstore 4 0x10100\nend\n' >long.txt
 smait asm long.txt long
 echo - >long.list
@@ -384,12 +385,12 @@ interrupted() {     # interrupted SIGNAL
     echo "exit status $st"
 }
 refused "killed by SIGTERM" interrupted TERM <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 143
 --- exit 0
 EOF
 refused "killed by SIGHUP" interrupted HUP <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 129
 --- exit 0
 EOF
