@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct report {
     char *path;
     out_file *out;
     FILE *body;
+    int body_errno;             /* the first failed write to body, or 0 */
     char **header;
     size_t nheader, cap;
 };
@@ -92,16 +94,17 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
     else snprintf(rt, sizeof rt, "%d", phase);
     if (thread == REPORT_ALL_THREADS) snprintf(tt, sizeof tt, "x");
     else snprintf(tt, sizeof tt, "%d", thread);
-    fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name);
+    bool ok = fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name) >= 0;
     if (fmt && *fmt) {
         va_list ap;
         va_start(ap, fmt);
         char *fields = vformat(fmt, ap);
         va_end(ap);
-        if (*fields) fprintf(r->body, " %s", fields);    /* no trailing blank when empty */
+        if (*fields) ok &= fprintf(r->body, " %s", fields) >= 0;     /* no trailing blank when empty */
         free(fields);
     }
-    fputc('\n', r->body);
+    ok &= fputc('\n', r->body) != EOF;
+    if (!ok && !r->body_errno) r->body_errno = errno;
 }
 
 void report_slice_header(report *r, const sched_options *so)
@@ -140,8 +143,10 @@ const char *report_ratio(char *buf, double n, double d)
 
 void report_finish(report *r)
 {
-    if (ferror(r->body) || fflush(r->body) != 0)
-        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (temporary file)");
+    if (!r->body_errno && fflush(r->body) != 0) r->body_errno = errno;
+    if (r->body_errno || ferror(r->body))
+        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (a temporary file): %s",
+                        strerror(r->body_errno ? r->body_errno : EIO));
     out_file *f = r->out;
     for (size_t i = 0; i < r->nheader; i++) out_file_printf(f, "#%s\n", r->header[i]);
     rewind(r->body);
