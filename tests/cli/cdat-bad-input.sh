@@ -182,6 +182,10 @@ EOF
 awk 'NR == 5 { $4 = "x" } 1' g.memory >field.memory
 mu "a field that is no number (line 5)" field.memory \
     "memory usage file (allocation oracle): line 5: field 4 is not a number"
+# A NUL byte, then 1100 more bytes, on line 4 (once reported on line 5, the
+# rest of line 4 read as a line of its own).
+{ head -3 g.memory; printf '0 4 0 4 2 0 2 0 -1\0%01100d\n' 0; tail -1 g.memory; } >nul.memory
+mu "a NUL byte (line 4)" nul.memory "memory usage file (allocation oracle): line 4: a NUL byte (not a text file?)"
 sed '2d' g.memory >nohdr.memory
 mu "no page_size header" nohdr.memory "memory usage file (allocation oracle): no '# page_size N' header line"
 { cat g.memory; echo "1 4 0 4 2 0 2 0 -1"; } >order.memory

@@ -5,6 +5,7 @@
 #include "../../common/line_reader.h"
 #include "../../common/out_file.h"
 #include "../../common/diag.h"
+#include "../../formats/memusage.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -768,6 +769,61 @@ START_TEST(commit_waits_for_the_directory_lock)
 }
 END_TEST
 
+/* ---- memusage (the reader's line numbers) ------------------------------------------ */
+
+static const char mu_head[] = "# dsmtrace memory usage\n# page_size 4096\n";
+
+/* memusage_read on text (n bytes): its message, or "ok" (static buffer). */
+static const char *mu_read(const char *text, size_t n)
+{
+    static char why[256];
+    const char *p = tu_file("x.memory");
+    tu_write(p, text, n);
+    memusage m;
+    if (!memusage_read(p, &m, why, sizeof why)) return why;
+    memusage_free(&m);
+    return "ok";
+}
+
+START_TEST(memusage_line_numbers)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1\n1 4 4 4 0 2 0 2 -1\n", mu_head);
+    ck_assert_str_eq(mu_read(text, n), "ok");
+
+    /* A NUL byte, in a short line and in one longer than the reader's
+     * buffer (fgets ended the string at the NUL and took the rest of the
+     * line for line 5). */
+    n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1", mu_head);
+    text[n++] = '\0';
+    n += (size_t)snprintf(text + n, sizeof text - n, " junk\n");
+    ck_assert_str_eq(mu_read(text, n), "line 3: a NUL byte (not a text file?)");
+    n = (size_t)snprintf(text, sizeof text, "%s# comment\n0 4 0 4 2 0 2 0 -1", mu_head);
+    text[n++] = '\0';
+    memset(text + n, 'x', 1100);
+    n += 1100;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n1 4 4 4 0 2 0 2 -1\n");
+    ck_assert_str_eq(mu_read(text, n), "line 4: a NUL byte (not a text file?)");
+
+    /* Too long: 1023 bytes are a line, 1024 are not; a later error keeps
+     * its number. */
+    n = (size_t)snprintf(text, sizeof text, "%s#", mu_head);
+    memset(text + n, ' ', 1022);
+    n += 1022;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n0 4 0 4 2 0 2 0 -1\nx\n");
+    ck_assert_str_eq(mu_read(text, n), "line 5: field 1 is not a number");
+    n = (size_t)snprintf(text, sizeof text, "%s#", mu_head);
+    memset(text + n, ' ', 1023);
+    n += 1023;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+    ck_assert_str_eq(mu_read(text, n), "line 3: line too long (more than 1023 bytes)");
+
+    /* No newline at the end, CR LF. */
+    n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1\r\n1 4 4 4 0 2 0 2 0", mu_head);
+    ck_assert_str_eq(mu_read(text, n), "ok");
+}
+END_TEST
+
 /* ---- diag ---------------------------------------------------------------------------- */
 
 START_TEST(diag_messages)
@@ -875,6 +931,10 @@ Suite *io_suite(void)
     tcase_add_test(tc, commit_all_stdout_not_a_file);
     tcase_add_test(tc, stale_temporaries);
     tcase_add_test(tc, commit_waits_for_the_directory_lock);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("memusage");
+    tcase_add_test(tc, memusage_line_numbers);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("diag");
