@@ -253,6 +253,9 @@ out_file *out_file_open(const char *path, bool gzip)
 
 out_file *out_file_open_stdout(void)
 {
+    /* A closed standard output fails now, not after the files are in place. */
+    if (fcntl(STDOUT_FILENO, F_GETFL) < 0)
+        diag_data_error("standard output", DIAG_NO_OFFSET, "cannot write: %s", strerror(errno));
     out_file *f = xcalloc(1, sizeof *f);
     f->path = xstrdup("standard output");
     f->held = true;

@@ -310,9 +310,9 @@ int main(int argc, char **argv)
 
     /* Outputs are opened first (an unwritable place fails before a long
      * read); they stay temporaries until the end, removed on any error. */
+    out_file *ff = out_file_open_stdout();      /* first: a closed stdout's fd 1 goes to no file */
     out_file *tf = out_file_open(time_path, false);
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
-    out_file *ff = out_file_open_stdout();
 
     bins *b = &counts;
     bins_init(b, width);

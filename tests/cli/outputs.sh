@@ -142,6 +142,15 @@ tdat --svg c.svg clocks.ev c.time 1 2 >c.freq
 check_same "tdat > freq, a good run: the frequency output" c.freq.earlier c.freq
 check_true "… and the time file and SVG replaced" sh -c '! grep -q "an earlier run" c.time c.svg'
 
+# Standard output closed: an error before anything is written (the time
+# file's temporary took descriptor 1 and the frequency output went into it).
+check "tdat with standard output closed" sh -c 'tdat clocks.ev closed.time 10 1 >&-' <<'EOF'
+--- stderr
+tdat: standard output: cannot write: Bad file descriptor
+--- exit 2
+EOF
+check_true "… leaves no time file" test ! -e closed.time
+
 # ---- smait asm: every thread's trace or none ---------------------------------------
 # An 8-byte trace and a 2400-byte one; the limit is 1 KiB.
 printf 'threads 2\nthread 0\nload 4 0x100\nthread 1\nrepeat 300\nload 4 0x200\nend\n' >two.txt
