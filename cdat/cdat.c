@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "traces.h"
 #include "../common/diag.h"
+#include "../common/out_file.h"
 #include "../common/private_ranges.h"
 #include "../common/report.h"
 #include "../common/run_options.h"
@@ -459,13 +460,13 @@ int main(int argc, char **argv)
     trace_reader_opts rdo = run_options_reader(&ro);
     trace_reader **readers = trace_set_open(&ts, &rdo);
     char *rep_path = trace_set_output_path(&ts, ro.out_dir, "cdat_report");
-    c.rep = report_open(rep_path);
 
     placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
     c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
     io_init(&c.io, &c.m, io, on_io_copy, &c);
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
+    c.rep = report_open(rep_path);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
     c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);
@@ -503,9 +504,10 @@ int main(int argc, char **argv)
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
     report_header(c.rep, " directory: lines %zu", dir_lines(&c.m.dir));
 
-    /* Everything succeeded: make the outputs appear. */
-    traces_commit(&c.tr);
-    report_commit(c.rep);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    traces_finish(&c.tr);
+    report_finish(c.rep);
+    out_file_commit_all();
 
     sched_free(c.s);
     trace_set_close_readers(&ts, readers);

@@ -221,7 +221,7 @@ int smait_asm(const char *text_path, const char *out, smait_order order)
         }
     }
     run(&a, 0, a.nlines, 1);
-    for (int t = 0; t < files; t++) out_file_commit(a.out[t]);
+    out_file_commit_all();     /* every thread's trace, or none */
     for (size_t i = 0; i < a.nlines; i++) free(a.lines[i].text);
     free(a.lines);
     free(a.out);

@@ -10,7 +10,8 @@
  * (summary, density and distribution of the bin rate: distrib.c) and, with
  * --svg, a picture (svg.c). Nothing is printed before the input has been
  * read without error; the time file and the SVG are temporaries until the
- * end and appear only when complete. */
+ * end, the frequency file is held in memory, and all three appear together
+ * (out_file_commit_all) or not at all. */
 #include "bins.h"
 #include "distrib.h"
 #include "record.h"
@@ -327,6 +328,7 @@ int main(int argc, char **argv)
 
     /* Outputs are opened first (an unwritable place fails before a long
      * read); they stay temporaries until the end, removed on any error. */
+    out_file *ff = out_file_open_stdout();      /* first: a closed stdout's fd 1 goes to no file */
     out_file *tf = out_file_open(time_path, false);
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
 
@@ -361,13 +363,9 @@ int main(int argc, char **argv)
         svg_write(sf, &si);
         free(sub);
     }
-    print_freq(stdout, argc, argv, input, &o, &c, &s, width, nclasses, hist);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        diag_data_error(NULL, DIAG_NO_OFFSET, "cannot write the frequency file to standard output: %s",
-                        strerror(errno));
-    /* Everything succeeded: make the outputs appear. */
-    out_file_commit(tf);
-    if (sf) out_file_commit(sf);
+    print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    out_file_commit_all();
 
     free(hist);
     bins_free(b);

@@ -210,6 +210,10 @@ EOF
 awk 'NR == 5 { $4 = "x" } 1' g.memory >field.memory
 mu "a field that is no number (line 5)" field.memory \
     "memory usage file (allocation oracle): line 5: field 4 is not a number"
+# A NUL byte, then 1100 more bytes, on line 4 (once reported on line 5, the
+# rest of line 4 read as a line of its own).
+{ head -3 g.memory; printf '0 4 0 4 2 0 2 0 -1\0%01100d\n' 0; tail -1 g.memory; } >nul.memory
+mu "a NUL byte (line 4)" nul.memory "memory usage file (allocation oracle): line 4: a NUL byte (not a text file?)"
 sed '2d' g.memory >nohdr.memory
 mu "no page_size header" nohdr.memory "memory usage file (allocation oracle): no '# page_size N' header line"
 { cat g.memory; echo "1 4 0 4 2 0 2 0 -1"; } >order.memory
@@ -385,8 +389,9 @@ EOF
 
 # ---- an interrupted run (SPEC §3) ---------------------------------------------------------------
 # cdat reads a long trace through a pipe that stalls after 4 MB; once its
-# temporaries exist it is killed (SIGTERM, then SIGHUP): they go, and the
-# earlier run's outputs stay as they were.
+# temporaries exist (two general traces, the detailed trace, the report) it
+# is killed (SIGTERM, then SIGHUP): they go, and the earlier run's outputs
+# stay as they were.
 printf 'threads 1\nthread 0\nproc 0x1000\nrepeat 300000\nload 4 0x100\nstore 4 0x8100\nstore 4 0x10100\nend\n' >long.txt
 smait asm long.txt long
 echo - >long.list
@@ -412,12 +417,12 @@ interrupted() {     # interrupted SIGNAL
     echo "exit status $st"
 }
 refused "killed by SIGTERM" interrupted TERM <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 143
 --- exit 0
 EOF
 refused "killed by SIGHUP" interrupted HUP <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 129
 --- exit 0
 EOF
