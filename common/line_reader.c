@@ -49,6 +49,10 @@ char *line_reader_next(line_reader *r, size_t *len)
             r->start += n + (nl ? 1 : 0);
             if (n > 0 && line[n - 1] == '\r') n--;
             if (r->max && n > r->max) too_long(r);
+            /* A NUL would cut the line short for every caller without a word. */
+            if (memchr(line, '\0', n))
+                diag_data_error(r->path, DIAG_NO_OFFSET, "line %llu: a NUL byte (not a text file?)",
+                                (unsigned long long)r->lineno + 1);
             line[n] = '\0';     /* buffer has room: cap > end always */
             r->lineno++;
             if (len) *len = n;

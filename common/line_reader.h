@@ -1,7 +1,8 @@
 /* line_reader.h — text input line by line (plain, gzip or stdin, via byte_source).
  *
  * Lines of any length, or up to a maximum (line_reader_set_max); the trailing
- * newline (and a CR before it) is removed.
+ * newline (and a CR before it) is removed. A line holding a NUL byte is an
+ * error (exit 2, "PATH: line N: a NUL byte (not a text file?)").
  * Used for list files, the smait text form and tdat's event traces. */
 #ifndef DSM_COMMON_LINE_READER_H
 #define DSM_COMMON_LINE_READER_H

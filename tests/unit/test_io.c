@@ -222,6 +222,15 @@ START_TEST(lines_errors)
     snprintf(want, sizeof want, "dsmtrace: %s: line 3: compressed stream is truncated"
              " (unexpected end of file)\n", p);
     tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+
+    /* a NUL byte in line 2 (not the last line, and in a last line without
+     * a line end): named, not a line silently cut short */
+    p = tu_file("nul.txt");
+    tu_write(p, "one\ntw\0o\nthree\n", 15);
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: a NUL byte (not a text file?)\n", p);
+    tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+    tu_write(p, "one\ntwo\0", 8);
+    tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
 }
 END_TEST
 
