@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "traces.h"
 #include "../common/diag.h"
+#include "../common/out_file.h"
 #include "../common/private_ranges.h"
 #include "../common/report.h"
 #include "../common/run_options.h"
@@ -194,10 +195,12 @@ static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned
  * back to the scheduler. */
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)t;
     cdat *c = ctx;
-    return io_call(&c->io, c->proc_of[cpu], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
-                   rec[SMAIT_CALL_ARG1 + 1].f2);
+    unsigned type = smait_call_type(rec->f1);
+    uint32_t buf = rec[SMAIT_CALL_ARG1].f2, bytes = rec[SMAIT_CALL_ARG1 + 1].f2;
+    const char *why = io_refusal(&c->io, type, buf, bytes);
+    if (why) sched_record_error(c->s, t, "%s", why);
+    return io_call(&c->io, c->proc_of[cpu], clock, type, buf, bytes);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -406,6 +409,8 @@ int main(int argc, char **argv)
           "with -handle_io: instructions per cycle, 1..1000 (default 2)" },
         { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
           "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
+        { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
+          "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
         { 0 }
     };
     option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
@@ -455,13 +460,13 @@ int main(int argc, char **argv)
     trace_reader_opts rdo = run_options_reader(&ro);
     trace_reader **readers = trace_set_open(&ts, &rdo);
     char *rep_path = trace_set_output_path(&ts, ro.out_dir, "cdat_report");
-    c.rep = report_open(rep_path);
 
     placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
     c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
     io_init(&c.io, &c.m, io, on_io_copy, &c);
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
+    c.rep = report_open(rep_path);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
     c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);
@@ -499,9 +504,10 @@ int main(int argc, char **argv)
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
     report_header(c.rep, " directory: lines %zu", dir_lines(&c.m.dir));
 
-    /* Everything succeeded: make the outputs appear. */
-    traces_commit(&c.tr);
-    report_commit(c.rep);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    traces_finish(&c.tr);
+    report_finish(c.rep);
+    out_file_commit_all();
 
     sched_free(c.s);
     trace_set_close_readers(&ts, readers);

@@ -257,10 +257,31 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+noreturn void sched_record_error(scheduler *s, int t, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    data_error_at(s, t, "%s", msg);
+}
+
+noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+                                     const char *hint)
+{
+    data_error_at(s, t, "%s of %" PRIu64 " %s at clock %" PRIu64 " would take the pseudo clock past its"
+                  " limit of 2^51 = %" PRIu64 " (%s)", what, step, unit, s->th[t].clock, SCHED_CLOCK_LIMIT, hint);
+}
+
 uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
     uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
+    /* Both modes wait from x->clock (slice mode: the processor's clock). */
+    if (delay > SCHED_CLOCK_LIMIT || x->clock > SCHED_CLOCK_LIMIT - delay)
+        sched_clock_past_limit(s, t, delay, "the disk wait", "cycles",
+                               "a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits");
     x->io_idle += delay;
     return delay;
 }
@@ -395,6 +416,29 @@ static uint64_t run_fast(scheduler *s)
     return done;
 }
 
+/* A message that grows as it is written: one line per blocked thread, each
+ * with a trace path of any length. */
+typedef struct strbuf {
+    char *text;
+    size_t len, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: cannot format a message");
+    size_t need = b->len + (size_t)n + 1;
+    if (need > b->cap) b->cap = xgrow((void **)&b->text, b->cap, need, 1);
+    va_start(ap, fmt);
+    vsnprintf(b->text + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
 /* No thread can run: the phase is over, the analysis is over, or the traces
  * are inconsistent. */
 static void nothing_runnable(scheduler *s)
@@ -412,27 +456,22 @@ static void nothing_runnable(scheduler *s)
         return;
     }
     if (!s->o.lenient) {
-        size_t cap = 256 + (size_t)s->n * 200, len = 0;
-        char *msg = xmalloc(cap);
-        len += (size_t)snprintf(msg + len, cap - len, "inconsistent traces: no thread can run"
-                                " (deadlock) in phase %d; blocked threads:", s->phase.number);
+        strbuf msg = { 0 };
+        sb_printf(&msg, "inconsistent traces: no thread can run (deadlock) in phase %d; blocked threads:",
+                  s->phase.number);
         for (int t = 0; t < s->n; t++) {
             thread *x = &s->th[t];
             if (x->state != T_BLOCKED && x->state != T_JOINED) continue;
-            const char *what = sched_wait_name(x->wait);
-            len += (size_t)snprintf(msg + len, cap - len, "\n  thread %d (%s) waits for %s",
-                                    t, trace_reader_path(x->r), what);
-            if (x->wait == WAIT_BARRIER)
-                len += (size_t)snprintf(msg + len, cap - len, " 0x%08x", x->wait_key);
+            sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->r),
+                      sched_wait_name(x->wait));
+            if (x->wait == WAIT_BARRIER) sb_printf(&msg, " 0x%08x", x->wait_key);
             if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
                 lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), false);
-                len += (size_t)snprintf(msg + len, cap - len, " lock 0x%08x held by thread %d",
-                                        x->wait_key, l ? l->holder : -1);
+                sb_printf(&msg, " lock 0x%08x held by thread %d", x->wait_key, l ? l->holder : -1);
             }
-            len += (size_t)snprintf(msg + len, cap - len, " at record %" PRIu64 ", clock %" PRIu64,
-                                    x->wait_index, x->clock);
+            sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->clock);
         }
-        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg);
+        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg.text);
     }
     /* --lenient: release every blocked thread (barrier waiters at the largest
      * clock of their barrier; lock waiters without the lock) and go on. */
@@ -540,18 +579,23 @@ void sched_run(scheduler *s)
     count_unprocessed(s);
 }
 
+/* Sums over any number of threads: saturated at 2^64 - 1 rather than wrapped
+ * (each term is below 2^52, SCHED_CLOCK_LIMIT, so only sums over more than
+ * 4096 threads can get there). */
+static void add_sat(uint64_t *into, uint64_t v) { *into = v > UINT64_MAX - *into ? UINT64_MAX : *into + v; }
+
 void sched_counts_add(sched_counts *into, const sched_counts *from)
 {
-    into->is.executed += from->is.executed;
-    into->is.fetched += from->is.fetched;
-    into->is.branches += from->is.branches;
-    into->is.calls += from->is.calls;
-    into->is.instrumented += from->is.instrumented;
-    into->is.discontinuities += from->is.discontinuities;
-    into->records += from->records;
-    into->sync_idle += from->sync_idle;
-    into->phase_end_idle += from->phase_end_idle;
-    into->io_idle += from->io_idle;
+    add_sat(&into->is.executed, from->is.executed);
+    add_sat(&into->is.fetched, from->is.fetched);
+    add_sat(&into->is.branches, from->is.branches);
+    add_sat(&into->is.calls, from->is.calls);
+    add_sat(&into->is.instrumented, from->is.instrumented);
+    add_sat(&into->is.discontinuities, from->is.discontinuities);
+    add_sat(&into->records, from->records);
+    add_sat(&into->sync_idle, from->sync_idle);
+    add_sat(&into->phase_end_idle, from->phase_end_idle);
+    add_sat(&into->io_idle, from->io_idle);
 }
 
 int sched_threads(const scheduler *s) { return s->n; }

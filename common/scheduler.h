@@ -95,6 +95,13 @@ typedef struct sched_options {
 
 enum { SCHED_DEFAULT_SLICE_LENGTH = 20000 };
 
+/* The most a pseudo clock may reach by a jump: a disk wait or a gap fill that
+ * would take it further stops the run (a data error naming the record). One
+ * instruction at a time it would take 2^51 records to get there, so clocks
+ * stay below 2^52, and sums of clocks or idle times over up to 4096
+ * processors or threads fit 64 bits. */
+#define SCHED_CLOCK_LIMIT ((uint64_t)1 << 51)
+
 /* The -s length in force: slice_length, or the default when it is 0. */
 static inline uint64_t sched_slice_length(const sched_options *o)
 {
@@ -136,6 +143,10 @@ uint64_t sched_clock(const scheduler *s, int thread);
 const sched_counts *sched_phase_counts(const scheduler *s, int thread);
 const sched_counts *sched_total_counts(const scheduler *s, int thread);
 sched_problems sched_problem_counts(const scheduler *s);
+/* For a hook: stop the run with a data error about thread t's record being
+ * processed ("FILE: OFFSET: record N: reason", exit status 2). */
+_Noreturn void sched_record_error(scheduler *s, int thread, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int sched_phase_count(const scheduler *s);
 
 /* into += from, field by field. */

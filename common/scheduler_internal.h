@@ -8,6 +8,8 @@
 #include "progress.h"
 #include "scheduler.h"
 
+#include <stdnoreturn.h>
+
 typedef struct slice_state slice_state;
 
 typedef enum tstate { T_INACTIVE, T_RUNNABLE, T_BLOCKED, T_JOINED, T_FINISHED } tstate;
@@ -54,6 +56,11 @@ struct scheduler {
 
 static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
 
+/* Stops the run: thread t's clock would pass SCHED_CLOCK_LIMIT by `what` of
+ * `step` `unit` (a data error naming its current record; hint: what helps). */
+noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+                                     const char *hint) __attribute__((cold));
+
 /* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
 static inline __attribute__((always_inline)) void
 exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
@@ -82,6 +89,8 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
              * 4 bytes (pc from an unaligned target) still fetches at pc. */
             uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
                                     ISTREAM_INSN_BYTES);
+            if (__builtin_expect(x->clock + k > SCHED_CLOCK_LIMIT, 0))
+                sched_clock_past_limit(s, t, k, "a gap fill", "instructions", "a smaller --gap-limit fills less");
             if (k && s->h.fetch_run)
                 s->h.fetch_run(s->h.ctx, t, x->cpu, x->clock + 1, pc, k);
             else if (s->h.fetch)

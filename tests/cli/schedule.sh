@@ -93,3 +93,72 @@ check "gzip traces: the same interleaving" \
     bash -c 'diff <(smait schedule -p critical.4 | tail -n +2) <(smait schedule -p critical-gz.4 | tail -n +2)' <<'EOF'
 --- exit 0
 EOF
+
+# ---- the deadlock message with long trace paths (any length, any thread count) ---------------
+# The message grows with its lines: one thread that waits for its own lock,
+# under a 300-character path, and eight blocked threads under 140-character
+# paths, in smait schedule, ciat and cdat (before, a fixed-size buffer
+# overflowed: AddressSanitizer saw it, make check SANITIZE=1).
+long=$(printf 'a%.0s' {1..100})/$(printf 'b%.0s' {1..100})/$(printf 'c%.0s' {1..88})
+mkdir -p "$long"
+printf 'threads 1\nthread 0\nbegin_critical lock=0x9000\nbegin_critical lock=0x9000\n' >self.txt
+smait asm self.txt "$long/self"
+self_msg="  thread 0 ($long/self.1.0) waits for critical lock 0x00009000 held by thread 0 at record 6, clock 0"
+check "a 300-character path: the whole message (smait schedule)" smait schedule "$long/self.1" <<EOF
+# smait schedule of $long/self.1: threads 1
+phase 1 begin serial by start threads 1 clock 0
+0 T0 resume idle 0
+0 T0 0: begin_critical lock=0x00009000
+0 T0 6: begin_critical lock=0x00009000
+0 T0 stop critical
+--- stderr
+smait: inconsistent traces: no thread can run (deadlock) in phase 1; blocked threads:
+$self_msg
+--- exit 2
+EOF
+check_true "the trace path is 299 characters long" test "$(( ${#long} + 9 ))" -eq 299
+check "a 300-character path: ciat" ciat -q "$long/self.1" <<EOF
+--- stderr
+ciat: inconsistent traces: no thread can run (deadlock) in phase 1; blocked threads:
+$self_msg
+--- exit 2
+EOF
+check "a 300-character path: cdat" cdat -q "$long/self.1" "$CLI_DIR/../../configs/1x1.ini" <<EOF
+--- stderr
+cdat: inconsistent traces: no thread can run (deadlock) in phase 1; blocked threads:
+$self_msg
+--- exit 2
+EOF
+check_true "no report after the deadlocks" test ! -e "$long/self.1.ciat_report" -a ! -e "$long/self.1.cdat_report"
+
+# Eight threads (-p): T0 takes lock 0x9000 and then waits for it again; T1-T7 wait for it.
+mid=$(printf 'd%.0s' {1..130})
+mkdir "$mid"
+{
+    echo "threads 8"
+    for t in 0 1 2 3 4 5 6 7; do
+        printf 'thread %d\nbegin_critical lock=0x9000\nbegin_critical lock=0x9000\n' "$t"
+    done
+} >eight.txt
+smait asm eight.txt "$mid/lk"
+eight_msg=$(printf 'inconsistent traces: no thread can run (deadlock) in phase 1; blocked threads:'
+            printf '\n  thread 0 (%s/lk.8.0) waits for critical lock 0x00009000 held by thread 0 at record 6, clock 0' "$mid"
+            for t in 1 2 3 4 5 6 7; do
+                printf '\n  thread %d (%s/lk.8.%d) waits for critical lock 0x00009000 held by thread 0 at record 0, clock 0' \
+                    "$t" "$mid" "$t"
+            done)
+check "eight threads, 140-character paths: smait schedule" bash -c 'smait schedule -p "$0" >/dev/null' "$mid/lk.8" <<EOF
+--- stderr
+smait: $eight_msg
+--- exit 2
+EOF
+check "eight threads, 140-character paths: ciat" ciat -q -p "$mid/lk.8" <<EOF
+--- stderr
+ciat: $eight_msg
+--- exit 2
+EOF
+check "eight threads, 140-character paths: cdat" cdat -q -p "$mid/lk.8" "$CLI_DIR/../../configs/4x4.ini" <<EOF
+--- stderr
+cdat: $eight_msg
+--- exit 2
+EOF

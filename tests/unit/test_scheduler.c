@@ -34,6 +34,7 @@
  * SCHED_TEST_COVERAGE=1 prints what each test's runs covered; each test also
  * asserts that its runs reached the paths it is there for. */
 #include "suites.h"
+#include "../../common/diag.h"
 #include "../../common/scheduler.h"
 #include "../../common/trace_set.h"
 
@@ -998,6 +999,132 @@ START_TEST(random_chaos)
 }
 END_TEST
 
+/* ---- the pseudo clock's limit (SCHED_CLOCK_LIMIT) -------------------------------- */
+
+/* Disk waits from the call hook: waits[i] for the i-th call record. */
+typedef struct limit_run {
+    const char *prefix;
+    bool slices;
+    uint64_t waits[4];
+    int calls;
+    uint64_t end_clock;
+} limit_run;
+
+static uint64_t l_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)t; (void)cpu; (void)clock; (void)rec;
+    limit_run *l = ctx;
+    return l->waits[l->calls++];
+}
+
+static void l_phase_end(void *ctx, const sched_phase *ph)
+{
+    ((limit_run *)ctx)->end_clock = ph->end_clock;
+}
+
+static void limit_job(void *arg)
+{
+    limit_run *l = arg;
+    diag_set_tool("cdat");
+    trace_set ts;
+    trace_set_from_prefix(&ts, l->prefix);
+    trace_reader **rd = trace_set_open(&ts, NULL);
+    sched_options so = { .parallel_start = !l->slices, .slice_cpus = l->slices, .gap_limit = 4096 };
+    sched_hooks h = { .ctx = l, .call = l_call, .phase_end = l_phase_end };
+    scheduler *s = sched_create(&ts, rd, &so, &h);
+    sched_run(s);
+    printf("end %" PRIu64 "\n", l->end_clock);
+    sched_free(s);
+    trace_set_close_readers(&ts, rd);
+    trace_set_free(&ts);
+}
+
+/* One thread: a read (waits[0]) at clock 0, then a procedure start at
+ * 0x1000 and a branch from 0x1000 + 4·fill: a gap fill of `fill`
+ * instructions; then a second read (waits[1]). */
+static const char *limit_set(const char *name, uint32_t fill)
+{
+    tu_recs t = { 0 };
+    tu_add_call(&t, SMAIT_CT_READ, 0, 0, 0x2000, 64, 3, 0);
+    tu_add(&t, 0x40000000u, 0x1000);
+    tu_add(&t, 0x80000000u | (0x1000u + 4 * fill), 0x3000);
+    tu_add_call(&t, SMAIT_CT_READ, 0, 0, 0x2000, 64, 3, 0);
+    char path[64];
+    snprintf(path, sizeof path, "%s.1.0", name);
+    tu_write_trace(tu_file(path), &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+    snprintf(path, sizeof path, "%s.1", name);
+    return tu_file(path);
+}
+
+static void limit_expect(limit_run *l, int status, const char *out, const char *err_fmt)
+{
+    char *o = NULL, *e = NULL, want[512];
+    int st = tu_run(limit_job, l, NULL, &o, &e);
+    snprintf(want, sizeof want, err_fmt, l->prefix);
+    ck_assert_str_eq(e, want);
+    ck_assert_str_eq(o, out);
+    ck_assert_int_eq(st, status);
+    free(o);
+    free(e);
+}
+
+#define LIMIT_HINT_IO "(a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits)\n"
+
+START_TEST(clock_limit_reached_not_passed)
+{
+    /* Waits to 2^51 - 5, a fill of 5 (clock 2^51), a wait of 0: exactly the limit. */
+    limit_run l = { .prefix = limit_set("lim-exact", 5), .waits = { SCHED_CLOCK_LIMIT - 5, 0 } };
+    limit_expect(&l, 100, "end 2251799813685248\n", "");
+    l.slices = true;
+    l.calls = 0;
+    limit_expect(&l, 100, "end 2251799813685248\n", "");
+}
+END_TEST
+
+START_TEST(clock_limit_passed_by_a_wait)
+{
+    /* At the limit after the fill, a wait of 1 would pass it: the second
+     * read is record 8 (6 simple records of the first read, 6, 7), offset 64. */
+    limit_run l = { .prefix = limit_set("lim-wait", 5), .waits = { SCHED_CLOCK_LIMIT - 5, 1 } };
+    const char *err = "cdat: %s.0: 64: record 8: the disk wait of 1 cycles at clock 2251799813685248 would take"
+                      " the pseudo clock past its limit of 2^51 = 2251799813685248 " LIMIT_HINT_IO;
+    limit_expect(&l, 2, "", err);
+    l.slices = true;                /* slice mode: the processor's clock, the same message */
+    l.calls = 0;
+    limit_expect(&l, 2, "", err);
+    /* A first wait past it at clock 0 (a wait larger than the limit is not added up). */
+    limit_run big = { .prefix = l.prefix, .waits = { UINT64_MAX } };
+    limit_expect(&big, 2, "", "cdat: %s.0: 0: record 0: the disk wait of 18446744073709551615 cycles at clock 0"
+                 " would take the pseudo clock past its limit of 2^51 = 2251799813685248 " LIMIT_HINT_IO);
+}
+END_TEST
+
+START_TEST(clock_limit_passed_by_a_gap_fill)
+{
+    /* Waits to 2^51 - 5, then a fill of 6: the branch is record 7 (offset 56). */
+    limit_run l = { .prefix = limit_set("lim-fill", 6), .waits = { SCHED_CLOCK_LIMIT - 5, 0 } };
+    const char *err = "cdat: %s.0: 56: record 7: a gap fill of 6 instructions at clock 2251799813685243 would"
+                      " take the pseudo clock past its limit of 2^51 = 2251799813685248 (a smaller --gap-limit"
+                      " fills less)\n";
+    limit_expect(&l, 2, "", err);
+    l.slices = true;
+    l.calls = 0;
+    limit_expect(&l, 2, "", err);
+}
+END_TEST
+
+START_TEST(counts_add_saturates)
+{
+    sched_counts a = { .is.executed = UINT64_MAX - 1, .sync_idle = 5, .io_idle = UINT64_MAX };
+    sched_counts b = { .is.executed = 2, .sync_idle = 7, .io_idle = 1 };
+    sched_counts_add(&a, &b);
+    ck_assert_uint_eq(a.is.executed, UINT64_MAX);
+    ck_assert_uint_eq(a.sync_idle, 12);
+    ck_assert_uint_eq(a.io_idle, UINT64_MAX);
+}
+END_TEST
+
 Suite *scheduler_suite(void)
 {
     Suite *s = suite_create("scheduler");
@@ -1008,5 +1135,11 @@ Suite *scheduler_suite(void)
     tcase_add_loop_test(tc, random_regions, 0, n);
     tcase_add_loop_test(tc, random_chaos, 0, n);
     suite_add_tcase(s, tc);
+    TCase *lim = tcase_create("clock_limit");
+    tcase_add_test(lim, clock_limit_reached_not_passed);
+    tcase_add_test(lim, clock_limit_passed_by_a_wait);
+    tcase_add_test(lim, clock_limit_passed_by_a_gap_fill);
+    tcase_add_test(lim, counts_add_saturates);
+    suite_add_tcase(s, lim);
     return s;
 }
