@@ -671,8 +671,19 @@ static _Thread_local task_ctx *cur_ctx;     /* NULL: thread_ctx of the trace */
 
 static int32_t task_entry(int32_t gtid, void *task);
 
+/* The last acquires this thread recorded, in the trace it writes now: the
+ * same one again adds nothing (taskloop's copies made from one pattern, a
+ * taskwait with no new ends). A release of its own is no such proof: the
+ * releases before it may be other threads'. */
+enum { SEEN = 4 };
+static _Thread_local struct { uint64_t key; uint32_t seq; } seen[SEEN];
+static _Thread_local unsigned seen_next;
+
+/* A team thread's part begins (its trace may be another than last time). */
 static task_ctx *team_task_begin(int id)
 {
+    for (unsigned i = 0; i < SEEN; i++)
+        seen[i].key = 0;
     task_ctx *outer = cur_ctx;
     cur_ctx = id < CTX_SLOTS ? &team_ctx[id] : NULL;
     if (cur_ctx)
@@ -697,14 +708,6 @@ static task_info *info_of(kmp_task *task)
 {
     return task && task->routine == task_entry ? (task_info *)task->shareds - 1 : NULL;
 }
-
-/* The last acquires this thread recorded: the same one again adds nothing
- * (taskloop's copies made from one pattern, a taskwait with no new ends).
- * A release of its own is no such proof: the releases before it may be
- * other threads'. */
-enum { SEEN = 4 };
-static _Thread_local struct { uint64_t key; uint32_t seq; } seen[SEEN];
-static _Thread_local unsigned seen_next;
 
 static void note_seen(uint64_t key, uint32_t seq)
 {
