@@ -1,6 +1,6 @@
 # collector-omp.sh — the OpenMP synchronisation the collector records
 # (docs/collector.md §4.1): smait-cc -fopenmp builds the programs of
-# tests/cli/collector/ (ompsync.c, omptasks.c, ompwarn.c, handoff.c), whose
+# tests/cli/collector/ (ompsync.c, omptasks.c, ompwarn.c, omphandoff.c), whose
 # accesses are known. Checked three ways:
 # * the records, named as in collector.sh (normalize.awk); release numbers
 #   follow the real order of each run, so the goldens leave them out where
@@ -288,9 +288,9 @@ unmodelled what=5 count=1
 --- exit 0
 EOF
 
-# ---- handoff.c: one producer, three consumers (the pattern) -----------
+# ---- omphandoff.c: one producer, three consumers (the pattern) -----------
 # Five ways to hand the data over, three runs each.
-smait-cc -O1 -fopenmp "$D/handoff.c" -o handoff
+smait-cc -O1 -fopenmp "$D/omphandoff.c" -o handoff
 for m in barrier lock critical ordered tasks; do
     for r in 1 2 3; do TRACE_FILE_NAME=$m$r SMAIT_QUIET=1 ./handoff $m > ho.syms || echo "$m run $r: exit $?"; done
 done

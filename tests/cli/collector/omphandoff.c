@@ -1,4 +1,4 @@
-/* handoff.c — one producer hands 1024 ints to 3 consumers (collector-omp.sh).
+/* omphandoff.c — one producer hands 1024 ints to 3 consumers (collector-omp.sh).
  * A region of 4 threads: thread 0 works a long time (its private array
  * work[] swept 16 times), then writes data[0..1023]; threads 1..3 then read
  * them all and each leaves its sum in sums[id]; thread 0 reads the sums
