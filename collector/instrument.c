@@ -357,7 +357,7 @@ static unsigned piece(const inst *s, const access *a, uint64_t off)
     uint64_t left = a->bytes - off;
     if (left <= 8)
         return (unsigned)left;
-    if (a->atomic && (left == 16 || left == 32 || left == 64))
+    if (a->atomic && off == 0 && (left == 16 || left == 32 || left == 64))
         return (unsigned)left;
     if (a->reg != 2)
         return 8;
