@@ -23,7 +23,7 @@ $(RT_LIB): $(RT_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/smait-instrument: collector/instrument.c
+$(BIN)/smait-instrument: collector/instrument.c collector/rt/rt.h formats/smait.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) $(CFLAGS) -o $@ $< $(LLVM_LIBS)
 

@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 DEMO_DIR=${DEMO_DIR:-$(dirname "$BIN")/demo/kernels}
-KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat}
+KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat atomic_flag}
 CFLAGS_DEMO="-O2 -fno-vectorize -fno-slp-vectorize -pthread"
 
 for tool in smait-cc ciat cdat tdat; do
@@ -67,5 +67,7 @@ Where to look:
   pipeline       RAW degree 1: every item goes from the producer to the consumer
   omp_heat       the stencil in OpenMP: phases per parallel region, RAW at the
                  block edges and on the residual summed in a critical section
+  atomic_flag    a release/acquire flag hands 1024 values to 3 consumers: the
+                 trace's acquire/release records order the reads after the writes
 How the collector works and what its traces hold: docs/collector.md.
 EOF

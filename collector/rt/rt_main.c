@@ -126,6 +126,7 @@ static void at_exit(void)
         if (dropped)
             fprintf(stderr, " (%llu not written: detailed tracing off)", (unsigned long long)dropped);
         fputc('\n', stderr);
+        rt_unmodelled_summary(stderr);
     }
 }
 

@@ -418,6 +418,7 @@ void rt_threads_finish(void)
             continue;
         }
         uint32_t now = rt_now_us();
+        rt_unmodelled_write(t, now);
         rt_call(t, SMAIT_CT_END_TRACE, now, now, 0, false, 0);
         rt_flush(t);
     }

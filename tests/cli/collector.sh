@@ -389,7 +389,8 @@ smait: 1 threads, N records (1 not written: detailed tracing off)
 --- exit 0
 EOF
 # float: 4 bytes fp; double: 8 bytes fp; int: fixed; v4f: 16 bytes vec (size
-# code 9); the atomic add: atomic; long double: 10 bytes, as 8 + 2, fp;
+# code 9); the atomic add: atomic, and as a seq_cst read-modify-write the
+# first release of counter (no acquire: no release before it); long double: 10 bytes, as 8 + 2, fp;
 # memcpy of n = 13 bytes: a call of the memcpy pseudo-procedure at 0x1000
 # (load 8, store 8, branch back at 0x1008: next 0x100c) turns of 8, 4 and 1
 # bytes, then the return to the call site; memset of m = 6 bytes at 0x1020
@@ -405,6 +406,7 @@ load 16 v+0 vec
 load 16 v+0 vec
 store 16 v+0 vec
 atomic 4 counter+0
+release obj=counter+0 seq=1 kind=6
 store 8 ld+0 fp
 store 2 ld+8 fp
 load 8 n+0
