@@ -539,6 +539,7 @@ typedef struct gen {
     int style;                  /* 0 mixed, 1 many ties, 2 long jumps, 3 long straight runs */
     int threads;
     unsigned scale;             /* this thread's body length scale */
+    bool flagged;               /* a start_trace may say sync=1 (recorded synchronisation) */
 } gen;
 
 static uint32_t code_addr(rng *r)
@@ -595,7 +596,9 @@ static void g_harmless_call(gen *g)
         SMAIT_CT_MARKER,
     };
     unsigned type = types[rbelow(g->r, sizeof types / sizeof types[0])];
-    g_call(g, type, rbelow(g->r, type == SMAIT_CT_MARKER ? 5 : 1000), rbelow(g->r, 9));
+    uint32_t a1 = rbelow(g->r, type == SMAIT_CT_MARKER ? 5 : 1000);
+    if (type == SMAIT_CT_START_TRACE && !g->flagged) a1 &= ~(uint32_t)SMAIT_START_SYNC;
+    g_call(g, type, a1, rbelow(g->r, 9));
 }
 
 /* One straight-line item: memory accesses mostly, branches, procedure starts,
@@ -711,7 +714,7 @@ static void gen_parallel(rng *r, tu_recs *t, int P, uint32_t gap, int style, uns
         bar_n[k] = c == 0 ? 0 : c == 1 ? (uint32_t)P : (uint32_t)P + 1 + rbelow(r, 5);
     }
     for (int i = 0; i < P; i++) {
-        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
         if (rchance(r, 50)) g_call(&g, SMAIT_CT_START_TRACE, 0, 0);
         for (unsigned k = 0; k < nb; k++) {
             g_body(&g, body_len(r, g.scale));
@@ -730,7 +733,7 @@ static void gen_regions(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsi
     gen g[128];
     bool finished[128] = { false };
     for (int i = 0; i < P; i++)
-        g[i] = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        g[i] = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
     if (rchance(r, 50)) g_call(&g[0], SMAIT_CT_START_TRACE, 0, 0);
     g_body(&g[0], body_len(r, g[0].scale));
     unsigned regions = 1 + rbelow(r, 4);
@@ -778,7 +781,7 @@ static void gen_chaos(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsign
                       bool skewed)
 {
     for (int i = 0; i < P; i++) {
-        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
         g_chaos(&g, body_len(r, g.scale));
     }
 }
