@@ -561,7 +561,7 @@ static void nothing_runnable(scheduler *s)
         return;
     }
     if (!s->o.lenient) {
-        size_t cap = 256 + (size_t)s->n * 200, len = 0;
+        size_t cap = 256 + (size_t)s->n * (200 + 256), len = 0;   /* 256: a recorded edge (edge[]) */
         char *msg = xmalloc(cap);
         len += (size_t)snprintf(msg + len, cap - len, "inconsistent traces: no thread can run"
                                 " (deadlock) in phase %d; blocked threads:", s->phase.number);

@@ -70,6 +70,29 @@ sched sync-dup sync-dup -p                  # a release number replayed twice (e
 sched sync-dup sync-dup-lenient -p --lenient
 sched sync-wrap sync-wrap-lenient -p --lenient                  # numbers modulo 2^32
 
+# Forty threads deadlocked on recorded edges, with a long trace name: every
+# line of the message is there (the edges are longer than a lock wait's
+# text; under SANITIZE=1 a message buffer too small for them is caught).
+# T0 takes the lock (release 1) and again (release 5: 2..4 missing); then
+# all 40 wait for release 2147483647.
+{
+    echo "threads 40"
+    printf 'thread 0\nstart_trace sync=1\nbegin_critical lock=0x9000 kind=8\nend_critical lock=0x9000 seq=1 kind=8\n'
+    printf 'begin_critical lock=0x9000 seq=1 kind=8\nend_critical lock=0x9000 seq=5 kind=8\n'
+    printf 'begin_critical lock=0x9000 seq=2147483647 kind=8\n'
+    for i in $(seq 1 39); do
+        printf 'thread %d\nstart_trace sync=1\nload 4 0x100\nbegin_critical lock=0x9000 seq=2147483647 kind=8\n' "$i"
+    done
+} >edges.txt
+E=a-deadlock-of-forty-threads-waiting-on-recorded-edges-x
+smait asm edges.txt $E
+check "a deadlock of 40 threads on recorded edges: one line each" bash -c \
+    "smait schedule -p $E.40 >/dev/null 2>err; echo \$?; grep -c 'waits for release 2147483647 of critical lock 0x00009000 (omp_critical; release 1 replayed, 1 later one out of order) at record' err" <<'EOF'
+2
+40
+--- exit 0
+EOF
+
 # --sync: both spellings; auto = recorded on these traces; simulated changes
 # nothing but the sync line on traces that do not record their
 # synchronisation, and recorded is refused there (exit 2).
