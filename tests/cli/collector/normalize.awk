@@ -34,6 +34,6 @@ FILENAME == MAP { if ($1 == "data") { nmap++; mf[nmap] = hex($2); me[nmap] = hex
     if ($1 == "load" || $1 == "store" || $1 == "atomic") { $3 = name(hex($3)); print; next }
     if ($1 == "branch" || $1 == "pcall") { print $1, code($2), code($3); next }
     if ($1 == "proc") { print $1, code($2); next }
-    if ($2 ~ /^(var|lock)=/) { split($2, kv, "="); $2 = kv[1] "=" (hex(kv[2]) == 0 ? "0" : name(hex(kv[2]))) }
+    if ($2 ~ /^(var|lock|obj)=/) { split($2, kv, "="); $2 = kv[1] "=" (hex(kv[2]) == 0 ? "0" : name(hex(kv[2]))) }
     print
 }
