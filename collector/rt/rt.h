@@ -153,6 +153,14 @@ void rt_team_size(unsigned region, int n);
 rt_slot *rt_team_enter(int slot, unsigned region);
 void rt_team_leave(rt_slot *t, uint32_t now);
 
+/* rt_pthread_sync.c — a one-time initialisation on obj (pthread_once, a
+ * C++ guarded static): its end is release 1 of obj; a thread that did not
+ * run it acquires that release (once per thread and object). */
+void rt_once_release(const void *obj, uint32_t t0);
+void rt_once_acquire(rt_slot *t, const void *obj, uint32_t t0);
+/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers (start-up). */
+void rt_cxx_redirect(void);
+
 /* Module descriptor emitted by smait-instrument (one per translation unit). */
 typedef struct rt_module {
     uint32_t base, size, nfunc, pad;

@@ -45,7 +45,7 @@ printf 'g_keys 0x%x\n' $(( base + 0x$(nm toy | awk '$3 == "g_keys" { print $1 }'
 check "the toy's records (memory and calls; no branches)" \
     bash -c 'dump toy.3 toy.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=g_keys+32 threads=2
@@ -75,7 +75,7 @@ load 4 sum+0
 load 4 sum+4
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=bar+0 threads=3
@@ -99,7 +99,7 @@ store 4 sum+0
 barrier var=g_keys+24 threads=2
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+32 threads=2
 barrier var=bar+0 threads=3
@@ -274,7 +274,7 @@ done
 check "OpenMP: the records of the region, the barrier and the critical sections" \
     bash -c 'dump omp.3 omp.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 store 4 a+0
 store 4 a+4
 store 4 a+8
@@ -297,7 +297,7 @@ load 4 total+0
 load 4 named+0
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+4
 store 4 a+4
@@ -314,7 +314,7 @@ store 4 named+0
 end_critical lock=.gomp_critical_user_other.var+0
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+8
 store 4 a+8
@@ -396,7 +396,7 @@ EOF
 # bytes, then the return to the call site; memset of m = 6 bytes at 0x1020
 # (store, branch at 0x1024: next 0x1028), 4 + 2 bytes.
 check "kinds: sizes, register types, memcpy and memset" bash -c 'dump k.1 k.syms | grep -v "^proc"' <<'EOF'
-start_trace
+start_trace sync=1
 store 4 f+0 fp
 load 4 f+0 fp
 store 8 d+0 fp
