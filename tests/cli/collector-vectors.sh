@@ -10,7 +10,7 @@
 D=$CLI_DIR/collector
 export SMAIT_CLANG=${SMAIT_CLANG:-}
 [ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
-CLANG=${SMAIT_CLANG:-$(sed -n 's/^CLANG=\${SMAIT_CLANG:-\(.*\)}$/\1/p' "$BIN/smait-cc")}
+CLANG=${SMAIT_CLANG:-$(sed -n 's/^DEFAULT_CLANG=//p' "$BIN/smait-cc")}
 export D CLANG
 
 # run NAME OPTIONS...: build vectors.c with smait-cc OPTIONS, run it, print
@@ -28,7 +28,7 @@ export -f run
 # pieces are at s+48 (line 0 of s) and s+64 (line 1): neither crosses a
 # line, where one 32-byte record at s+48 would seem to.
 check "default x86-64 target: 16-byte pieces" run sse <<'EOF'
-start_trace
+start_trace sync=1
 load 16 s+48 vec
 load 16 s+64 vec
 store 16 s+48 vec
@@ -59,7 +59,7 @@ if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
     # AVX2: s.y is one 32-byte access (vmovups; it does cross the line), x
     # one, z two.
     check "-mavx2: 32-byte pieces" run avx2 -mavx2 <<'EOF'
-start_trace
+start_trace sync=1
 load 32 s+48 vec
 store 32 s+48 vec
 load 32 x+0 vec
