@@ -132,8 +132,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(BIN)/smait-cc $(BIN)/smait-instrument $(DESTDIR)$(PREFIX)/bin/
+	ln -sf smait-cc $(DESTDIR)$(PREFIX)/bin/smait-c++
+	ln -sf smait-cc $(DESTDIR)$(PREFIX)/bin/smait-cxx
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(RT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(RT_LIB) $(RT_CXX_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 collector/smait_marker.h $(DESTDIR)$(PREFIX)/include/
 
 clean:

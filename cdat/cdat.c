@@ -138,31 +138,28 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     stats_of(c, p)->instr.hits += hits;
 }
 
-/* A data access of processor p: size bytes at addr, loaded and/or stored. */
+/* A data access of processor p: size bytes at addr, one reference per line;
+ * store: it needs the line owned (a store, or an atomic read-modify-write,
+ * which the machine makes as one ownership request: read_priv_own on a miss,
+ * req_inv on a shared line — not a load followed by a store). */
 static inline __attribute__((always_inline)) void
-data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
+data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
     uint32_t first = mach_line(&c->m, addr);
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
     cpu_stats *st = stats_of(c, p);
     ref_counts *dc = &st->data;
-    if (load)
-        for (uint32_t l = first;; l++) {
-            count_ref(st, dc, mach_load(&c->m, p, clock, l));
-            if (l == last) break;
-        }
-    if (store)
-        for (uint32_t l = first;; l++) {
-            count_ref(st, dc, mach_store(&c->m, p, clock, l));
-            if (l == last) break;
-        }
+    for (uint32_t l = first;; l++) {
+        count_ref(st, dc, store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l));
+        if (l == last) break;
+    }
 }
 
 static __attribute__((noinline)) void mem_slow(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size,
                                                unsigned access)
 {
-    data_access(c, p, clock, addr, size, access != SMAIT_STORE, access != SMAIT_LOAD);
+    data_access(c, p, clock, addr, size, access != SMAIT_LOAD);
 }
 
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -173,9 +170,9 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     unsigned access = smait_mem_access(f1);
     unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     int p = c->proc_of[cpu];
-    /* A load, or a store to a dirty line, within one line: a hit needs nothing else. */
+    /* A load, or a store or atomic to a dirty line, within one line: a hit needs nothing else. */
     uint32_t line = mach_line(&c->m, addr);
-    if (access <= SMAIT_STORE && mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
+    if (mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
         cache_state st = cache_hit(&c->m.p[p].d, line);
         if (__builtin_expect(st == CS_DIRTY || (st != CS_INVALID && access == SMAIT_LOAD), 1)) {
             stats_of(c, p)->data.hits++;
@@ -188,7 +185,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
 static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
-    data_access(ctx, p, clock, addr, size, !store, store);
+    data_access(ctx, p, clock, addr, size, store);
 }
 
 /* File reads and writes (-handle_io): the I/O requests now; the wait goes
@@ -502,6 +499,7 @@ int main(int argc, char **argv)
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
+    report_sync_header(c.rep, c.s);
     report_header(c.rep, " directory: lines %zu", dir_lines(&c.m.dir));
 
     /* Everything succeeded: make the outputs appear, all or none. */

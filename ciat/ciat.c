@@ -528,6 +528,7 @@ int main(int argc, char **argv)
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
+    report_sync_header(c.rep, c.s);
 
     /* Everything succeeded: make the outputs appear, all or none. */
     report_finish(c.rep);

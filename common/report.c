@@ -122,6 +122,15 @@ void report_slice_header(report *r, const sched_options *so)
                       so->slice_cpus, so->affinity ? "yes" : "no", len);
 }
 
+void report_sync_header(report *r, const scheduler *s)
+{
+    report_header(r, " sync: %s", sched_sync_mode(s));
+    char text[1024];
+    for (unsigned c = 1; c <= SMAIT_UM_COUNT; c++)     /* the unnamed causes (0) last */
+        if (sched_unmodelled_warning(s, c % SMAIT_UM_COUNT, text, sizeof text))
+            report_header(r, " warning: %s", text);
+}
+
 void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle)
 {
     char pct[REPORT_NUM];

@@ -50,6 +50,11 @@ const char *report_ratio(char *buf, double n, double d);
 /* Slice mode (SPEC 5.2): a header line with its options; nothing in thread mode. */
 void report_slice_header(report *r, const sched_options *so);
 
+/* The synchronisation rule in force ("# sync: recorded" or "# sync: simulated
+ * (REASON)", docs/scheduler.md §6.1) and one "# warning: unmodelled …" line
+ * per cause of unmodelled synchronisation. */
+void report_sync_header(report *r, const scheduler *s);
+
 /* The processor line of both tools: "cpu active N idle N utilization P%"
  * (utilization = active / (active + idle)). ciat tags it L09 (slice mode),
  * cdat L14. */

@@ -7,6 +7,7 @@
 #include "clock_queue.h"
 #include "progress.h"
 #include "scheduler.h"
+#include "scheduler_sync.h"
 
 #include <stdnoreturn.h>
 
@@ -23,6 +24,8 @@ typedef struct thread {
     sched_wait wait;            /* while T_BLOCKED */
     uint32_t wait_key;          /* barrier address or lock key */
     uint64_t wait_index;        /* record index of the blocking record */
+    uint32_t wait_seq;          /* recorded sync: releases 1..wait_seq of the key must be replayed */
+    uint32_t wait_kind;         /* … and the object's kind (SMAIT_SK_*), for messages */
     uint64_t records;
     uint64_t sync_idle, phase_end_idle, io_idle;
     sched_counts at_phase_start;    /* totals when the current phase began */
@@ -52,6 +55,11 @@ struct scheduler {
     trace_reader **readers;
     progress_meter *progress;
     slice_state *slice;         /* slice mode (-i), else NULL */
+    /* Recorded synchronisation (docs/scheduler.md §6.1). */
+    bool recorded;              /* replay it (thread mode, --sync) */
+    bool traces_sync;           /* trace 0 begins with start_trace sync=1 */
+    sync_table sync;            /* releases replayed, per (key space, key) */
+    uint64_t *unmodelled;       /* [cause * n + thread], allocated at the first one */
 };
 
 static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }

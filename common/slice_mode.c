@@ -69,6 +69,9 @@ struct slice_state {
     uint64_t steps;             /* records processed, for the progress meter */
 };
 
+/* Recorded synchronisation (acquire, release, unmodelled; docs/scheduler.md
+ * §6.1) cuts no slice and is not replayed: those records are body calls,
+ * counted only, and sections' seq and kind are ignored. */
 static bool is_sync_call(unsigned type)
 {
     return (type >= SMAIT_CT_SPAWN && type <= SMAIT_CT_END_CRITICAL) || type == SMAIT_CT_LDCW ||

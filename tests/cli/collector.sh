@@ -45,7 +45,7 @@ printf 'g_keys 0x%x\n' $(( base + 0x$(nm toy | awk '$3 == "g_keys" { print $1 }'
 check "the toy's records (memory and calls; no branches)" \
     bash -c 'dump toy.3 toy.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=g_keys+32 threads=2
@@ -75,7 +75,7 @@ load 4 sum+0
 load 4 sum+4
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=bar+0 threads=3
@@ -99,7 +99,7 @@ store 4 sum+0
 barrier var=g_keys+24 threads=2
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+32 threads=2
 barrier var=bar+0 threads=3
@@ -277,7 +277,7 @@ done
 check "OpenMP: the records of the region, the barrier and the critical sections" \
     bash -c 'dump omp.3 omp.syms | grep -Ev "^(branch|proc|pcall) " | sed -E "s/ seq=[0-9]+//"' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 store 4 a+0
 store 4 a+4
 store 4 a+8
@@ -300,7 +300,7 @@ load 4 total+0
 load 4 named+0
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+4
 store 4 a+4
@@ -317,7 +317,7 @@ store 4 named+0
 end_critical lock=.gomp_critical_user_other.var+0 kind=8
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+8
 store 4 a+8
@@ -400,13 +400,14 @@ smait: 1 threads, N records (1 not written: detailed tracing off)
 --- exit 0
 EOF
 # float: 4 bytes fp; double: 8 bytes fp; int: fixed; v4f: 16 bytes vec (size
-# code 9); the atomic add: atomic; long double: 10 bytes, as 8 + 2, fp;
+# code 9); the atomic add: atomic, and as a seq_cst read-modify-write the
+# first release of counter (no acquire: no release before it); long double: 10 bytes, as 8 + 2, fp;
 # memcpy of n = 13 bytes: a call of the memcpy pseudo-procedure at 0x1000
 # (load 8, store 8, branch back at 0x1008: next 0x100c) turns of 8, 4 and 1
 # bytes, then the return to the call site; memset of m = 6 bytes at 0x1020
 # (store, branch at 0x1024: next 0x1028), 4 + 2 bytes.
 check "kinds: sizes, register types, memcpy and memset" bash -c 'dump k.1 k.syms | grep -v "^proc"' <<'EOF'
-start_trace
+start_trace sync=1
 store 4 f+0 fp
 load 4 f+0 fp
 store 8 d+0 fp
@@ -416,6 +417,7 @@ load 16 v+0 vec
 load 16 v+0 vec
 store 16 v+0 vec
 atomic 4 counter+0
+release obj=counter+0 seq=1 kind=6
 store 8 ld+0 fp
 store 2 ld+8 fp
 load 8 n+0
