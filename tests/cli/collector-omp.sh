@@ -12,9 +12,7 @@
 #   named data must be ordered after the other threads' conflicting ones —
 #   and, without the records under test, is not;
 # * ciat's communication figures with the scheduler replaying the recorded
-#   synchronisation (--sync=recorded): these need the scheduler's recorded
-#   mode and traces that begin with start_trace sync=1, and are skipped
-#   (with a note) until both are there.
+#   synchronisation (--sync=recorded), three runs alike.
 D=$CLI_DIR/collector
 export SMAIT_CLANG=${SMAIT_CLANG:-}
 [ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
@@ -229,7 +227,7 @@ EOF
 # (kind 8) with a plain load and store of red6, then the two barriers.
 syms ompsync os.syms .gomp_critical_user_.reduction.var
 check "ompsync: KMP_FORCE_REDUCTION=critical: the reduction is a critical section on its lock" \
-    bash -c 'KMP_FORCE_REDUCTION=critical TRACE_FILE_NAME=osc SMAIT_QUIET=1 ./ompsync > /dev/null &&
+    bash -c 'KMP_FORCE_REDUCTION=critical TRACE_FILE_NAME=osc SMAIT_QUIET=1 ./ompsync > /dev/null 2>&1 &&
         dump osc.6 os.syms | grep -Ev "^(branch|proc|pcall) |^(load|store) [0-9]+ \?$" |
         awk -v REGION=5 -v ONELINE=1 -f "$D/parts.awk" | sed -E "s/ seq=[0-9]+//g" | sort | uniq -c' <<'EOF'
       6 spawn region=5 threads=6; begin_critical lock=.gomp_critical_user_.reduction.var+0 kind=8; load 4 red6+0; store 4 red6+0; end_critical lock=.gomp_critical_user_.reduction.var+0 kind=8; barrier var=barrier_key+0 threads=6; barrier var=barrier_key+0 threads=6
@@ -342,7 +340,6 @@ EOF
 # reads before the producer's writes: WAR, WAW and RAR 0. Simulated (the
 # report's rules) the same traces give, e.g. for lock, RAW 6 WAR 1025 RAR
 # 2051: the consumers run ahead of the producer's long work.
-if ciat --help 2>&1 | grep -q -- '--sync' && smait dump barrier1.4.0 | grep -q 'start_trace sync=1'; then
 figures() {
     ciat -q --sync=recorded "$1" && grep -E '^RxTxL1[0245]:' "$1.ciat_report" | sed -E 's/^RxTxL[0-9]+: //' | tr '\n' ' '
 }
@@ -367,7 +364,4 @@ tasks 2: war 0 waw 0 rar 0
 tasks 3: war 0 waw 0 rar 0 
 --- exit 0
 EOF
-else
-    echo "(ciat --sync=recorded or start_trace sync=1 not there yet: the handoff figures are not checked)"
-fi
 fi
