@@ -155,9 +155,12 @@ int __wrap_pthread_mutex_unlock(pthread_mutex_t *m)
 /* ---- condition variables: kind 4 ----------------------------------------
  * A wait ends its mutex's section (the number taken while the mutex is
  * still held), sleeps, and begins it again; if a signal or broadcast was
- * numbered meanwhile, the wake-up is an acquire of the cond's count (it
- * really happened after all the releases numbered so far). A wait that
- * timed out consumed no signal: no acquire, and it is counted. */
+ * numbered meanwhile, the wake-up is an acquire of the first one numbered
+ * after the wait began (it woke the thread or came before the one that
+ * did). The mutex is taken again with seq 0: the unlocks between the wait
+ * and the wake-up are ordered by the machine's scheduling, not by the
+ * program (docs/collector.md §4.2). A wait that timed out consumed no
+ * signal: no acquire, and it is counted. */
 typedef struct cond_wait {
     rt_slot *t;
     uint32_t t0, c0;
@@ -185,10 +188,10 @@ static int cond_after(const cond_wait *w, pthread_cond_t *c, pthread_mutex_t *m,
     } else {
         uint32_t n = rt_sync_seq(key(c));
         if (n != w->c0)
-            rt_sync_acquire(w->t, key(c), n, SMAIT_SK_COND, w->t0, rt_now_us());
+            rt_sync_acquire(w->t, key(c), w->c0 + 1, SMAIT_SK_COND, w->t0, rt_now_us());
     }
     /* The mutex is held again (whatever rc says: an error leaves it held). */
-    section(w->t, SMAIT_CT_BEGIN_CRITICAL, m, rt_sync_seq(key(m)), SMAIT_SK_MUTEX, w->t0);
+    section(w->t, SMAIT_CT_BEGIN_CRITICAL, m, 0, SMAIT_SK_MUTEX, w->t0);
     return rc;
 }
 
