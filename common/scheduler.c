@@ -216,7 +216,8 @@ static uint64_t lock_key(sched_wait space, uint32_t addr)
 
 /* Begin of a section. Recorded synchronisation: seq > 0 also waits until
  * releases 1..seq of the lock are replayed (0 in simulated mode). */
-static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind)
+static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind,
+                       bool wake)
 {
     lock_entry *l = lock_find(s, lock_key(space, addr), true);
     bool ready = !seq || sync_ready(sync_find(&s->sync, lock_key(space, addr), false), seq);
@@ -228,6 +229,7 @@ static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uin
     x->wait_key = addr;
     x->wait_seq = seq;
     x->wait_kind = kind;
+    x->wait_wake = wake;
     x->wait_index = trace_reader_index(x->r);
     stop(s, t, T_BLOCKED, space);
 }
@@ -270,7 +272,11 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
     }
     l->holder = next;
     if (next >= 0) {
-        uint64_t to = s->th[next].clock > s->th[t].clock ? s->th[next].clock : s->th[t].clock;
+        /* A section taken again after a condition wait keeps its clock: the
+         * wake-up's acquire set it; the unlocks in between only order it. */
+        uint64_t to = s->th[next].clock > s->th[t].clock || s->th[next].wait_wake ? s->th[next].clock
+                                                                                  : s->th[t].clock;
+        s->th[next].wait_wake = false;
         resume(s, next, to);
     }
 }
@@ -449,6 +455,7 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
     /* Recorded synchronisation: seq and kind; 0 in simulated mode. */
     uint32_t seq = s->recorded ? arg2 : 0, kind = s->recorded ? rec[SMAIT_CALL_ARG1 + 2].f2 : 0;
+    bool wake = s->recorded && (rec[SMAIT_CALL_ARG1 + 3].f2 & SMAIT_SECTION_WAKE);
     switch (smait_call_type(rec->f1)) {
     case SMAIT_CT_SPAWN:
         /* Only thread 0 in a serial phase starts a region; a worker's spawn
@@ -466,9 +473,9 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
         }
         break;
     case SMAIT_CT_BARRIER: barrier(s, t, arg1, arg2); break;
-    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
+    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind, wake); break;
     case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
-    case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1, seq, kind); break;
+    case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1, seq, kind, wake); break;
     case SMAIT_CT_END_ORDER: lock_end(s, t, WAIT_ORDERED, arg1, seq, kind); break;
     case SMAIT_CT_ACQUIRE: if (s->recorded) recorded_acquire(s, t, arg1, seq, kind); break;
     case SMAIT_CT_RELEASE: if (s->recorded) recorded_release(s, t, arg1, seq, kind); break;

@@ -26,6 +26,8 @@ typedef struct thread {
     uint64_t wait_index;        /* record index of the blocking record */
     uint32_t wait_seq;          /* recorded sync: releases 1..wait_seq of the key must be replayed */
     uint32_t wait_kind;         /* … and the object's kind (SMAIT_SK_*), for messages */
+    bool wait_wake;             /* … a section taken again after a condition wait (wake=1):
+                                 * replayed after those releases, its clock not raised to theirs */
     uint64_t records;
     uint64_t sync_idle, phase_end_idle, io_idle;
     sched_counts at_phase_start;    /* totals when the current phase began */

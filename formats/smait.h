@@ -46,6 +46,9 @@ enum {
  * sections 04-07 carry seq (arg2) and kind (arg3), and acquire/release
  * records may follow. */
 enum { SMAIT_START_SYNC = 1 };
+/* arg4 bit of begin_critical/begin_order in such a trace (wake=1): the
+ * section is a mutex taken again after a condition wait. */
+enum { SMAIT_SECTION_WAKE = 1 };
 
 /* Kind of a synchronisation object (arg3 of 04-07, 0x20, 0x21): only for
  * diagnostics and statistics; the replay rule is the same for all. */

@@ -26,7 +26,8 @@ static call_args args_of(unsigned type)
     case SMAIT_CT_BEGIN_ORDER: case SMAIT_CT_END_ORDER:
     case SMAIT_CT_BEGIN_CRITICAL: case SMAIT_CT_END_CRITICAL:
         a.name[0] = "lock"; a.name[1] = "seq"; a.name[2] = "kind";
-        a.hex = "x..."; a.opt = ".oo."; break;
+        if (type == SMAIT_CT_BEGIN_ORDER || type == SMAIT_CT_BEGIN_CRITICAL) a.name[3] = "wake";
+        a.hex = "x..."; a.opt = ".ooo"; break;
     case SMAIT_CT_ACQUIRE: case SMAIT_CT_RELEASE:
         a.name[0] = "obj"; a.name[1] = "seq"; a.name[2] = "kind"; a.hex = "x..."; break;
     case SMAIT_CT_UNMODELLED: a.name[0] = "what"; a.name[1] = "count"; break;

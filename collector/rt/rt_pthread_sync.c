@@ -157,10 +157,11 @@ int __wrap_pthread_mutex_unlock(pthread_mutex_t *m)
  * still held), sleeps, and begins it again; if a signal or broadcast was
  * numbered meanwhile, the wake-up is an acquire of the first one numbered
  * after the wait began (it woke the thread or came before the one that
- * did). The mutex is taken again with seq 0: the unlocks between the wait
- * and the wake-up are ordered by the machine's scheduling, not by the
- * program (docs/collector.md §4.2). A wait that timed out consumed no
- * signal: no acquire, and it is counted. */
+ * did). The mutex is taken again after every unlock before it, like any
+ * lock, but marked wake=1: the replay keeps the thread's clock there, as
+ * the unlocks between the wait and the wake-up are ordered by the
+ * machine's scheduling, not by the program (docs/collector.md §4.2). A
+ * wait that timed out consumed no signal: no acquire, and it is counted. */
 typedef struct cond_wait {
     rt_slot *t;
     uint32_t t0, c0;
@@ -191,7 +192,8 @@ static int cond_after(const cond_wait *w, pthread_cond_t *c, pthread_mutex_t *m,
             rt_sync_acquire(w->t, key(c), w->c0 + 1, SMAIT_SK_COND, w->t0, rt_now_us());
     }
     /* The mutex is held again (whatever rc says: an error leaves it held). */
-    section(w->t, SMAIT_CT_BEGIN_CRITICAL, m, 0, SMAIT_SK_MUTEX, w->t0);
+    rt_call4(w->t, SMAIT_CT_BEGIN_CRITICAL, w->t0, rt_now_us(), key(m), true, rt_sync_seq(key(m)),
+             SMAIT_SK_MUTEX, SMAIT_SECTION_WAKE);
     return rc;
 }
 

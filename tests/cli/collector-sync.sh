@@ -32,19 +32,18 @@ export -f dump sync figures run
 
 # The checker itself: a release numbered twice (lock a: both threads end
 # with release 1), an end that is not the release after its begin and the
-# releases it skips (lock b; a begin with seq 0 may end with any release,
-# as after a condition wait), a gap and an acquire of a release no trace
+# releases it skips (lock b), a gap and an acquire of a release no trace
 # holds (object s).
 printf '%s\n' "thread 0" "begin_critical lock=a+0 kind=1" "end_critical lock=a+0 seq=1 kind=1" \
-    "begin_critical lock=b+0 seq=1 kind=1" "end_critical lock=b+0 seq=3 kind=1" \
+    "begin_critical lock=b+0 kind=1" "end_critical lock=b+0 seq=3 kind=1" \
     "release obj=s+0 seq=1 kind=5" "release obj=s+0 seq=3 kind=5" "thread 1" \
     "begin_critical lock=a+0 kind=1" "end_critical lock=a+0 seq=1 kind=1" \
     "acquire obj=s+0 seq=4 kind=5" > bad.sync
 check "sync.awk on bad numbers: INCONSISTENT, and why" awk -f "$D/sync.awk" bad.sync <<'EOF'
-thread 0: begin_critical a+0 kind=1 seq=0; end_critical a+0 kind=1 seq=1; begin_critical b+0 kind=1 seq=1; end_critical b+0 kind=1 seq=3; release s+0 kind=5 seq=1; release s+0 kind=5 seq=3
+thread 0: begin_critical a+0 kind=1 seq=0; end_critical a+0 kind=1 seq=1; begin_critical b+0 kind=1 seq=0; end_critical b+0 kind=1 seq=3; release s+0 kind=5 seq=1; release s+0 kind=5 seq=3
 1 x begin_critical a+0 kind=1; end_critical a+0 kind=1; acquire s+0 kind=5
 lock a+0 kind=1: 2 sections: INCONSISTENT: release 1 twice;
-lock b+0 kind=1: 1 section: INCONSISTENT: end 3 after begin 1; release 1 missing; release 2 missing;
+lock b+0 kind=1: 1 section: INCONSISTENT: end 3 after begin 0; release 1 missing; release 2 missing;
 obj s+0 kind=5: 2 releases, 1 acquire (4): INCONSISTENT: release 2 missing; acquire of release 4 that no trace holds;
 --- exit 0
 EOF
@@ -77,9 +76,8 @@ EOF
 # the three posts (acquires reg 1, 2, 3), locks m after all three waits
 # (seq 3), sets the flag, broadcasts (release 1 of cv) and unlocks (release
 # 4). Each consumer wakes with the first broadcast after its wait began
-# (acquire cv 1), takes m again with seq 0 (the wake-up orders it, not the
-# hand-overs of m since the wait) and unlocks (releases 5, 6, 7 in the real
-# order): 7 sections in all.
+# (acquire cv 1), locks m again after the releases before it (4, 5, 6 in
+# turn; wake=1, not shown by sync.awk) and unlocks: 7 sections in all.
 check "condition variable + flag: end/begin around each wait, the broadcast a release, the wake-ups its acquires" \
     sync h-cond.4 h-cond.syms <<'EOF'
 thread 0: acquire reg+0 kind=5 seq=1; acquire reg+0 kind=5 seq=2; acquire reg+0 kind=5 seq=3; begin_critical m+0 kind=1 seq=3; release cv+0 kind=4 seq=1; end_critical m+0 kind=1 seq=4
@@ -90,8 +88,7 @@ obj cv+0 kind=4: 1 release, 3 acquires, consistent
 --- exit 0
 EOF
 # The barrier built from cb.m and cb.c (cb+40): the last of the 4 to arrive
-# broadcasts; the 3 others wait, wake with the broadcast and take cb.m again
-# with seq 0. Which thread is
+# broadcasts; the 3 others wait and wake with the broadcast. Which thread is
 # last depends on the timing, so all 4 threads are shapes here.
 check "condvar-built barrier: 3 waiters and the last one's broadcast" \
     sync h-cbarrier.4 h-cbarrier.syms 1 <<'EOF'
@@ -188,8 +185,8 @@ EOF
 # A recursive mutex locked 3 times is one section (its outermost lock and
 # unlock); a trylock that finds the mutex busy records nothing; a timedlock
 # and a cond_timedwait that time out are counted (the wait still ends and
-# begins the mutex's section: it lets the mutex go and takes it back, with
-# seq 0 as after every wait; no wake-up); an unlock that fails (EPERM: not the owner) records nothing; a
+# begins the mutex's section: it lets the mutex go and takes it back, the
+# begin marked wake=1 as after every wait; no wake-up); an unlock that fails (EPERM: not the owner) records nothing; a
 # signal nobody waits for is still a release. Semaphore of value 2: the
 # first two waits take the initial tokens (no acquire), a failed trywait
 # and a timed-out timedwait record nothing (the latter is counted), the
@@ -213,7 +210,7 @@ begin_critical lock=rec+0 kind=1
 end_critical lock=rec+0 seq=1 kind=1
 begin_critical lock=plain+0 kind=1
 end_critical lock=plain+0 seq=1 kind=1
-begin_critical lock=plain+0 kind=1
+begin_critical lock=plain+0 seq=1 kind=1 wake=1
 end_critical lock=plain+0 seq=2 kind=1
 release obj=cv+0 seq=1 kind=4
 release obj=sem+0 seq=1 kind=5
@@ -244,10 +241,10 @@ EOF
 # waits on cv_reg (its section ends: release 1 of m). Each consumer locks m
 # (after the releases before it), increments nreg (the third also notifies
 # cv_reg: release 1, inside libstdc++), and waits on cv (end: releases 2, 3,
-# 4). The main thread wakes with cv_reg's release (acquire 1) and takes m
-# again with seq 0 (after a wait), unlocks (5), locks again to set the flag (seq 5)
+# 4). The main thread wakes with cv_reg's release (acquire 1) and m after
+# the three waits (seq 4), unlocks (5), locks again to set the flag (seq 5)
 # and unlocks (6), then notifies all (release 1 of cv, after the unlock);
-# each consumer wakes (acquire cv 1), takes m (seq 0; releases 7, 8, 9) and lets it
+# each consumer wakes (acquire cv 1), takes m (6, 7, 8 in turn) and lets it
 # go. The mutex calls come from this program's code (std::mutex is inline),
 # the wait and notifications from libstdc++'s.
 check "smait-cc builds handoff.cc with clang++ (a .cc source; C++ runtime linked)" \
@@ -256,7 +253,7 @@ check "smait-cc builds handoff.cc with clang++ (a .cc source; C++ runtime linked
 EOF
 run handoffxx "" hx || echo "handoffxx: exit $?"
 check "C++: std::thread, std::mutex and std::condition_variable, recorded" sync hx.4 hx.syms <<'EOF'
-thread 0: begin_critical m+0 kind=1 seq=0; end_critical m+0 kind=1 seq=1; acquire cv_reg+0 kind=4 seq=1; begin_critical m+0 kind=1 seq=0; end_critical m+0 kind=1 seq=5; begin_critical m+0 kind=1 seq=5; end_critical m+0 kind=1 seq=6; release cv+0 kind=4 seq=1
+thread 0: begin_critical m+0 kind=1 seq=0; end_critical m+0 kind=1 seq=1; acquire cv_reg+0 kind=4 seq=1; begin_critical m+0 kind=1 seq=4; end_critical m+0 kind=1 seq=5; begin_critical m+0 kind=1 seq=5; end_critical m+0 kind=1 seq=6; release cv+0 kind=4 seq=1
 1 x begin_critical m+0 kind=1; release cv_reg+0 kind=4; end_critical m+0 kind=1; acquire cv+0 kind=4; begin_critical m+0 kind=1; end_critical m+0 kind=1
 2 x begin_critical m+0 kind=1; end_critical m+0 kind=1; acquire cv+0 kind=4; begin_critical m+0 kind=1; end_critical m+0 kind=1
 lock m+0 kind=1: 9 sections, consistent

@@ -63,6 +63,7 @@ sched sync-order sync-order -p              # release 2 before release 1; one re
 sched sync-mutex sync-mutex -p              # the recorded hand-over order T2, T1, T0 ...
 sched sync-mutex sync-mutex-simulated -p --sync=simulated       # ... the pseudo-clock order T0, T1, T2
 sched sync-condvar sync-condvar -p          # unlock, wake-up (acquire), lock again
+sched sync-wake sync-wake -p                # ... marked wake=1: the lock taken at the wake-up's clock
 sched sync-ordered sync-ordered -p          # ordered sections; three key spaces
 sched sync-deadlock sync-deadlock -p        # the message names each edge (exit 2)
 sched sync-deadlock sync-deadlock-lenient -p --lenient          # the waits given up

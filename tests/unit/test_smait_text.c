@@ -62,6 +62,8 @@ static const fmt_case cases[] = {
     { CALL(0x07, 0, 0, 0x9000, 5, 1, 0), "end_critical lock=0x00009000 seq=5 kind=1" },
     { CALL(0x04, 0, 0, 0x10, 0, 9, 0), "begin_order lock=0x00000010 kind=9" },
     { CALL(0x05, 0, 0, 0x10, 3, 0, 7), "end_order lock=0x00000010 seq=3 arg4=7" },
+    { CALL(0x06, 0, 0, 0x9000, 6, 1, 1), "begin_critical lock=0x00009000 seq=6 kind=1 wake=1" },
+    { CALL(0x04, 0, 0, 0x10, 0, 0, 1), "begin_order lock=0x00000010 wake=1" },
     { CALL(0x20, 1, 2, 0x7000, 2, 5, 0), "acquire obj=0x00007000 seq=2 kind=5 @1:2" },
     { CALL(0x21, 0, 0, 0x7000, 0, 0, 0), "release obj=0x00007000 seq=0 kind=0" },
     { CALL(0x22, 0, 0, 1, 3, 0, 0), "unmodelled what=1 count=3" },

@@ -9,9 +9,7 @@
 #   * for every lock and object, whether its numbers are consistent:
 #     critical and ordered sections: every end is release r of the lock,
 #     r = 1 … E each once (none missing below the largest), and ends its
-#     thread's section begun with seq r-1, unless that begin has seq 0 (the
-#     first section, or one taken again after a condition wait, which the
-#     wake-up orders, not the mutex's earlier hand-overs)
+#     thread's section begun with seq r-1
 #     (exclusive locks: nobody else releases while it is held); objects:
 #     releases 1 … R each once, every acquire names one of them. For
 #     semaphores (kind 5) the acquires' numbers, sorted (each wait takes its
@@ -46,7 +44,7 @@ $1 ~ /^(begin|end)_(critical|order)$|^(acquire|release|unmodelled)$/ {
         if ((id, seq) in ends_seen) bad[id] = bad[id] " release " seq " twice;"
         ends_seen[id, seq] = 1; nrel[id]++; if (seq + 0 > maxrel[id] + 0) maxrel[id] = seq + 0
         if (!((tid, id) in open)) bad[id] = bad[id] " end " seq " without a begin;"
-        else if (open[tid, id] != 0 && seq != open[tid, id] + 1) bad[id] = bad[id] " end " seq " after begin " open[tid, id] ";"
+        else if (seq != open[tid, id] + 1) bad[id] = bad[id] " end " seq " after begin " open[tid, id] ";"
         delete open[tid, id]
     } else if ($1 == "release") {
         if ((id, seq) in ends_seen) bad[id] = bad[id] " release " seq " twice;"
