@@ -67,7 +67,8 @@ int main(int argc, char **argv)
         { "lenient", 0, NULL, OPT_FLAG, NULL, &lenient, NULL, 0, 0,
           "skip and count bad records instead of stopping (dump, stat)" },
         { "set", 0, NULL, OPT_STRING, "PREFIX", &set_prefix, NULL, 0, 0,
-          "dump/stat the trace set PREFIX.P (files PREFIX.P.0 ... PREFIX.P.(P-1))" },
+          "dump/stat the trace set PREFIX.P (files PREFIX.P.0 ... PREFIX.P.(P-1),"
+          " each also found as PREFIX.P.k.gz or PREFIX.P.k.zst)" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);

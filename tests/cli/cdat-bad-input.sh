@@ -297,7 +297,7 @@ cdat ms.2 out.ini
 rm ms.2.1
 refused "trace: a missing trace file" cdat ms.2 out.ini <<'EOF'
 --- stderr
-cdat: ms.2.1: cannot read trace: No such file or directory
+cdat: ms.2.1: cannot read trace: No such file or directory (tried ms.2.1, ms.2.1.gz and ms.2.1.zst)
 --- exit 2
 EOF
 refused "trace: a missing trace list" cdat -t no-such.list out.ini <<'EOF'

@@ -45,7 +45,7 @@ byteorder little
 EOF
 check "--set names files that are missing" smait dump --set t.2 <<'EOF'
 --- stderr
-smait: t.2.0: cannot read trace: No such file or directory
+smait: t.2.0: cannot read trace: No such file or directory (tried t.2.0, t.2.0.gz and t.2.0.zst)
 --- exit 2
 EOF
 check "--help exits 0 without stderr" bash -c 'smait --help >help.txt && test -s help.txt' <<'EOF'
