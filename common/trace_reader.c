@@ -389,6 +389,7 @@ uint64_t trace_reader_index(const trace_reader *r)
 const char *trace_reader_path(const trace_reader *r) { return r->path; }
 smait_order trace_reader_order(const trace_reader *r) { return r->order; }
 bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
+const char *trace_reader_format(const trace_reader *r) { return byte_source_format(r->src); }
 void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_problems *from)
 {
     into->skipped_records += from->skipped_records;

@@ -77,6 +77,8 @@ uint64_t trace_reader_index(const trace_reader *r);
 const char *trace_reader_path(const trace_reader *r);
 smait_order trace_reader_order(const trace_reader *r);   /* decided order */
 bool trace_reader_compressed(const trace_reader *r);
+/* "gzip" or "zstd", or NULL for a plain trace. */
+const char *trace_reader_format(const trace_reader *r);
 
 /* Counts for --lenient: simple records skipped as invalid or malformed, trailing
  * bytes of a truncated final record, and call records that could not be paired

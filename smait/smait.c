@@ -18,7 +18,7 @@ static const char usage[] =
     "                                         print the interleaving ciat and cdat use\n"
     "       smait COMMAND --help              the options of one command\n"
     "\n"
-    "FILE may be plain, gzip-compressed or '-' (standard input). The text form is\n"
+    "FILE may be plain, gzip- or zstd-compressed or '-' (standard input). The text form is\n"
     "described in formats/SMAIT-TEXT.md; the binary format in formats/SMAIT.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 

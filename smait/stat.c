@@ -40,7 +40,7 @@ static void print_counts(const char *path, trace_reader *r, const counts *c)
 {
     printf("file %s\n", path);
     printf("byte_order %s\n", smait_order_name(trace_reader_order(r)));
-    printf("compressed %s\n", trace_reader_compressed(r) ? "gzip" : "no");
+    printf("compressed %s\n", trace_reader_compressed(r) ? trace_reader_format(r) : "no");
     printf("simple_records %" PRIu64 "\n", c->simple);
     printf("records %" PRIu64 "\n", c->records);
     printf("memory %" PRIu64 " load %" PRIu64 " store %" PRIu64 " atomic %" PRIu64 "\n",

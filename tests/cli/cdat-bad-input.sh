@@ -291,6 +291,17 @@ cdat: gz.2.0: 0: record 0: corrupt compressed stream: compressed stream is trunc
 --- exit 2
 EOF
 
+rm -f zs.2.*
+smait asm good.txt zs
+cdat zs.2 out.ini
+zstd -q -c --check zs.2.1 | head -c 30 >zs.2.1.zst
+rm zs.2.1
+refused "trace: truncated zstd stream" cdat zs.2 out.ini <<'EOF'
+--- stderr
+cdat: zs.2.1.zst: 0: record 0: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+
 rm -f ms.2.*
 smait asm good.txt ms
 cdat ms.2 out.ini

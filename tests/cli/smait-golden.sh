@@ -95,6 +95,23 @@ compressed gzip
 simple_records 113
 --- exit 0
 EOF
+zstd -q -c all-kinds.be >all-kinds-be.zst
+check "zstd input dumps the same records; stat says zstd" \
+    bash -c 'diff <(tail -n +2 all-kinds-be.dump) <(smait dump all-kinds-be.zst | tail -n +2) && smait stat all-kinds-be.zst | head -3' <<'EOF'
+file all-kinds-be.zst
+byte_order big
+compressed zstd
+--- exit 0
+EOF
+# Concatenated zstd frames (split inside the first call record, a skippable
+# frame between them) are one stream, as for zstd -d.
+head -c 20 all-kinds.bin | zstd -q -c >frames.zst
+printf '\x5e\x2a\x4d\x18\x02\0\0\0xy' >>frames.zst
+tail -c +21 all-kinds.bin | zstd -q -c >>frames.zst
+STDIN=frames.zst check "concatenated zstd frames, from a pipe" \
+    bash -c 'diff <(tail -n +2 all-kinds.dump) <(cat | smait dump - | tail -n +2)' <<'EOF'
+--- exit 0
+EOF
 # Concatenated gzip members (split inside the first call record) are one stream.
 head -c 20 all-kinds.bin | gzip -n -c >members.gz
 tail -c +21 all-kinds.bin | gzip -n -c >>members.gz
