@@ -28,6 +28,7 @@ struct byte_source {
     unsigned char peek[PEEK];
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
+    uint64_t produced;      /* bytes handed out by byte_source_read */
     z_stream z;
     unsigned char *in;      /* compressed input buffer */
     ZSTD_DCtx *zd;
@@ -256,11 +257,10 @@ static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char *
 
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why)
 {
-    switch (s->codec) {
-    case CODEC_GZIP: return read_gzip(s, buf, n, why);
-    case CODEC_ZSTD: return read_zstd(s, buf, n, why);
-    default: return read_plain(s, buf, n, why);
-    }
+    long k = s->codec == CODEC_GZIP ? read_gzip(s, buf, n, why) :
+             s->codec == CODEC_ZSTD ? read_zstd(s, buf, n, why) : read_plain(s, buf, n, why);
+    if (k > 0) s->produced += (uint64_t)k;
+    return k;
 }
 
 const char *byte_source_format(const byte_source *s)
@@ -270,3 +270,4 @@ const char *byte_source_format(const byte_source *s)
 bool byte_source_compressed(const byte_source *s) { return s->codec != CODEC_PLAIN; }
 uint64_t byte_source_consumed(const byte_source *s) { return s->consumed; }
 uint64_t byte_source_size(const byte_source *s) { return s->size; }
+uint64_t byte_source_produced(const byte_source *s) { return s->produced; }

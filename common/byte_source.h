@@ -32,5 +32,7 @@ const char *byte_source_format(const byte_source *s);
 /* Bytes of the underlying file consumed so far, and its size (0 if unknown). */
 uint64_t byte_source_consumed(const byte_source *s);
 uint64_t byte_source_size(const byte_source *s);
+/* Bytes handed out by byte_source_read so far (decompressed, for a compressed file). */
+uint64_t byte_source_produced(const byte_source *s);
 
 #endif

@@ -418,6 +418,12 @@ trace_reader_problems trace_readers_problem_sum(trace_reader *const *readers, in
     return sum;
 }
 
+void trace_reader_bytes(const trace_reader *r, uint64_t *file_bytes, uint64_t *data_bytes)
+{
+    *file_bytes = byte_source_consumed(r->src);
+    *data_bytes = byte_source_produced(r->src);
+}
+
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total)
 {
     *done = byte_source_consumed(r->src);

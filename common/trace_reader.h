@@ -100,6 +100,9 @@ static inline bool trace_reader_problems_any(const trace_reader_problems *p)
     return p->skipped_records || p->truncated_bytes || p->unpaired_calls || p->corrupt_streams;
 }
 
+/* Bytes of the file read so far, and the bytes they gave (decompressed, for a
+ * compressed trace); at the end of a trace, its compressed and data sizes. */
+void trace_reader_bytes(const trace_reader *r, uint64_t *file_bytes, uint64_t *data_bytes);
 /* Bytes of the file read so far and the file size (0 when unknown, e.g. a pipe). */
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total);
 
