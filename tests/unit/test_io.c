@@ -494,6 +494,56 @@ START_TEST(out_file_gzip)
 }
 END_TEST
 
+/* zstd: printf (short and long), write (small and big), read back by
+ * byte_source; a run that dies leaves no .zst behind. */
+static void zstd_dies_job(void *arg)
+{
+    out_file *f = out_file_open_format(arg, OUT_ZSTD);
+    out_file_printf(f, "partial output\n");
+    diag_data_error("input", 80, "record 10: bad");
+}
+
+START_TEST(out_file_zstd)
+{
+    const char *p = tu_file("out.zst");
+    out_file *f = out_file_open_format(p, OUT_ZSTD);
+    ck_assert_ptr_null(out_file_stream(f));
+    char long_line[2000];
+    memset(long_line, 'x', sizeof long_line - 1);
+    long_line[sizeof long_line - 1] = '\0';
+    enum { BIG = 300000 };
+    char *big = malloc(BIG);
+    for (size_t i = 0; i < BIG; i++) big[i] = (char)('a' + (i * 7919 % 26));
+    out_file_printf(f, "short %s\n", "line");
+    out_file_printf(f, "%s\n", long_line);      /* longer than the printf buffer */
+    out_file_write(f, big, BIG);                /* more than zstd's output buffer */
+    out_file_write(f, "end\n", 4);
+    out_file_commit(f);
+    size_t n;
+    bool compressed;
+    const char *format;
+    unsigned char *got = read_source_format(p, 4096, &n, &compressed, &format);
+    ck_assert_str_eq(format, "zstd");
+    ck_assert_uint_eq(n, 11 + 2000 + BIG + 4);
+    ck_assert(strncmp((char *)got, "short line\nxxx", 14) == 0);
+    ck_assert(memcmp(got + 11 + 2000, big, BIG) == 0);
+    ck_assert(memcmp(got + 11 + 2000 + BIG, "end\n", 4) == 0);
+    free(got);
+    free(big);
+    /* Nothing written: an empty frame, an empty stream. */
+    p = tu_file("empty.zst");
+    out_file_commit(out_file_open_format(p, OUT_ZSTD));
+    got = read_source_format(p, 16, &n, &compressed, &format);
+    ck_assert_str_eq(format, "zstd");
+    ck_assert_uint_eq(n, 0);
+    free(got);
+
+    p = tu_file("dies.zst");
+    ck_assert_int_eq(tu_run(zstd_dies_job, (void *)p, NULL, NULL, NULL), 2);
+    ck_assert(!tu_exists(p));
+}
+END_TEST
+
 typedef struct fatal_out {
     const char *path;
     int how;        /* 0: data error, 1: SIGTERM, 2: usage error */
@@ -1089,6 +1139,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, out_file_commit_and_abort);
     tcase_add_test(tc, out_file_big_chunks_in_order);
     tcase_add_test(tc, out_file_gzip);
+    tcase_add_test(tc, out_file_zstd);
     tcase_add_test(tc, out_file_fatal_leaves_nothing);
     tcase_add_test(tc, out_file_special);
     tcase_add_test(tc, out_file_buffer);
