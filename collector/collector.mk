@@ -9,7 +9,10 @@ SMAIT_CLANG ?= $(LLVM_BINDIR)/clang
 
 RT_SRCS := $(wildcard collector/rt/*.c)
 # The runtime is linked into traced programs: never sanitized, always PIC.
-RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden
+# The compressed sink (rt_sink.c) uses libzstd; traced programs link it (smait-cc).
+ZSTD_CFLAGS = $(shell pkg-config --cflags libzstd)
+ZSTD_LIBS = $(shell pkg-config --libs libzstd)
+RT_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS)
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
 RT_LIB := $(BUILD)/lib/libsmait-rt.a
 COLLECTOR := $(BIN)/smait-cc $(BIN)/smait-instrument $(RT_LIB) $(BUILD)/include/smait_marker.h
@@ -29,7 +32,7 @@ $(BIN)/smait-instrument: collector/instrument.c collector/rt/rt.h formats/smait.
 
 $(BIN)/smait-cc: collector/smait-cc.in
 	@mkdir -p $(dir $@)
-	sed 's|@CLANG@|$(SMAIT_CLANG)|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
+	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@ZSTD_LIBS@|$(ZSTD_LIBS)|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(BUILD)/include/smait_marker.h: collector/smait_marker.h
 	@mkdir -p $(dir $@)
