@@ -24,7 +24,7 @@ SANFLAGS :=
 endif
 
 CC ?= cc
-PKGS := zlib inih
+PKGS := zlib libzstd inih
 CFLAGS_BASE := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(SANFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))

@@ -379,13 +379,15 @@ int main(int argc, char **argv)
 {
     diag_set_tool("cdat");
     cdat c = { 0 };
-    bool gzip = false, hpux = false;
+    bool zstd = false, gzip = false, hpux = false;
     run_options ro;
     io_options *io = &c.io_opt;
     io_options_init(io);
     option_spec own[] = {
-        { "gzip", 'z', NULL, OPT_FLAG, NULL, &gzip, NULL, 0, 0,
-          "write the general and detailed traces gzip-compressed (names end in .gz)" },
+        { "compress", 'z', NULL, OPT_FLAG, NULL, &zstd, NULL, 0, 0,
+          "write the general and detailed traces zstd-compressed (names end in .zst)" },
+        { "gzip", 0, NULL, OPT_FLAG, NULL, &gzip, NULL, 0, 0,
+          "write them gzip-compressed instead (names end in .gz)" },
         { "hpux", 0, "HPUX", OPT_FLAG, NULL, &hpux, NULL, 0, 0,
           "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.ranges, private_ranges_parse, 0, 0,
@@ -419,6 +421,7 @@ int main(int argc, char **argv)
         diag_usage_error("expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file");
     const char *orphan = io_options_orphan(io);
     if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);
+    if (zstd && gzip) diag_usage_error("-z (zstd) and --gzip ask for two formats; give one");
     if (hpux) private_ranges_add_hpux(&c.ranges);
 
     trace_set ts;
@@ -462,7 +465,8 @@ int main(int argc, char **argv)
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
     c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
     io_init(&c.io, &c.m, io, on_io_copy, &c);
-    traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
+    traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed,
+                zstd ? OUT_ZSTD : gzip ? OUT_GZIP : OUT_PLAIN, output_name, &c);
     c.rep = report_open(rep_path);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
     c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
@@ -483,9 +487,10 @@ int main(int argc, char **argv)
     report_standard_header(c.rep, argc, argv, &ts, readers);
     config_header(&c);
     report_slice_header(c.rep, &so);
-    report_header(c.rep, " options: gap_limit %" PRIu64 " parallel_start %s lenient %s gzip %s general %s"
+    report_header(c.rep, " options: gap_limit %" PRIu64 " parallel_start %s lenient %s compress %s general %s"
                   " detailed %s", ro.gap_limit, ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no",
-                  gzip ? "yes" : "no", c.cfg.general ? "yes" : "no", c.cfg.detailed ? "yes" : "no");
+                  zstd ? "zstd" : gzip ? "gzip" : "no", c.cfg.general ? "yes" : "no",
+                  c.cfg.detailed ? "yes" : "no");
     if (io->handle)
         report_header(c.rep, " io: handle_io yes buffered_io %s asynch_io %s distributed_io %s io_processors %u"
                       " dma_bw %" PRIu64 " disk_latency %" PRIu64 " ipc %" PRIu64 " mhz %" PRIu64,

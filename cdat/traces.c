@@ -8,9 +8,9 @@
 
 enum { TRACE_BUF = 1 << 16 };
 
-static void buf_open(trace_buf *b, char *path, bool gzip)
+static void buf_open(trace_buf *b, char *path, out_format format)
 {
-    b->f = out_file_open(path, gzip);
+    b->f = out_file_open_format(path, format);
     b->buf = xmalloc(TRACE_BUF);
     b->len = 0;
     free(path);
@@ -29,7 +29,7 @@ static inline char *buf_room(trace_buf *b)
     return b->buf + b->len;
 }
 
-void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, bool gzip,
+void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, out_format format,
                  char *(*name_of)(void *ctx, const char *suffix), void *ctx)
 {
     memset(t, 0, sizeof *t);
@@ -37,18 +37,18 @@ void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, b
     t->nio = nio;
     t->sharing_len = m->nprocs + (m->icc ? m->nodes : 0);
     t->sharing = xcalloc(t->sharing_len, 1);
-    const char *gz = gzip ? ".gz" : "";
+    const char *gz = format == OUT_ZSTD ? ".zst" : format == OUT_GZIP ? ".gz" : "";
     char suffix[64];
     if (general) {
         t->general = xcalloc(nio + m->nprocs, sizeof *t->general);
         for (int n = -(int)nio; n < (int)m->nprocs; n++) {
             snprintf(suffix, sizeof suffix, "general.%d%s", n, gz);
-            buf_open(&t->general[(int)nio + n], name_of(ctx, suffix), gzip);
+            buf_open(&t->general[(int)nio + n], name_of(ctx, suffix), format);
         }
     }
     if (detailed) {
         snprintf(suffix, sizeof suffix, "detailed%s", gz);
-        buf_open(&t->detailed, name_of(ctx, suffix), gzip);
+        buf_open(&t->detailed, name_of(ctx, suffix), format);
     }
 }
 

@@ -2,8 +2,8 @@
  * formats/cdat_trace.h, the files formats/CDAT-TRACES.md).
  *
  * General: <prefix>.general.<n>, one file per processor n (0 … P-1) and per
- * I/O processor (-1, -2, …). Detailed: <prefix>.detailed. With gzip (-z)
- * each name gets ".gz". Records collect in a buffer per file; the files are
+ * I/O processor (-1, -2, …). Detailed: <prefix>.detailed. Compressed, each
+ * name gets ".zst" (zstd, -z) or ".gz" (gzip, --gzip). Records collect in a buffer per file; the files are
  * out_files, so they appear only when the whole run succeeds, together with
  * the report. */
 #ifndef DSM_CDAT_TRACES_H
@@ -32,7 +32,7 @@ typedef struct cdat_traces {
 
 /* Open the traces the flags ask for; nio I/O processors. name_of(suffix)
  * gives an output path (caller's naming rules); the result is freed here. */
-void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, bool gzip,
+void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, out_format format,
                  char *(*name_of)(void *ctx, const char *suffix), void *ctx);
 
 /* Record a sequence (general: its request or return; detailed: every transaction). */

@@ -9,7 +9,10 @@ SMAIT_CLANG ?= $(LLVM_BINDIR)/clang
 
 RT_SRCS := $(wildcard collector/rt/*.c)
 # The runtime is linked into traced programs: never sanitized, always PIC.
-RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden
+# The compressed sink (rt_sink.c) uses libzstd; traced programs link it (smait-cc).
+ZSTD_CFLAGS = $(shell pkg-config --cflags libzstd)
+ZSTD_LIBS = $(shell pkg-config --libs libzstd)
+RT_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS)
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
 RT_LIB := $(BUILD)/lib/libsmait-rt.a
 # The part only C++ links take (it wraps functions of the C++ library).
@@ -41,7 +44,7 @@ $(BIN)/smait-instrument: collector/instrument.c collector/rt/rt.h formats/smait.
 DSMTRACE_VERSION := $(shell sed -n 's/^\#define DSMTRACE_VERSION "\(.*\)"/\1/p' common/version.h)
 $(BIN)/smait-cc: collector/smait-cc.in common/version.h
 	@mkdir -p $(dir $@)
-	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@VERSION@|$(DSMTRACE_VERSION)|' $< > $@.tmp && \
+	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@VERSION@|$(DSMTRACE_VERSION)|' -e 's|@ZSTD_LIBS@|$(ZSTD_LIBS)|' $< > $@.tmp && \
 	chmod 755 $@.tmp && mv $@.tmp $@
 
 # smait-c++ and smait-cxx: the same script, every source C++.

@@ -1,4 +1,5 @@
-/* byte_source.c — plain / gzip / stdin input with zlib's inflate. */
+/* byte_source.c — plain / gzip / zstd / stdin input with zlib's inflate and
+ * libzstd's streaming decompression. */
 #include "byte_source.h"
 #include "diag.h"
 
@@ -9,23 +10,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 enum { PEEK = 4, IN_BUF = 1 << 17 };
+
+typedef enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD } codec;
 
 struct byte_source {
     int fd;
     bool own_fd;
-    bool gzip;
+    codec codec;
     bool eof;               /* underlying file exhausted */
-    bool stream_done;       /* gzip: last member ended with no more input */
-    const char *error;      /* gzip: failure to report on the next read, after
+    bool stream_done;       /* compressed: last member / frame ended with no more input */
+    const char *error;      /* compressed: failure to report on the next read, after
                              * the bytes decompressed before it were handed out */
     unsigned char peek[PEEK];
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
+    uint64_t produced;      /* bytes handed out by byte_source_read */
     z_stream z;
-    unsigned char *in;      /* gzip input buffer */
+    unsigned char *in;      /* compressed input buffer */
+    ZSTD_DCtx *zd;
+    ZSTD_inBuffer zin;      /* zstd: the unread part of in */
+    size_t zret;            /* zstd: last ZSTD_decompressStream result, 0 = frame complete */
 };
+
+/* A zstd frame or a skippable frame (magic 0x184D2A50..5F) starts with these
+ * four bytes (little-endian magic numbers). */
+static bool zstd_magic(const unsigned char *p)
+{
+    return (p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) ||
+           ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18);
+}
 
 /* read() that retries on EINTR and fills as much as it can (pipes give less). */
 static long read_full(int fd, unsigned char *buf, size_t n)
@@ -79,7 +96,7 @@ byte_source *byte_source_open(const char *path, const char **why)
     s->peek_len = (size_t)k;
     s->consumed = (uint64_t)k;
     if (k >= 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b) {
-        s->gzip = true;
+        s->codec = CODEC_GZIP;
         s->in = xmalloc(IN_BUF);
         memcpy(s->in, s->peek, s->peek_len);
         s->z.next_in = s->in;
@@ -90,10 +107,15 @@ byte_source *byte_source_open(const char *path, const char **why)
             byte_source_close(s);
             return NULL;
         }
-    } else if (k == PEEK && memcmp(s->peek, "\x28\xb5\x2f\xfd", 4) == 0) {
-        *why = "zstd-compressed input is not supported; decompress it first (zstd -d)";
-        byte_source_close(s);
-        return NULL;
+    } else if (k == PEEK && zstd_magic(s->peek)) {
+        s->codec = CODEC_ZSTD;
+        s->in = xmalloc(IN_BUF);
+        memcpy(s->in, s->peek, s->peek_len);
+        s->zin = (ZSTD_inBuffer){ s->in, s->peek_len, 0 };
+        s->peek_len = 0;
+        s->zret = 1;            /* a frame has begun and not ended */
+        s->zd = ZSTD_createDCtx();
+        if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
     }
     return s;
 }
@@ -101,7 +123,8 @@ byte_source *byte_source_open(const char *path, const char **why)
 void byte_source_close(byte_source *s)
 {
     if (!s) return;
-    if (s->gzip) inflateEnd(&s->z);
+    if (s->codec == CODEC_GZIP) inflateEnd(&s->z);
+    ZSTD_freeDCtx(s->zd);
     if (s->own_fd) close(s->fd);
     free(s->in);
     free(s);
@@ -123,6 +146,9 @@ static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char 
     return (long)(got + (size_t)k);
 }
 
+static const char TRUNCATED[] = "compressed stream is truncated (unexpected end of file)";
+static const char TRAILING[] = "trailing data after the end of the compressed stream";
+
 /* Refill the gzip input buffer; false on a read error. */
 static bool fill_input(byte_source *s, const char **why)
 {
@@ -139,11 +165,10 @@ static bool fill_input(byte_source *s, const char **why)
     return true;
 }
 
-/* A gzip failure: hand out what this call decompressed before it, if
- * anything, and report the failure on the next call. */
-static long gzip_failed(byte_source *s, unsigned char *buf, const char *reason, const char **why)
+/* A decompression failure: hand out the got bytes this call decompressed
+ * before it, if any, and report the failure on the next call. */
+static long stream_failed(byte_source *s, size_t got, const char *reason, const char **why)
 {
-    size_t got = (size_t)(s->z.next_out - buf);
     s->error = reason;
     if (got) return (long)got;
     *why = reason;
@@ -160,34 +185,89 @@ static long read_gzip(byte_source *s, unsigned char *buf, size_t n, const char *
     s->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
     while (s->z.avail_out > 0 && !s->stream_done) {
         const char *reason = NULL;
-        if (!fill_input(s, &reason)) return gzip_failed(s, buf, reason, why);
+        if (!fill_input(s, &reason)) return stream_failed(s, (size_t)(s->z.next_out - buf), reason, why);
         if (s->z.avail_in == 0 && s->eof)
-            return gzip_failed(s, buf, "compressed stream is truncated (unexpected end of file)", why);
+            return stream_failed(s, (size_t)(s->z.next_out - buf), TRUNCATED, why);
         int rc = inflate(&s->z, Z_NO_FLUSH);
         if (rc == Z_STREAM_END) {
             /* Another gzip member may follow; anything else is an error. */
-            if (!fill_input(s, &reason)) return gzip_failed(s, buf, reason, why);
+            if (!fill_input(s, &reason)) return stream_failed(s, (size_t)(s->z.next_out - buf), reason, why);
             if (s->z.avail_in == 0 && s->eof) {
                 s->stream_done = true;
             } else if (s->z.avail_in >= 1 && s->z.next_in[0] != 0x1f) {
-                return gzip_failed(s, buf, "trailing data after the end of the compressed stream", why);
+                return stream_failed(s, (size_t)(s->z.next_out - buf), TRAILING, why);
             } else {
                 inflateReset(&s->z);
             }
         } else if (rc == Z_BUF_ERROR) {
             continue;   /* needs more input: loop refills or reports truncation */
         } else if (rc != Z_OK) {
-            return gzip_failed(s, buf, s->z.msg ? s->z.msg : "corrupt compressed stream", why);
+            return stream_failed(s, (size_t)(s->z.next_out - buf), s->z.msg ? s->z.msg : "corrupt compressed stream", why);
         }
     }
     return (long)((size_t)(s->z.next_out - buf));
 }
 
-long byte_source_read(byte_source *s, void *buf, size_t n, const char **why)
+/* Refill the zstd input buffer once it is used up; false on a read error. */
+static bool fill_zstd_input(byte_source *s, const char **why)
 {
-    return s->gzip ? read_gzip(s, buf, n, why) : read_plain(s, buf, n, why);
+    if (s->eof || s->zin.pos < s->zin.size) return true;
+    long k = read_full(s->fd, s->in, IN_BUF);
+    if (k < 0) {
+        *why = strerror(errno);
+        return false;
+    }
+    if (k < IN_BUF) s->eof = true;
+    s->consumed += (uint64_t)k;
+    s->zin = (ZSTD_inBuffer){ s->in, (size_t)k, 0 };
+    return true;
 }
 
-bool byte_source_compressed(const byte_source *s) { return s->gzip; }
+/* Frames one after another (skippable ones included) are one stream, as for
+ * `zstd -d`; the file must end where a frame ends. */
+static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char **why)
+{
+    if (s->error) {
+        *why = s->error;
+        return -1;
+    }
+    ZSTD_outBuffer out = { buf, n, 0 };
+    while (out.pos < out.size && !s->stream_done) {
+        const char *reason = NULL;
+        if (!fill_zstd_input(s, &reason)) return stream_failed(s, out.pos, reason, why);
+        bool at_end = s->zin.pos == s->zin.size && s->eof;
+        if (at_end && s->zret == 0) {
+            s->stream_done = true;
+            break;
+        }
+        size_t before = out.pos;
+        size_t r = ZSTD_decompressStream(s->zd, &out, &s->zin);
+        if (ZSTD_isError(r)) {
+            /* The first frame's magic was checked at open: an unknown one is
+             * whatever follows the last frame. */
+            reason = ZSTD_getErrorCode(r) == ZSTD_error_prefix_unknown ? TRAILING : ZSTD_getErrorName(r);
+            return stream_failed(s, out.pos, reason, why);
+        }
+        s->zret = r;
+        /* No input left and nothing more came out: the frame stops short. */
+        if (at_end && r != 0 && out.pos == before) return stream_failed(s, out.pos, TRUNCATED, why);
+    }
+    return (long)out.pos;
+}
+
+long byte_source_read(byte_source *s, void *buf, size_t n, const char **why)
+{
+    long k = s->codec == CODEC_GZIP ? read_gzip(s, buf, n, why) :
+             s->codec == CODEC_ZSTD ? read_zstd(s, buf, n, why) : read_plain(s, buf, n, why);
+    if (k > 0) s->produced += (uint64_t)k;
+    return k;
+}
+
+const char *byte_source_format(const byte_source *s)
+{
+    return s->codec == CODEC_GZIP ? "gzip" : s->codec == CODEC_ZSTD ? "zstd" : NULL;
+}
+bool byte_source_compressed(const byte_source *s) { return s->codec != CODEC_PLAIN; }
 uint64_t byte_source_consumed(const byte_source *s) { return s->consumed; }
 uint64_t byte_source_size(const byte_source *s) { return s->size; }
+uint64_t byte_source_produced(const byte_source *s) { return s->produced; }

@@ -1,8 +1,11 @@
-/* byte_source.h — the bytes of an input file: plain, gzip (by magic bytes) or stdin.
+/* byte_source.h — the bytes of an input file: plain, gzip or zstd (by magic
+ * bytes, whatever the name) or stdin.
  *
  * One interface for the trace reader and for text inputs (tdat, list files),
  * so compressed input works the same everywhere. Gzip streams are inflated with
- * zlib; concatenated gzip members are read one after another. */
+ * zlib, zstd streams decompressed with libzstd; concatenated gzip members, and
+ * concatenated zstd frames (skippable frames skipped), are read one after
+ * another. */
 #ifndef DSM_COMMON_BYTE_SOURCE_H
 #define DSM_COMMON_BYTE_SOURCE_H
 
@@ -24,8 +27,12 @@ void byte_source_close(byte_source *s);
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why);
 
 bool byte_source_compressed(const byte_source *s);
+/* "gzip" or "zstd", or NULL for a plain file. */
+const char *byte_source_format(const byte_source *s);
 /* Bytes of the underlying file consumed so far, and its size (0 if unknown). */
 uint64_t byte_source_consumed(const byte_source *s);
 uint64_t byte_source_size(const byte_source *s);
+/* Bytes handed out by byte_source_read so far (decompressed, for a compressed file). */
+uint64_t byte_source_produced(const byte_source *s);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 /* stdio buffer of every plain output (glibc ignores the size when setvbuf
  * gets no buffer of its own and keeps 4 KiB). */
@@ -27,6 +28,9 @@ struct out_file {
     char *old;          /* during the commit: a link to the earlier target, or NULL */
     FILE *fp;           /* plain output */
     gzFile gz;          /* gzip output */
+    ZSTD_CCtx *zc;      /* zstd output: compressed into fp */
+    unsigned char *zbuf;
+    size_t zcap;
     char *vbuf;         /* fp's buffer */
     bool held;          /* out_file_open_stdout: fp is a memory stream */
     char *mem;          /* held: the text (fp's memory) */
@@ -213,6 +217,24 @@ static void start_stream(out_file *f, int fd)
 
 out_file *out_file_open(const char *path, bool gzip)
 {
+    return out_file_open_format(path, gzip ? OUT_GZIP : OUT_PLAIN);
+}
+
+/* Level 3 (zstd's default) with the content checksum, so that a reader tells
+ * a damaged file from a good one. */
+static void start_zstd(out_file *f)
+{
+    f->zc = ZSTD_createCCtx();
+    if (!f->zc) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(f->zc, ZSTD_c_compressionLevel, 3)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(f->zc, ZSTD_c_checksumFlag, 1)))
+        diag_fatal(EXIT_INTERNAL, f->path, DIAG_NO_OFFSET, "cannot start zstd output");
+    f->zcap = ZSTD_CStreamOutSize();
+    f->zbuf = xmalloc(f->zcap);
+}
+
+out_file *out_file_open_format(const char *path, out_format format)
+{
     /* Renaming over a device, FIFO or socket would replace it (as root,
      * /dev/null itself): such a name is refused before any work. */
     struct stat st;
@@ -241,12 +263,13 @@ out_file *out_file_open(const char *path, bool gzip)
         fchmod(fd, 0666 & ~umask_value());
     }
     list_append(f);
-    if (gzip) {
+    if (format == OUT_GZIP) {
         f->gz = gzdopen(fd, "wb6");
         if (!f->gz) diag_fatal(EXIT_INTERNAL, path, DIAG_NO_OFFSET, "cannot start gzip output");
         gzbuffer(f->gz, OUT_BUFFER);
     } else {
         start_stream(f, fd);
+        if (format == OUT_ZSTD) start_zstd(f);
     }
     return f;
 }
@@ -265,7 +288,7 @@ out_file *out_file_open_stdout(void)
     return f;
 }
 
-FILE *out_file_stream(out_file *f) { return f->fp; }
+FILE *out_file_stream(out_file *f) { return f->zc ? NULL : f->fp; }
 const char *out_file_path(const out_file *f) { return f->path; }
 
 static noreturn void write_failed(const out_file *f, int e)
@@ -292,9 +315,27 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
+/* Compress n bytes into fp; end closes the frame. 0, or the errno of a
+ * failed write (EIO when zstd itself fails, which only a bug can cause). */
+static int zstd_write(out_file *f, const void *buf, size_t n, bool end)
+{
+    ZSTD_inBuffer in = { buf, n, 0 };
+    size_t left;
+    do {
+        ZSTD_outBuffer out = { f->zbuf, f->zcap, 0 };
+        left = ZSTD_compressStream2(f->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+        if (ZSTD_isError(left)) return EIO;
+        if (out.pos && fwrite(f->zbuf, 1, out.pos, f->fp) != out.pos) return errno ? errno : EIO;
+    } while (end ? left != 0 : in.pos < in.size);
+    return 0;
+}
+
 void out_file_write(out_file *f, const void *buf, size_t n)
 {
-    if (f->fp && !f->held && n >= OUT_DIRECT) {
+    if (f->zc) {
+        int e = n ? zstd_write(f, buf, n, false) : 0;
+        if (e) write_failed(f, e);
+    } else if (f->fp && !f->held && n >= OUT_DIRECT) {
         if (fflush(f->fp) != 0 || !write_all(fileno(f->fp), buf, n)) write_failed(f, errno);
     } else if (f->fp) {
         if (fwrite(buf, 1, n, f->fp) != n) write_failed(f, errno);
@@ -307,7 +348,7 @@ void out_file_printf(out_file *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (f->fp) {
+    if (f->fp && !f->zc) {
         if (vfprintf(f->fp, fmt, ap) < 0) write_failed(f, errno);
     } else {
         char small[512];
@@ -335,6 +376,8 @@ static void release(out_file *f)
     free(f->old);
     free(f->vbuf);
     free(f->mem);
+    free(f->zbuf);
+    ZSTD_freeCCtx(f->zc);
     free(f);
 }
 
@@ -342,8 +385,13 @@ static void release(out_file *f)
 static int close_stream(out_file *f)
 {
     int e = 0;
+    if (f->zc && f->fp) {       /* the end of the frame */
+        e = zstd_write(f, NULL, 0, true);
+        ZSTD_freeCCtx(f->zc);
+        f->zc = NULL;
+    }
     if (f->fp) {
-        if (ferror(f->fp)) e = EIO;
+        if (ferror(f->fp) && !e) e = EIO;
         if (fflush(f->fp) != 0 && !e) e = errno;
         if (fclose(f->fp) != 0 && !e) e = errno;
     } else if (f->gz) {

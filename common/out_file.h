@@ -40,6 +40,10 @@ typedef struct out_file out_file;
  * out_file_printf).
  * Exits with status 2 if the directory is not writable. */
 out_file *out_file_open(const char *path, bool gzip);
+/* The same for any of the formats the readers take (zstd: level 3, with a
+ * content checksum). */
+typedef enum out_format { OUT_PLAIN, OUT_GZIP, OUT_ZSTD } out_format;
+out_file *out_file_open_format(const char *path, out_format format);
 
 /* Standard output as one of the run's outputs: what is written to it is held
  * in memory and given to standard output by out_file_commit_all. When
@@ -50,9 +54,9 @@ out_file *out_file_open(const char *path, bool gzip);
  * output there. */
 out_file *out_file_open_stdout(void);
 
-/* The stdio stream to write to (NULL for gzip files). */
+/* The stdio stream to write to (NULL for gzip and zstd files). */
 FILE *out_file_stream(out_file *f);
-/* Write bytes (works for plain and gzip files). */
+/* Write bytes (works for every format). */
 void out_file_write(out_file *f, const void *buf, size_t n);
 void out_file_printf(out_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *out_file_path(const out_file *f);

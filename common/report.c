@@ -65,9 +65,10 @@ void report_standard_header(report *r, int argc, char **argv, const trace_set *t
     free(cmd);
     report_header(r, " traces: %d (%s)", ts->count, ts->name);
     for (int t = 0; t < ts->count; t++) {
-        report_header(r, " trace %d: %s (%s-endian%s)", t, ts->paths[t],
+        report_header(r, " trace %d: %s (%s-endian%s%s)", t, ts->paths[t],
                       smait_order_name(trace_reader_order(readers[t])),
-                      trace_reader_compressed(readers[t]) ? ", gzip" : "");
+                      trace_reader_compressed(readers[t]) ? ", " : "",
+                      trace_reader_compressed(readers[t]) ? trace_reader_format(readers[t]) : "");
         if (ts->call_paths) report_header(r, " calls %d: %s", t, ts->call_paths[t]);
     }
 }

@@ -394,6 +394,7 @@ uint64_t trace_reader_index(const trace_reader *r)
 const char *trace_reader_path(const trace_reader *r) { return r->path; }
 smait_order trace_reader_order(const trace_reader *r) { return r->order; }
 bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
+const char *trace_reader_format(const trace_reader *r) { return byte_source_format(r->src); }
 void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_problems *from)
 {
     into->skipped_records += from->skipped_records;
@@ -420,6 +421,12 @@ trace_reader_problems trace_readers_problem_sum(trace_reader *const *readers, in
         trace_reader_problems_add(&sum, &p);
     }
     return sum;
+}
+
+void trace_reader_bytes(const trace_reader *r, uint64_t *file_bytes, uint64_t *data_bytes)
+{
+    *file_bytes = byte_source_consumed(r->src);
+    *data_bytes = byte_source_produced(r->src);
 }
 
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total)

@@ -80,6 +80,8 @@ uint64_t trace_reader_index(const trace_reader *r);
 const char *trace_reader_path(const trace_reader *r);
 smait_order trace_reader_order(const trace_reader *r);   /* decided order */
 bool trace_reader_compressed(const trace_reader *r);
+/* "gzip" or "zstd", or NULL for a plain trace. */
+const char *trace_reader_format(const trace_reader *r);
 
 /* Counts for --lenient: simple records skipped as invalid or malformed, trailing
  * bytes of a truncated final record, and call records that could not be paired
@@ -101,6 +103,9 @@ static inline bool trace_reader_problems_any(const trace_reader_problems *p)
     return p->skipped_records || p->truncated_bytes || p->unpaired_calls || p->corrupt_streams;
 }
 
+/* Bytes of the file read so far, and the bytes they gave (decompressed, for a
+ * compressed trace); at the end of a trace, its compressed and data sizes. */
+void trace_reader_bytes(const trace_reader *r, uint64_t *file_bytes, uint64_t *data_bytes);
 /* Bytes of the file read so far and the file size (0 when unknown, e.g. a pipe). */
 void trace_reader_progress(const trace_reader *r, uint64_t *done, uint64_t *total);
 

@@ -5,9 +5,11 @@
 #include "path.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { MAX_TRACES = 1 << 16 };
 
@@ -38,6 +40,52 @@ static char **paths_from_prefix(const char *prefix, int *count)
     }
     *count = n;
     return paths;
+}
+
+/* The names file t of a prefix may have, in this order: plain, then the
+ * names gzip and zstd give a file they compress. */
+static const char *const NAME_SUFFIXES[] = { "", ".gz", ".zst" };
+enum { NAME_KINDS = sizeof NAME_SUFFIXES / sizeof NAME_SUFFIXES[0] };
+
+/* true unless path surely does not exist: a file that is there but cannot be
+ * read is found, so that opening it reports the real reason. */
+static bool name_taken(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+}
+
+/* Replace each "prefix.t" by the one of its names that exists. None is bad
+ * input listing every name tried; more than one is refused as ambiguous (a
+ * plain trace left beside its compressed copy may differ from it). */
+static void resolve_names(char **paths, int n)
+{
+    for (int t = 0; t < n; t++) {
+        char *name[NAME_KINDS];
+        int found[NAME_KINDS], nfound = 0;
+        size_t len = strlen(paths[t]) + 8;
+        for (int k = 0; k < NAME_KINDS; k++) {
+            name[k] = xmalloc(len);
+            snprintf(name[k], len, "%s%s", paths[t], NAME_SUFFIXES[k]);
+            if (name_taken(name[k])) found[nfound++] = k;
+        }
+        if (nfound == 0)
+            diag_data_error(paths[t], DIAG_NO_OFFSET, "cannot read trace: %s (tried %s, %s and %s)",
+                            strerror(ENOENT), name[0], name[1], name[2]);
+        if (nfound > 1) {
+            size_t cap = NAME_KINDS * (len + 8), at = 0;
+            char *list = xmalloc(cap);      /* freed by the exit */
+            for (int i = 0; i < nfound; i++)
+                at += (size_t)snprintf(list + at, cap - at, "%s%s",
+                                       i == 0 ? "" : i == nfound - 1 ? " and " : ", ", name[found[i]]);
+            diag_data_error(paths[t], DIAG_NO_OFFSET, "ambiguous: %s exist; keep one of them, or"
+                            " name the files in a trace list (-t)", list);
+        }
+        for (int k = 0; k < NAME_KINDS; k++)
+            if (k != found[0]) free(name[k]);
+        free(paths[t]);
+        paths[t] = name[found[0]];
+    }
 }
 
 enum { LIST_MAX_LINE = 65536 };
@@ -79,6 +127,7 @@ void trace_set_from_prefix(trace_set *ts, const char *prefix)
     memset(ts, 0, sizeof *ts);
     ts->paths = paths_from_prefix(prefix, &ts->count);
     ts->name = xstrdup(prefix);
+    resolve_names(ts->paths, ts->count);
 }
 
 void trace_set_from_list(trace_set *ts, const char *list_path)
@@ -109,6 +158,7 @@ void trace_set_calls_from_prefix(trace_set *ts, const char *prefix)
     int n;
     char **p = paths_from_prefix(prefix, &n);
     set_calls(ts, p, n, prefix, false);
+    resolve_names(ts->call_paths, n);
 }
 
 void trace_set_calls_from_list(trace_set *ts, const char *list_path)

@@ -1,7 +1,8 @@
 /* trace_set.h — the P traces of one run and the names of its outputs (SPEC §3).
  *
  * A set comes from a prefix "trace.P" (files trace.P.0 … trace.P.(P-1), P the
- * number after the last dot) or from a list file (-t), one path per line, blank
+ * number after the last dot, each also found as trace.P.k.gz or trace.P.k.zst
+ * but refused when it exists under two names) or from a list file (-t), one path per line, blank
  * lines and '#' comments ignored, relative paths taken relative to the list
  * file's directory. Call traces (-c or a calls.P prefix) pair with it thread by
  * thread. Outputs are named "<prefix>.<suffix>", where prefix is the trace
@@ -21,7 +22,8 @@ typedef struct trace_set {
 /* Number after the last dot of prefix, or -1 when there is none (or it is 0). */
 int trace_set_prefix_count(const char *prefix);
 
-/* Fill ts from a prefix or a list file; usage errors exit 1, unreadable lists 2. */
+/* Fill ts from a prefix or a list file; usage errors exit 1, unreadable lists,
+ * a prefix's missing or ambiguous files 2. */
 void trace_set_from_prefix(trace_set *ts, const char *prefix);
 void trace_set_from_list(trace_set *ts, const char *list_path);
 /* Add call traces from a prefix or list; their count must equal ts->count. */

@@ -1,6 +1,6 @@
-/* smait.c — the smait utility: inspect, assemble, validate and schedule SMAIT
- * traces. Only parses the command line; the work is in dump.c, asm.c, stat.c
- * and schedule.c. */
+/* smait.c — the smait utility: inspect, assemble, validate, convert and
+ * schedule SMAIT traces. Only parses the command line; the work is in dump.c,
+ * asm.c, stat.c, convert.c and schedule.c. */
 #include "smait_cmd.h"
 #include "../common/diag.h"
 #include "../common/options.h"
@@ -14,12 +14,16 @@ static const char usage[] =
     "Usage: smait dump [options] FILE...      print records as text (several files: a trace set)\n"
     "       smait asm [options] TEXT OUT      text form to binary (thread sections: OUT.P.t)\n"
     "       smait stat [options] FILE...      record counts per kind and call type; validation\n"
+    "       smait convert --to FORMAT [options] FILE...\n"
+    "                                         rewrite files as plain, gzip or zstd (FILE.gz,\n"
+    "                                         FILE.zst; FILE without .gz/.zst for plain)\n"
     "       smait schedule [options] [calls.P] trace.P\n"
     "                                         print the interleaving ciat and cdat use\n"
     "       smait COMMAND --help              the options of one command\n"
     "\n"
-    "FILE may be plain, gzip-compressed or '-' (standard input). The text form is\n"
-    "described in formats/SMAIT-TEXT.md; the binary format in formats/SMAIT.md.\n"
+    "FILE may be plain, gzip- or zstd-compressed or '-' (standard input; not\n"
+    "for convert). The text form is described in formats/SMAIT-TEXT.md; the binary\n"
+    "format in formats/SMAIT.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 static const char usage_schedule[] =
@@ -53,6 +57,16 @@ static int cmd_schedule(int argc, char **argv)
     return status;
 }
 
+static const char *parse_to(void *target, const char *value)
+{
+    int *to = target;
+    if (strcmp(value, "plain") == 0) *to = CONVERT_PLAIN;
+    else if (strcmp(value, "gzip") == 0) *to = CONVERT_GZIP;
+    else if (strcmp(value, "zstd") == 0) *to = CONVERT_ZSTD;
+    else return "must be plain, gzip or zstd";
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     diag_set_tool("smait");
@@ -61,19 +75,35 @@ int main(int argc, char **argv)
     smait_order order = SMAIT_ORDER_AUTO;
     bool lenient = false;
     const char *set_prefix = NULL;
+    int to = -1;            /* a convert_to once --to is given */
+    bool keep = false;
+    uint64_t level = 0;
     const option_spec specs[] = {
         { "byte-order", 0, "byte_order", OPT_CALL, "ORDER", &order, options_byte_order, 0, 0,
           "byte order of the traces: little, big or auto (default auto); for asm: of the output" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &lenient, NULL, 0, 0,
           "skip and count bad records instead of stopping (dump, stat)" },
         { "set", 0, NULL, OPT_STRING, "PREFIX", &set_prefix, NULL, 0, 0,
-          "dump/stat the trace set PREFIX.P (files PREFIX.P.0 ... PREFIX.P.(P-1))" },
+          "dump/stat/convert the trace set PREFIX.P (files PREFIX.P.0 ... PREFIX.P.(P-1),"
+          " each also found as PREFIX.P.k.gz or PREFIX.P.k.zst)" },
+        { "to", 0, NULL, OPT_CALL, "FORMAT", &to, parse_to, 0, 0,
+          "convert: the format to write, plain, gzip or zstd" },
+        { "level", 0, NULL, OPT_UINT, "N", &level, NULL, 1, 19,
+          "convert --to zstd: compression level 1..19 (default 3; gzip is written at level 6)" },
+        { "keep", 0, NULL, OPT_FLAG, NULL, &keep, NULL, 0, 0,
+          "convert: keep the input files (by default each is removed once its output is"
+          " complete; a set with a file under two names is refused)" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int n = options_parse(specs, argc, argv, usage, ops);
-    if (n < 1) diag_usage_error("missing command (dump, asm, stat or schedule)");
+    if (n < 1) diag_usage_error("missing command (dump, asm, stat, convert or schedule)");
     const char *cmd = ops[0];
+    bool convert = strcmp(cmd, "convert") == 0;
+    if (!convert && (to >= 0 || level || keep))
+        diag_usage_error("--to, --level and --keep are options of convert");
+    if (convert && to < 0) diag_usage_error("convert needs --to plain, --to gzip or --to zstd");
+    if (level && to != CONVERT_ZSTD) diag_usage_error("--level is for --to zstd");
     trace_reader_opts ro = { .order = order, .lenient = lenient };
     char **files = ops + 1;
     int nfiles = n - 1;
@@ -91,11 +121,14 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "stat") == 0) {
         if (nfiles < 1) diag_usage_error("stat needs a trace file");
         status = smait_stat(files, nfiles, &ro);
+    } else if (convert) {
+        if (nfiles < 1) diag_usage_error("convert needs a file (or --set PREFIX.P)");
+        status = smait_convert(files, nfiles, (convert_to)to, level ? (int)level : 3, keep);
     } else if (strcmp(cmd, "asm") == 0) {
         if (set_prefix || nfiles != 2) diag_usage_error("asm needs TEXT and OUT");
         status = smait_asm(files[0], files[1], order);
     } else {
-        diag_usage_error("unknown command '%s' (dump, asm, stat or schedule)", cmd);
+        diag_usage_error("unknown command '%s' (dump, asm, stat, convert or schedule)", cmd);
     }
     trace_set_free(&ts);
     free(ops);

@@ -10,6 +10,11 @@
 int smait_dump(char **paths, int n, const trace_reader_opts *opts);
 /* Assemble a text file into OUT (or OUT.P.t for a trace set). */
 int smait_asm(const char *text_path, const char *out, smait_order order);
+/* Re-encode files as plain, gzip or zstd (zstd at the given level), each
+ * output committed in turn, its input removed unless keep. */
+typedef enum convert_to { CONVERT_PLAIN, CONVERT_GZIP, CONVERT_ZSTD } convert_to;
+int smait_convert(char **paths, int n, convert_to to, int level, bool keep);
+
 /* Count records per kind and call type; validate. */
 int smait_stat(char **paths, int n, const trace_reader_opts *opts);
 

@@ -40,7 +40,15 @@ static void print_counts(const char *path, trace_reader *r, const counts *c)
 {
     printf("file %s\n", path);
     printf("byte_order %s\n", smait_order_name(trace_reader_order(r)));
-    printf("compressed %s\n", trace_reader_compressed(r) ? "gzip" : "no");
+    printf("compressed %s\n", trace_reader_compressed(r) ? trace_reader_format(r) : "no");
+    if (trace_reader_compressed(r)) {
+        /* ratio = data bytes per file byte, as zstd -l and gzip -l count it */
+        uint64_t file_bytes, data_bytes;
+        trace_reader_bytes(r, &file_bytes, &data_bytes);
+        printf("compressed_bytes %" PRIu64 "\n", file_bytes);
+        printf("data_bytes %" PRIu64 "\n", data_bytes);
+        if (file_bytes) printf("ratio %.2f\n", (double)data_bytes / (double)file_bytes);
+    }
     printf("simple_records %" PRIu64 "\n", c->simple);
     printf("records %" PRIu64 "\n", c->records);
     printf("memory %" PRIu64 " load %" PRIu64 " store %" PRIu64 " atomic %" PRIu64 "\n",

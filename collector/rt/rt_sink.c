@@ -1,19 +1,27 @@
 /* rt_sink.c — where a trace slot's records go: a plain file (normal), a
- * gzip file (compressed), or nowhere (suppressed). to_ciat/to_cdat will be
+ * zstd file (compressed), or nowhere (suppressed). to_ciat/to_cdat will be
  * further sinks with the same three calls (rt.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY    /* ZSTD_initStaticCCtx and its size estimate */
+#include <zstd.h>
 
 #include "rt.h"
 
 typedef struct { rt_sink s; int fd; } file_sink;
-/* compressed: our own deflate stream (not gzFile, which allocates its
- * buffers at the first write, in whichever thread flushes first: a worker's
- * first malloc makes an arena, an mmap at a moment that depends on timing). */
-typedef struct { rt_sink s; int fd; z_stream z; unsigned char out[1 << 16]; } gz_sink;
+/* compressed: a zstd stream in a workspace allocated when the trace opens
+ * (a plain ZSTD_CCtx allocates at the first write, in whichever thread flushes
+ * first: a worker's first malloc makes an arena, an mmap at a moment that
+ * depends on timing). */
+typedef struct { rt_sink s; int fd; ZSTD_CCtx *cc; void *ws; unsigned char out[1 << 16]; } zs_sink;
+
+/* Level 1 (the fastest of the usual levels) with a 128 KiB window: about
+ * 1 MiB of workspace per trace, and the readers' decompression stays in the
+ * cache when many traces are read at once. The checksum lets the readers tell
+ * a damaged trace. */
+enum { ZS_LEVEL = 1, ZS_WINDOW_LOG = 17 };
 
 static int write_all(int fd, const void *buf, size_t left)
 {
@@ -43,52 +51,62 @@ static int file_close(rt_sink *s)
     return err;
 }
 
-/* Deflate what is in g->z with flush mode f; write out every full buffer. */
-static int gz_run(gz_sink *g, int f)
+/* Compress n bytes (mode ZSTD_e_continue) or end the frame (ZSTD_e_end);
+ * write out what comes out. */
+static int zs_run(zs_sink *z, const void *p, size_t n, ZSTD_EndDirective mode)
 {
+    ZSTD_inBuffer in = { p, n, 0 };
     for (;;) {
-        g->z.next_out = g->out;
-        g->z.avail_out = sizeof g->out;
-        int rc = deflate(&g->z, f);
-        if (rc == Z_STREAM_ERROR)
+        ZSTD_outBuffer out = { z->out, sizeof z->out, 0 };
+        size_t left = ZSTD_compressStream2(z->cc, &out, &in, mode);
+        if (ZSTD_isError(left))
             return EIO;
-        int err = write_all(g->fd, g->out, sizeof g->out - g->z.avail_out);
+        int err = write_all(z->fd, z->out, out.pos);
         if (err)
             return err;
-        if (f == Z_FINISH ? rc == Z_STREAM_END : g->z.avail_out != 0)
+        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size)
             return 0;
     }
 }
 
-static int gz_write(rt_sink *s, const smait_raw *r, size_t n)
+static int zs_write(rt_sink *s, const smait_raw *r, size_t n)
 {
-    gz_sink *g = (gz_sink *)s;
-    size_t bytes = n * sizeof *r;
-    const unsigned char *p = (const unsigned char *)r;
-    while (bytes > 0) {
-        unsigned k = bytes > (1u << 30) ? 1u << 30 : (unsigned)bytes;
-        g->z.next_in = (unsigned char *)p;
-        g->z.avail_in = k;
-        int err = gz_run(g, Z_NO_FLUSH);
-        if (err)
-            return err;
-        p += k;
-        bytes -= k;
-    }
-    return 0;
+    return zs_run((zs_sink *)s, r, n * sizeof *r, ZSTD_e_continue);
 }
 
-static int gz_close(rt_sink *s)
+static int zs_close(rt_sink *s)
 {
-    gz_sink *g = (gz_sink *)s;
-    g->z.next_in = NULL;
-    g->z.avail_in = 0;
-    int err = gz_run(g, Z_FINISH);
-    deflateEnd(&g->z);
-    if (close(g->fd) && !err)
+    zs_sink *z = (zs_sink *)s;
+    int err = zs_run(z, NULL, 0, ZSTD_e_end);
+    if (close(z->fd) && !err)
         err = errno;
-    free(g);
+    free(z->ws);
+    free(z);
     return err;
+}
+
+static zs_sink *zs_open(int fd)
+{
+    ZSTD_compressionParameters cp = ZSTD_getCParams(ZS_LEVEL, ZSTD_CONTENTSIZE_UNKNOWN, 0);
+    cp.windowLog = ZS_WINDOW_LOG;
+    cp = ZSTD_adjustCParams(cp, ZSTD_CONTENTSIZE_UNKNOWN, 0);
+    size_t size = ZSTD_estimateCStreamSize_usingCParams(cp);
+    zs_sink *z = calloc(1, sizeof *z);
+    void *ws = malloc(size);
+    ZSTD_CCtx *cc = ws ? ZSTD_initStaticCCtx(ws, size) : NULL;
+    if (!z || !cc ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, ZS_LEVEL)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, ZS_WINDOW_LOG)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1))) {
+        free(ws);
+        free(z);
+        return NULL;
+    }
+    z->fd = fd;
+    z->cc = cc;
+    z->ws = ws;
+    z->s = (rt_sink){ true, zs_write, zs_close };
+    return z;
 }
 
 static int null_write(rt_sink *s, const smait_raw *r, size_t n) { (void)s, (void)r, (void)n; return 0; }
@@ -108,16 +126,12 @@ rt_sink *rt_sink_open(int type, const char *path, int *err)
     if (fd < 0)
         return *err = errno, NULL;
     if (type == RT_TYPE_COMPRESSED) {
-        /* level 1, gzip wrapper (15 + 16): all its memory is allocated here */
-        gz_sink *g = calloc(1, sizeof *g);
-        if (!g || deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-            free(g);
+        zs_sink *z = zs_open(fd);
+        if (!z) {
             close(fd);
             return *err = ENOMEM, NULL;
         }
-        g->fd = fd;
-        g->s = (rt_sink){ true, gz_write, gz_close };
-        return &g->s;
+        return &z->s;
     }
     file_sink *f = malloc(sizeof *f);
     if (!f) {

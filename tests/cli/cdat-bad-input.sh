@@ -291,13 +291,24 @@ cdat: gz.2.0: 0: record 0: corrupt compressed stream: compressed stream is trunc
 --- exit 2
 EOF
 
+rm -f zs.2.*
+smait asm good.txt zs
+cdat zs.2 out.ini
+zstd -q -c --check zs.2.1 | head -c 30 >zs.2.1.zst
+rm zs.2.1
+refused "trace: truncated zstd stream" cdat zs.2 out.ini <<'EOF'
+--- stderr
+cdat: zs.2.1.zst: 0: record 0: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+
 rm -f ms.2.*
 smait asm good.txt ms
 cdat ms.2 out.ini
 rm ms.2.1
 refused "trace: a missing trace file" cdat ms.2 out.ini <<'EOF'
 --- stderr
-cdat: ms.2.1: cannot read trace: No such file or directory
+cdat: ms.2.1: cannot read trace: No such file or directory (tried ms.2.1, ms.2.1.gz and ms.2.1.zst)
 --- exit 2
 EOF
 refused "trace: a missing trace list" cdat -t no-such.list out.ini <<'EOF'

@@ -77,9 +77,13 @@ EOF
 check "the real run holds without the report" "$CDAT_CHECK" --nodes 2 --ppn 2 --protocol 1 --icc --banks 2 --line-size 64 $T <<'EOF'
 --- exit 0
 EOF
-mkdir z
+mkdir z g
 cdat -p -q -z -o z rs.4 m.ini
-check "a gzip-compressed trace" "$CDAT_CHECK" --report z/$R z/$T.gz <<'EOF'
+check "a zstd-compressed trace" "$CDAT_CHECK" --report z/$R z/$T.zst <<'EOF'
+--- exit 0
+EOF
+cdat -p -q --gzip -o g rs.4 m.ini
+check "a gzip-compressed trace" "$CDAT_CHECK" --report g/$R g/$T.gz <<'EOF'
 --- exit 0
 EOF
 

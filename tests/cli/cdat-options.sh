@@ -40,7 +40,7 @@ check "--help names every option in both spellings" bash -c '
     help=$(cdat --help)
     for o in -t, --trace-list -c, --call-list -o, --output-dir -p, --parallel \
              --gap-limit -gap_limit --byte-order -byte_order --lenient -q, --quiet \
-             -z, --gzip --hpux -HPUX --private-range -private_range -h, --help --version; do
+             -z, --compress --gzip --hpux -HPUX --private-range -private_range -h, --help --version; do
         grep -qe " $o" <<<"$help" || echo "missing: $o"
     done' <<'EOF'
 --- exit 0
@@ -57,7 +57,7 @@ opt.2.detailed
 --- exit 0
 EOF
 check "baseline: options, counts, placement" rpt opt.2 '^# options|^RxT.L0[13]:|^RxT1L02:|^RxTxL16:' <<'EOF'
-# options: gap_limit 4096 parallel_start yes lenient no gzip no general yes detailed yes
+# options: gap_limit 4096 parallel_start yes lenient no compress no general yes detailed yes
 RxT0L01: data refs 3 hits 1 33.33% misses 2 66.67% upgrades 0 0.00%
 RxT0L03: instr refs 18 hits 16 88.89% misses 2 11.11% upgrades 0 0.00%
 RxT1L01: data refs 2 hits 0 0.00% misses 2 100.00% upgrades 0 0.00%
@@ -99,7 +99,7 @@ for spelling in "-gap_limit 59" "--gap-limit=59" "--gap-limit 59"; do
     # shellcheck disable=SC2086
     cdat -p $spelling opt.2 opt.ini
     check "$spelling: a discontinuity, no fill" rpt opt.2 '^# options|^RxT0L03:' <<'EOF'
-# options: gap_limit 59 parallel_start yes lenient no gzip no general yes detailed yes
+# options: gap_limit 59 parallel_start yes lenient no compress no general yes detailed yes
 RxT0L03: instr refs 3 hits 2 66.67% misses 1 33.33% upgrades 0 0.00%
 --- exit 0
 EOF
@@ -112,7 +112,7 @@ EOF
 # ---- -HPUX / --hpux, -private_range / --private-range -------------------------------------------
 cdat -p -HPUX opt.2 opt.ini
 check "-HPUX: the private-range pages go to T1's node 1" rpt opt.2 '^# (options|private)|^RxT1L02:|^RxTxL16:' <<'EOF'
-# options: gap_limit 4096 parallel_start yes lenient no gzip no general yes detailed yes
+# options: gap_limit 4096 parallel_start yes lenient no compress no general yes detailed yes
 # private_range 0x40000000:0x7fffffff
 RxT1L02: data_miss_src local 2 100.00% remote 0 0.00% local_memory 2 100.00% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00%
 RxTxL16: placement node 0 pages 0
@@ -174,27 +174,55 @@ RxTxL16: placement node 1 pages 3
 --- exit 0
 EOF
 
-# ---- -z / --gzip ---------------------------------------------------------------------------------
+# ---- -z / --compress (zstd), --gzip ------------------------------------------------------------
 rm -f opt.2.cdat_report opt.2.general.* opt.2.detailed
 cdat -p -z opt.2 opt.ini
-check "-z: the general and detailed traces end in .gz, the report does not" cdat_outputs . opt.2 <<'EOF'
+check "-z: the general and detailed traces end in .zst, the report does not" cdat_outputs . opt.2 <<'EOF'
 opt.2.cdat_report
-opt.2.general.0.gz
-opt.2.general.1.gz
-opt.2.detailed.gz
+opt.2.general.0.zst
+opt.2.general.1.zst
+opt.2.detailed.zst
 --- exit 0
 EOF
-check "-z: gzip -t accepts them" gzip -t opt.2.general.0.gz opt.2.general.1.gz opt.2.detailed.gz <<'EOF'
+check "-z: zstd -t accepts them" zstd -q -t opt.2.general.0.zst opt.2.general.1.zst opt.2.detailed.zst <<'EOF'
 --- exit 0
 EOF
-check "-z: the header says gzip yes" rpt opt.2 '^# options' <<'EOF'
-# options: gap_limit 4096 parallel_start yes lenient no gzip yes general yes detailed yes
+check "-z: the header says compress zstd" rpt opt.2 '^# options' <<'EOF'
+# options: gap_limit 4096 parallel_start yes lenient no compress zstd general yes detailed yes
 --- exit 0
 EOF
 same_report "-z: the same report" base/opt.2.cdat_report opt.2.cdat_report
 for f in general.0 general.1 detailed; do
+    zstd -q -d -c "opt.2.$f.zst" >"unz.$f"
+    check_same "-z: .$f.zst decompresses to the plain .$f" "base/opt.2.$f" "unz.$f"
+done
+tdat -classes 4 base/opt.2.detailed plain.time 10 2 | grep -v '^#' >plain.freq
+tdat -classes 4 opt.2.detailed.zst zst.time 10 2 | grep -v '^#' >zst.freq
+check_same "-z: tdat reads the .zst detailed trace as the plain one" plain.freq zst.freq
+rm -f opt.2.general.* opt.2.detailed*
+cdat -p --compress opt.2 opt.ini
+check "--compress = -z" bash -c 'ls opt.2.*.zst' <<'EOF'
+opt.2.detailed.zst
+opt.2.general.0.zst
+opt.2.general.1.zst
+--- exit 0
+EOF
+rm -f opt.2.general.* opt.2.detailed*
+cdat -p --gzip opt.2 opt.ini
+check "--gzip: gzip files ending in .gz that gzip -t accepts" \
+    bash -c 'ls opt.2.general.* opt.2.detailed* && gzip -t opt.2.general.0.gz opt.2.general.1.gz opt.2.detailed.gz' <<'EOF'
+opt.2.detailed.gz
+opt.2.general.0.gz
+opt.2.general.1.gz
+--- exit 0
+EOF
+check "--gzip: the header says compress gzip" rpt opt.2 '^# options' <<'EOF'
+# options: gap_limit 4096 parallel_start yes lenient no compress gzip general yes detailed yes
+--- exit 0
+EOF
+for f in general.0 general.1 detailed; do
     gzip -dc "opt.2.$f.gz" >"unz.$f"
-    check_same "-z: .$f.gz decompresses to the plain .$f" "base/opt.2.$f" "unz.$f"
+    check_same "--gzip: .$f.gz decompresses to the plain .$f" "base/opt.2.$f" "unz.$f"
 done
 mkdir gzout
 cdat -p --gzip -o gzout opt.2 opt.ini
@@ -225,21 +253,21 @@ outputs() {
 }
 check "general = 0, detailed = 0: the report only" outputs 0 0 <<'EOF'
 opt.2.cdat_report
-# options: gap_limit 4096 parallel_start yes lenient no gzip no general no detailed no
+# options: gap_limit 4096 parallel_start yes lenient no compress no general no detailed no
 --- exit 0
 EOF
 check "general = 1, detailed = 0: a general trace per processor" outputs 1 0 <<'EOF'
 opt.2.cdat_report
 opt.2.general.0
 opt.2.general.1
-# options: gap_limit 4096 parallel_start yes lenient no gzip no general yes detailed no
+# options: gap_limit 4096 parallel_start yes lenient no compress no general yes detailed no
 --- exit 0
 EOF
 check_same "… the same general trace as with both" base/opt.2.general.1 opt.2.general.1
 check "general = 0, detailed = 1: the detailed trace" outputs 0 1 <<'EOF'
 opt.2.cdat_report
 opt.2.detailed
-# options: gap_limit 4096 parallel_start yes lenient no gzip no general no detailed yes
+# options: gap_limit 4096 parallel_start yes lenient no compress no general no detailed yes
 --- exit 0
 EOF
 check_same "… the same detailed trace as with both" base/opt.2.detailed opt.2.detailed
@@ -415,7 +443,7 @@ for spelling in "--lenient" "-lenient"; do
 --- exit 0
 EOF
     check "$spelling: the header, T0's data references" rpt bad.2 '^# (options|lenient|bad_input)|^RxT0L01:' <<'EOF'
-# options: gap_limit 4096 parallel_start yes lenient yes gzip no general yes detailed yes
+# options: gap_limit 4096 parallel_start yes lenient yes compress no general yes detailed yes
 # lenient: trace 0: skipped_records 1 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0
 # bad_input: skipped_records 1 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0
 RxT0L01: data refs 3 hits 1 33.33% misses 2 66.67% upgrades 0 0.00%
@@ -528,6 +556,7 @@ EOT
 usage_error "--hpux=1" "option '--hpux' takes no value" -p --hpux=1 opt.2 opt.ini
 usage_error "-HPUX=1" "option '-HPUX' takes no value" -p -HPUX=1 opt.2 opt.ini
 usage_error "--gzip=1" "option '--gzip' takes no value" -p --gzip=1 opt.2 opt.ini
+usage_error "-z with --gzip" "-z (zstd) and --gzip ask for two formats; give one" -p -z --gzip opt.2 opt.ini
 usage_error "-z=1" "unknown option '-z=1'" -p -z=1 opt.2 opt.ini
 usage_error "-private_range without a colon" "option -private_range: expects LO:HI (addresses, e.g. 0x40000000:0x7fffffff)" -p -private_range 0x1000 opt.2 opt.ini
 usage_error "--private-range LO > HI" "option --private-range=0x2000:0x1000: needs LO <= HI <= 0xffffffff" -p --private-range=0x2000:0x1000 opt.2 opt.ini

@@ -125,15 +125,45 @@ ciat: gz.2.0: 0: record 0: corrupt compressed stream: compressed stream is trunc
 EOF
 kept "truncated gzip stream" gz
 
+earlier zs
+zstd -q -c --check zs.2.1 | head -c 30 >zs.2.1.zst
+rm zs.2.1
+check "truncated zstd stream (file zs.2.1.zst): exit 2" ciat -ciat_events zs.2 <<'EOF'
+--- stderr
+ciat: zs.2.1.zst: 0: record 0: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+kept "truncated zstd stream" zs
+
 # ---- missing and unreadable files ----------------------------------------------------------------
 earlier ms
 rm ms.2.1
 check "a missing trace file: exit 2" ciat -ciat_events ms.2 <<'EOF'
 --- stderr
-ciat: ms.2.1: cannot read trace: No such file or directory
+ciat: ms.2.1: cannot read trace: No such file or directory (tried ms.2.1, ms.2.1.gz and ms.2.1.zst)
 --- exit 2
 EOF
 kept "missing trace file" ms
+
+# A trace of a set may be named P.k, P.k.gz (as gzip leaves it) or P.k.zst;
+# under two names it is refused: they may hold different traces.
+earlier cn
+gzip -n cn.2.1
+zstd -q --rm cn.2.0
+check "a set of a .zst and a .gz file: the same report as plain" \
+    bash -c 'ciat -ciat_events cn.2 && grep -v "^#" cn.2.ciat_report >got && grep -v "^#" saved/cn.2.ciat_report >want && cmp want got && cmp saved/cn.2.ciat_events cn.2.ciat_events && grep "^# trace [01]" cn.2.ciat_report' <<'EOF'
+# trace 0: cn.2.0.zst (little-endian, zstd)
+# trace 1: cn.2.1.gz (little-endian, gzip)
+--- exit 0
+EOF
+earlier am
+gzip -n -k am.2.1
+check "a trace under two names: exit 2" ciat -ciat_events am.2 <<'EOF'
+--- stderr
+ciat: am.2.1: ambiguous: am.2.1 and am.2.1.gz exist; keep one of them, or name the files in a trace list (-t)
+--- exit 2
+EOF
+kept "a trace under two names" am
 
 check "a missing trace list: exit 2" ciat -t no-such.list <<'EOF'
 --- stderr

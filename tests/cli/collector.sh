@@ -464,10 +464,12 @@ proc_call 0
 EOF
 
 # ---- TRACE_FILE_TYPE -------------------------------------------------------------
-check "compressed: a gzip file (magic 1f 8b) with the same records" bash -c '
+check "compressed: a zstd file (magic 28 b5 2f fd, checksummed) with the same records" bash -c '
     TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=z SMAIT_QUIET=1 ./kinds >/dev/null &&
-    od -An -tx1 -N2 z.1.0 && cmp <(dump z.1 k.syms) <(dump k.1 k.syms) && echo same' <<'EOF'
- 1f 8b
+    od -An -tx1 -N4 z.1.0 && zstd -q -t z.1.0 && zstd -l z.1.0 | grep -o XXH64 &&
+    cmp <(dump z.1 k.syms) <(dump k.1 k.syms) && echo same' <<'EOF'
+ 28 b5 2f fd
+XXH64
 same
 --- exit 0
 EOF

@@ -98,14 +98,24 @@ unchanged "cdat: a full disk at the detailed trace" limited 16 cdat -p cd.2 out.
 cdat: cd.2.detailed: write failed: File too large
 --- exit 2
 EOF
-# Compressed (-z), ciat's set above: 21 KB of detailed trace, written at
+# Compressed (--gzip), ciat's set above: 21 KB of detailed trace, written at
 # the end (zlib's buffer is 128 KiB), 3 KB general traces.
 mkdir gz
-cdat -p -z -o gz ev.2 out.ini || echo "the good cdat -z run failed"
+cdat -p --gzip -o gz ev.2 out.ini || echo "the good cdat --gzip run failed"
 mark gz/*
-unchanged "cdat -z: a full disk at the compressed detailed trace" limited 16 cdat -p -z -o gz ev.2 out.ini <<'EOF'
+unchanged "cdat --gzip: a full disk at the compressed detailed trace" limited 16 cdat -p --gzip -o gz ev.2 out.ini <<'EOF'
 --- stderr
 cdat: gz/ev.2.detailed.gz: write failed: File too large
+--- exit 2
+EOF
+# zstd (-z): an 11 KB detailed trace, all of it written when the frame ends
+# at the commit (stdio's buffer is 128 KiB), 2 KB general traces.
+mkdir zs
+cdat -p -z -o zs ev.2 out.ini || echo "the good cdat -z run failed"
+mark zs/*
+unchanged "cdat -z: a full disk at the end of the zstd detailed trace" limited 10 cdat -p -z -o zs ev.2 out.ini <<'EOF'
+--- stderr
+cdat: zs/ev.2.detailed.zst: write failed: File too large
 --- exit 2
 EOF
 

@@ -160,10 +160,39 @@ STDIN=truncated.gz check "truncated gzip on standard input" smait stat - <<'EOF'
 smait: -: 56: record 7: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
 --- exit 2
 EOF
-printf '\x28\xb5\x2f\xfd\0\0\0\0' >packed.zst
-check "zstd is named, not misread" smait stat packed.zst <<'EOF'
+# zstd: the same cases (files made with the zstd tool, checksums on).
+zstd -q -c --check good.bin >whole.zst
+head -c $(( $(file_size whole.zst) - 4 )) whole.zst >truncated.zst
+check "truncated zstd (no checksum): the records, then the error" smait dump truncated.zst <<EOF
+# smait dump of truncated.zst
+$GOOD_DUMP
 --- stderr
-smait: packed.zst: cannot read trace: zstd-compressed input is not supported; decompress it first (zstd -d)
+smait: truncated.zst: 56: record 7: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+head -c 6 whole.zst >header-only.zst
+check "zstd frame header only" smait stat header-only.zst <<'EOF'
+--- stderr
+smait: header-only.zst: 0: record 0: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+STDIN=truncated.zst check "truncated zstd on standard input" smait stat - <<'EOF'
+--- stderr
+smait: -: 56: record 7: corrupt compressed stream: compressed stream is truncated (unexpected end of file)
+--- exit 2
+EOF
+cp whole.zst badsum.zst
+flip_bytes badsum.zst $(( $(file_size whole.zst) - 4 )) 00 00 00 00
+check "zstd with a wrong checksum" smait stat badsum.zst <<'EOF'
+--- stderr
+smait: badsum.zst: 0: record 0: corrupt compressed stream: Restored data doesn't match checksum
+--- exit 2
+EOF
+cp whole.zst trailing.zst
+printf 'junk' >>trailing.zst
+check "zstd followed by junk" smait stat trailing.zst <<'EOF'
+--- stderr
+smait: trailing.zst: 56: record 7: corrupt compressed stream: trailing data after the end of the compressed stream
 --- exit 2
 EOF
 

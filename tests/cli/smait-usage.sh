@@ -11,8 +11,8 @@ smait: try 'smait --help'
 EOF
 }
 
-usage_error "no command" "missing command (dump, asm, stat or schedule)"
-usage_error "unknown command" "unknown command 'frob' (dump, asm, stat or schedule)" frob x
+usage_error "no command" "missing command (dump, asm, stat, convert or schedule)"
+usage_error "unknown command" "unknown command 'frob' (dump, asm, stat, convert or schedule)" frob x
 usage_error "unknown option" "unknown option '--frob'" --frob dump x
 usage_error "unknown short option" "unknown option '-x'" dump -x t
 usage_error "unknown report-style option" "unknown option '-ciat_events'" dump -ciat_events t
@@ -45,7 +45,7 @@ byteorder little
 EOF
 check "--set names files that are missing" smait dump --set t.2 <<'EOF'
 --- stderr
-smait: t.2.0: cannot read trace: No such file or directory
+smait: t.2.0: cannot read trace: No such file or directory (tried t.2.0, t.2.0.gz and t.2.0.zst)
 --- exit 2
 EOF
 check "--help exits 0 without stderr" bash -c 'smait --help >help.txt && test -s help.txt' <<'EOF'

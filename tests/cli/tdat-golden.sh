@@ -4,7 +4,7 @@
 # input file (tests/cli/tdat/*.events, *.trace); tdat skips '#' lines, so
 # the explanations sit in the inputs themselves. Also: clocks out of order
 # and on bin boundaries, empty bins, filters, -c, 64-bit clocks, --lenient,
-# both option spellings, gzip (also concatenated members), standard input,
+# both option spellings, gzip (also concatenated members), zstd, standard input,
 # CR LF / tabs / leading blanks, a last line without a newline, determinism.
 # The inputs are copied into the test directory so the "# command:" header
 # line holds relative paths, the same on every machine.
@@ -397,6 +397,11 @@ head -n 30 basic.events | gzip -c >two-members.gz
 tail -n +31 basic.events | gzip -c >>two-members.gz
 tdat_body -classes 4 two-members.gz gz3.time 10 2 >alt.body
 check_same "concatenated gzip members are read one after another" ref.body alt.body
+head -n 30 basic.events | zstd -q -c >two-frames
+tail -n +31 basic.events | zstd -q -c >>two-frames
+tdat_body -classes 4 two-frames zst.time 10 2 >alt.body
+check_same "zstd (two frames, no .zst name): same frequency file" ref.body alt.body
+check_same "zstd: same time file" basic.time zst.time
 
 STDIN=basic.events check "standard input ('-'): named so in the header" \
     bash -c 'tdat -classes 4 - stdin.time 10 2 | sed -n 2,3p' <<'EOF'

@@ -44,6 +44,9 @@ void tu_write(const char *path, const void *data, size_t n);
 void tu_write_str(const char *path, const char *text);
 /* Gzip-compress data into path; mode "wb" (new file) or "ab" (append a member). */
 void tu_write_gz(const char *path, const void *data, size_t n, const char *mode);
+/* Zstd-compress data into path as one frame with a checksum; mode "wb" (new
+ * file) or "ab" (append a frame). */
+void tu_write_zst(const char *path, const void *data, size_t n, const char *mode);
 /* Whole file; caller frees. *n gets its size. Fails the test if unreadable. */
 unsigned char *tu_read(const char *path, size_t *n);
 bool tu_exists(const char *path);
@@ -71,6 +74,7 @@ void tu_recs_free(tu_recs *t);
 unsigned char *tu_bytes(const tu_recs *t, smait_order o);
 void tu_write_trace(const char *path, const tu_recs *t, smait_order o);
 void tu_write_trace_gz(const char *path, const tu_recs *t, smait_order o);
+void tu_write_trace_zst(const char *path, const tu_recs *t, smait_order o);
 
 /* A trace of every record kind (14 logical records, 34 simple records). */
 void tu_all_kinds(tu_recs *t);

@@ -23,17 +23,28 @@
 
 /* ---- byte_source ---------------------------------------------------------------- */
 
+static unsigned char *read_source_format(const char *path, size_t chunk, size_t *n, bool *gz,
+                                         const char **format);
+
 /* Read all of path in chunks of `chunk` bytes; returns the bytes (caller frees). */
 static unsigned char *read_source(const char *path, size_t chunk, size_t *n, bool *gz)
+{
+    return read_source_format(path, chunk, n, gz, NULL);
+}
+
+/* The same, also giving the format (NULL: plain). */
+static unsigned char *read_source_format(const char *path, size_t chunk, size_t *n, bool *gz,
+                                         const char **format)
 {
     const char *why = NULL;
     byte_source *s = byte_source_open(path, &why);
     ck_assert_msg(s != NULL, "%s: %s", path, why);
     if (gz) *gz = byte_source_compressed(s);
+    if (format) *format = byte_source_format(s);
     size_t cap = 1 << 16, len = 0;
     unsigned char *buf = malloc(cap);
     for (;;) {
-        if (len + chunk > cap) buf = realloc(buf, cap *= 2);
+        while (len + chunk > cap) buf = realloc(buf, cap *= 2);
         long k = byte_source_read(s, buf + len, chunk, &why);
         ck_assert_msg(k >= 0, "%s: %s", path, why);
         if (k == 0) break;
@@ -51,17 +62,21 @@ START_TEST(byte_source_chunks)
     for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 7 + (i >> 8));
     const size_t sizes[] = { 0, 1, 2, 3, 4, 5, 9, 3000 };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        for (int gz = 0; gz < 2; gz++) {
+        for (int codec = 0; codec < 3; codec++) {     /* plain, gzip, zstd */
             const char *p = tu_file("bytes");
-            if (gz) tu_write_gz(p, data, sizes[k], "wb");
+            if (codec == 1) tu_write_gz(p, data, sizes[k], "wb");
+            else if (codec == 2) tu_write_zst(p, data, sizes[k], "wb");
             else tu_write(p, data, sizes[k]);
             for (size_t chunk = 1; chunk <= 9; chunk += 2) {
                 size_t n;
-                bool was_gz;
-                unsigned char *got = read_source(p, chunk, &n, &was_gz);
+                bool compressed;
+                const char *format;
+                unsigned char *got = read_source_format(p, chunk, &n, &compressed, &format);
                 ck_assert_uint_eq(n, sizes[k]);
                 ck_assert(!memcmp(got, data, n));
-                ck_assert_int_eq(was_gz, gz);
+                ck_assert_int_eq(compressed, codec != 0);
+                if (codec) ck_assert_str_eq(format, codec == 1 ? "gzip" : "zstd");
+                else ck_assert_ptr_null(format);
                 free(got);
             }
         }
@@ -85,6 +100,70 @@ START_TEST(byte_source_magic_not_name)
     ck_assert(!gz);
     ck_assert_uint_eq(n, 4);
     free(got);
+    /* Three bytes of the zstd magic, or the magic later in the file, are plain too. */
+    tu_write(p, "\x28\xb5\x2f", 3);
+    got = read_source(p, 4, &n, &gz);
+    ck_assert(!gz);
+    ck_assert_uint_eq(n, 3);
+    free(got);
+    tu_write(p, "a\x28\xb5\x2f\xfd", 5);
+    got = read_source(p, 2, &n, &gz);
+    ck_assert(!gz);
+    ck_assert_uint_eq(n, 5);
+    free(got);
+}
+END_TEST
+
+/* Zstd: frames one after another are one stream; skippable frames (magic
+ * 0x184D2A50..5F) before, between and after them give nothing; the input
+ * buffer (128 KiB) is refilled in the middle of a frame. */
+static void write_skippable(const char *path, unsigned char low, size_t len)
+{
+    FILE *f = fopen(path, "ab");
+    ck_assert_ptr_nonnull(f);
+    unsigned char h[8] = { low, 0x2a, 0x4d, 0x18, (unsigned char)len, (unsigned char)(len >> 8), 0, 0 };
+    ck_assert_uint_eq(fwrite(h, 1, 8, f), 8);
+    for (size_t i = 0; i < len; i++) fputc('s', f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(byte_source_zstd_frames)
+{
+    enum { BIG = 600000 };
+    unsigned char *data = malloc(BIG);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < BIG; i++) {      /* barely compressible: many input refills */
+        x = x * 1103515245u + 12345u;
+        data[i] = (unsigned char)(x >> 24);
+    }
+    const char *p = tu_file("frames.zst");
+    tu_write(p, "", 0);
+    write_skippable(p, 0x50, 0);
+    tu_write_zst(p, data, 10, "ab");
+    write_skippable(p, 0x5f, 300);
+    tu_write_zst(p, data + 10, 0, "ab");                 /* an empty frame */
+    tu_write_zst(p, data + 10, BIG - 10 - 7, "ab");
+    tu_write_zst(p, data + BIG - 7, 7, "ab");
+    write_skippable(p, 0x5a, 5);
+    static const size_t chunks[] = { 7, 4096, 1 << 20 };
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        size_t n;
+        const char *format;
+        unsigned char *got = read_source_format(p, chunks[c], &n, NULL, &format);
+        ck_assert_str_eq(format, "zstd");
+        ck_assert_uint_eq(n, BIG);
+        ck_assert(!memcmp(got, data, BIG));
+        free(got);
+    }
+    /* Only a skippable frame: an empty stream. */
+    p = tu_file("skip-only.zst");
+    tu_write(p, "", 0);
+    write_skippable(p, 0x53, 4);
+    size_t n;
+    unsigned char *got = read_source(p, 4, &n, NULL);
+    ck_assert_uint_eq(n, 0);
+    free(got);
+    free(data);
 }
 END_TEST
 
@@ -95,9 +174,6 @@ START_TEST(byte_source_open_errors)
     ck_assert_str_eq(why, "No such file or directory");
     ck_assert_ptr_null(byte_source_open(tu_dir, &why));
     ck_assert_str_eq(why, "is a directory");
-    tu_write(tu_file("z.zst"), "\x28\xb5\x2f\xfd\x00", 5);
-    ck_assert_ptr_null(byte_source_open(tu_file("z.zst"), &why));
-    ck_assert_str_eq(why, "zstd-compressed input is not supported; decompress it first (zstd -d)");
     byte_source_close(NULL);
 }
 END_TEST
@@ -108,34 +184,38 @@ START_TEST(byte_source_partial_data_before_error)
      * reports the error, so the offset of the damage is known. */
     unsigned char data[1000];
     for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)i;
-    const char *p = tu_file("partial.gz");
-    tu_write_gz(p, data, sizeof data, "wb");
-    size_t n;
-    unsigned char *b = tu_read(p, &n);
-    tu_write(p, b, n - 4);
-    free(b);
-    const char *why = NULL;
-    byte_source *s = byte_source_open(p, &why);
-    unsigned char out[2000];
-    long k = byte_source_read(s, out, sizeof out, &why);
-    ck_assert_int_eq(k, 1000);
-    ck_assert(!memcmp(out, data, 1000));
-    ck_assert_int_eq(byte_source_read(s, out, sizeof out, &why), -1);
-    ck_assert_str_eq(why, "compressed stream is truncated (unexpected end of file)");
-    ck_assert_int_eq(byte_source_read(s, out, sizeof out, &why), -1);   /* and stays so */
-    byte_source_close(s);
+    for (int zst = 0; zst < 2; zst++) {
+        const char *p = tu_file(zst ? "partial.zst" : "partial.gz");
+        if (zst) tu_write_zst(p, data, sizeof data, "wb");
+        else tu_write_gz(p, data, sizeof data, "wb");
+        size_t n;
+        unsigned char *b = tu_read(p, &n);
+        tu_write(p, b, n - 4);      /* gzip: the size field; zstd: the checksum */
+        free(b);
+        const char *why = NULL;
+        byte_source *s = byte_source_open(p, &why);
+        unsigned char out[2000];
+        long k = byte_source_read(s, out, sizeof out, &why);
+        ck_assert_int_eq(k, 1000);
+        ck_assert(!memcmp(out, data, 1000));
+        ck_assert_int_eq(byte_source_read(s, out, sizeof out, &why), -1);
+        ck_assert_str_eq(why, "compressed stream is truncated (unexpected end of file)");
+        ck_assert_int_eq(byte_source_read(s, out, sizeof out, &why), -1);   /* and stays so */
+        byte_source_close(s);
+    }
 }
 END_TEST
 
 /* ---- line_reader ------------------------------------------------------------------ */
 
-START_TEST(lines_plain_and_gzip)
+START_TEST(lines_plain_gzip_zstd)
 {
     const char *text = "first\nsecond\r\n\n  spaced  \nlast without newline";
     const char *want[] = { "first", "second", "", "  spaced  ", "last without newline" };
-    for (int gz = 0; gz < 2; gz++) {
+    for (int codec = 0; codec < 3; codec++) {     /* plain, gzip, zstd */
         const char *p = tu_file("lines.txt");
-        if (gz) tu_write_gz(p, text, strlen(text), "wb");
+        if (codec == 1) tu_write_gz(p, text, strlen(text), "wb");
+        else if (codec == 2) tu_write_zst(p, text, strlen(text), "wb");
         else tu_write_str(p, text);
         line_reader *r = line_reader_open(p);
         ck_assert_str_eq(line_reader_path(r), p);
@@ -221,6 +301,17 @@ START_TEST(lines_errors)
     free(b);
     snprintf(want, sizeof want, "dsmtrace: %s: line 3: compressed stream is truncated"
              " (unexpected end of file)\n", p);
+    tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+
+    p = tu_file("bad.txt.zst");
+    tu_write_zst(p, "one\ntwo\n", 8, "wb");
+    b = tu_read(p, &n);
+    b[n - 1] ^= 0xff;           /* the content checksum */
+    tu_write(p, b, n);
+    free(b);
+    /* zstd checks a frame's checksum before it hands out the frame's last
+     * block, so here no line comes out before the error. */
+    snprintf(want, sizeof want, "dsmtrace: %s: line 1: Restored data doesn't match checksum\n", p);
     tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
 
     /* a NUL byte in line 2 (not the last line, and in a last line without
@@ -400,6 +491,56 @@ START_TEST(out_file_gzip)
     buf[n] = '\0';
     ck_assert(strncmp(buf, "short line\nxxx", 14) == 0);
     ck_assert_str_eq(buf + 11 + 2000, "end\n");
+}
+END_TEST
+
+/* zstd: printf (short and long), write (small and big), read back by
+ * byte_source; a run that dies leaves no .zst behind. */
+static void zstd_dies_job(void *arg)
+{
+    out_file *f = out_file_open_format(arg, OUT_ZSTD);
+    out_file_printf(f, "partial output\n");
+    diag_data_error("input", 80, "record 10: bad");
+}
+
+START_TEST(out_file_zstd)
+{
+    const char *p = tu_file("out.zst");
+    out_file *f = out_file_open_format(p, OUT_ZSTD);
+    ck_assert_ptr_null(out_file_stream(f));
+    char long_line[2000];
+    memset(long_line, 'x', sizeof long_line - 1);
+    long_line[sizeof long_line - 1] = '\0';
+    enum { BIG = 300000 };
+    char *big = malloc(BIG);
+    for (size_t i = 0; i < BIG; i++) big[i] = (char)('a' + (i * 7919 % 26));
+    out_file_printf(f, "short %s\n", "line");
+    out_file_printf(f, "%s\n", long_line);      /* longer than the printf buffer */
+    out_file_write(f, big, BIG);                /* more than zstd's output buffer */
+    out_file_write(f, "end\n", 4);
+    out_file_commit(f);
+    size_t n;
+    bool compressed;
+    const char *format;
+    unsigned char *got = read_source_format(p, 4096, &n, &compressed, &format);
+    ck_assert_str_eq(format, "zstd");
+    ck_assert_uint_eq(n, 11 + 2000 + BIG + 4);
+    ck_assert(strncmp((char *)got, "short line\nxxx", 14) == 0);
+    ck_assert(memcmp(got + 11 + 2000, big, BIG) == 0);
+    ck_assert(memcmp(got + 11 + 2000 + BIG, "end\n", 4) == 0);
+    free(got);
+    free(big);
+    /* Nothing written: an empty frame, an empty stream. */
+    p = tu_file("empty.zst");
+    out_file_commit(out_file_open_format(p, OUT_ZSTD));
+    got = read_source_format(p, 16, &n, &compressed, &format);
+    ck_assert_str_eq(format, "zstd");
+    ck_assert_uint_eq(n, 0);
+    free(got);
+
+    p = tu_file("dies.zst");
+    ck_assert_int_eq(tu_run(zstd_dies_job, (void *)p, NULL, NULL, NULL), 2);
+    ck_assert(!tu_exists(p));
 }
 END_TEST
 
@@ -981,13 +1122,14 @@ Suite *io_suite(void)
     Suite *s = suite_create("io");
     TCase *tc = tcase_create("byte_source");
     tcase_add_test(tc, byte_source_chunks);
+    tcase_add_test(tc, byte_source_zstd_frames);
     tcase_add_test(tc, byte_source_magic_not_name);
     tcase_add_test(tc, byte_source_open_errors);
     tcase_add_test(tc, byte_source_partial_data_before_error);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("line_reader");
-    tcase_add_test(tc, lines_plain_and_gzip);
+    tcase_add_test(tc, lines_plain_gzip_zstd);
     tcase_add_test(tc, lines_empty_and_long);
     tcase_add_test(tc, lines_errors);
     tcase_add_test(tc, lines_max);
@@ -997,6 +1139,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, out_file_commit_and_abort);
     tcase_add_test(tc, out_file_big_chunks_in_order);
     tcase_add_test(tc, out_file_gzip);
+    tcase_add_test(tc, out_file_zstd);
     tcase_add_test(tc, out_file_fatal_leaves_nothing);
     tcase_add_test(tc, out_file_special);
     tcase_add_test(tc, out_file_buffer);

@@ -163,11 +163,17 @@ START_TEST(empty_file)
     ck_assert_ptr_null(trace_reader_next(r));
     ck_assert_int_eq(trace_reader_order(r), SMAIT_ORDER_LITTLE);
     trace_reader_close(r);
-    /* An empty gzip stream is an empty trace too. */
+    /* An empty gzip stream or zstd frame is an empty trace too. */
     p = tu_file("empty.trace.gz");
     tu_write_gz(p, "", 0, "wb");
     r = trace_reader_open(p, NULL);
     ck_assert(trace_reader_compressed(r));
+    ck_assert_ptr_null(trace_reader_next(r));
+    trace_reader_close(r);
+    p = tu_file("empty.trace.zst");
+    tu_write_zst(p, "", 0, "wb");
+    r = trace_reader_open(p, NULL);
+    ck_assert_str_eq(trace_reader_format(r), "zstd");
     ck_assert_ptr_null(trace_reader_next(r));
     trace_reader_close(r);
 }
@@ -192,6 +198,59 @@ START_TEST(gzip_file)
     trace_reader_close(r);
     free(got);
     free(want);
+    tu_recs_free(&t);
+}
+END_TEST
+
+START_TEST(zstd_file)
+{
+    tu_recs t = { 0 };
+    tu_all_kinds(&t);
+    const char *p = tu_file("zst.trace");    /* detected by magic bytes, not by name */
+    tu_write_trace_zst(p, &t, SMAIT_ORDER_BIG);
+    trace_reader *r = trace_reader_open(p, NULL);
+    ck_assert(trace_reader_compressed(r));
+    ck_assert_str_eq(trace_reader_format(r), "zstd");
+    ck_assert_int_eq(trace_reader_order(r), SMAIT_ORDER_BIG);
+    char *got = tu_dump_reader(r), *want = tu_dump_recs(&t);
+    ck_assert_str_eq(got, want);
+    uint64_t done, total;
+    trace_reader_progress(r, &done, &total);
+    struct stat st;
+    ck_assert_int_eq(stat(p, &st), 0);
+    ck_assert_uint_eq(total, (uint64_t)st.st_size);   /* progress counts file bytes */
+    ck_assert_uint_eq(done, (uint64_t)st.st_size);
+    trace_reader_close(r);
+    free(got);
+    free(want);
+    tu_recs_free(&t);
+}
+END_TEST
+
+START_TEST(zstd_concatenated_frames)
+{
+    tu_recs t = { 0 };
+    tu_all_kinds(&t);
+    unsigned char *b = tu_bytes(&t, SMAIT_ORDER_LITTLE);
+    const char *p = tu_file("multi.trace.zst");
+    /* Frames split inside a simple record and inside the barrier call record,
+     * with an empty frame and a skippable frame in between. */
+    tu_write_zst(p, b, 11, "wb");
+    tu_write_zst(p, b + 11, 8 * 9 + 3 - 11, "ab");
+    tu_write_zst(p, "", 0, "ab");
+    FILE *f = fopen(p, "ab");
+    ck_assert_uint_eq(fwrite("\x51\x2a\x4d\x18\x03\0\0\0abc", 1, 11, f), 11);
+    ck_assert_int_eq(fclose(f), 0);
+    tu_write_zst(p, b + 75, 8 * t.n - 75, "ab");
+    char *want = expected_dump(&t, NO_PROBLEMS, "little"), *out, *err;
+    dump_job j = { .path = p };
+    ck_assert_int_eq(run_dump(&j, &out, &err), 100);
+    ck_assert_str_eq(err, "");
+    ck_assert_str_eq(out, want);
+    free(out);
+    free(err);
+    free(want);
+    free(b);
     tu_recs_free(&t);
 }
 END_TEST
@@ -462,6 +521,13 @@ START_TEST(standard_input)
     ck_assert_str_eq(out, want);
     free(out);
     free(err);
+    p = tu_file("stdin.trace.zst");
+    tu_write_trace_zst(p, &t, SMAIT_ORDER_BIG);
+    ck_assert_int_eq(tu_run(read_stdin_job, NULL, p, &out, &err), 100);
+    ck_assert_str_eq(err, "");
+    ck_assert_str_eq(out, want);
+    free(out);
+    free(err);
     free(want);
     tu_recs_free(&t);
 }
@@ -705,16 +771,103 @@ START_TEST(bad_gzip_corrupt)
 }
 END_TEST
 
+/* A zstd frame of four word loads (32 bytes of data, with a checksum). */
+static size_t write_four_loads_zst(const char *path)
+{
+    tu_recs t = { 0 };
+    for (int i = 0; i < 4; i++) tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x10u * (unsigned)i);
+    tu_write_trace_zst(path, &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    return (size_t)st.st_size;
+}
+
+START_TEST(bad_zstd_truncated)
+{
+    dump_job j = { .path = tu_file("trunc-stream.zst") };
+    size_t n = write_four_loads_zst(j.path);
+    /* Without the checksum: all data is there, the end of the frame is not. */
+    tu_truncate(j.path, n - 4);
+    expect_failure(&j, FOUR_LOADS, j.path,
+                   "32: record 4: corrupt compressed stream: compressed stream is truncated"
+                   " (unexpected end of file)");
+    /* Only the frame header left; only the magic bytes. */
+    tu_truncate(j.path, 6);
+    expect_failure(&j, "", j.path,
+                   "0: record 0: corrupt compressed stream: compressed stream is truncated"
+                   " (unexpected end of file)");
+    tu_write(j.path, "\x28\xb5\x2f\xfd", 4);
+    expect_failure(&j, "", j.path,
+                   "0: record 0: corrupt compressed stream: compressed stream is truncated"
+                   " (unexpected end of file)");
+    /* A complete frame, then half of the next: the first frame's records come out. */
+    write_four_loads_zst(j.path);
+    size_t m;
+    unsigned char *b = tu_read(j.path, &m);
+    FILE *f = fopen(j.path, "ab");
+    ck_assert_uint_eq(fwrite(b, 1, m / 2, f), m / 2);
+    ck_assert_int_eq(fclose(f), 0);
+    free(b);
+    expect_failure(&j, FOUR_LOADS, j.path,
+                   "32: record 4: corrupt compressed stream: compressed stream is truncated"
+                   " (unexpected end of file)");
+    /* A skippable frame cut short. */
+    write_four_loads_zst(j.path);
+    f = fopen(j.path, "ab");
+    ck_assert_uint_eq(fwrite("\x50\x2a\x4d\x18\x10\0\0\0abc", 1, 11, f), 11);
+    ck_assert_int_eq(fclose(f), 0);
+    expect_failure(&j, FOUR_LOADS, j.path,
+                   "32: record 4: corrupt compressed stream: compressed stream is truncated"
+                   " (unexpected end of file)");
+}
+END_TEST
+
+START_TEST(bad_zstd_corrupt)
+{
+    dump_job j = { .path = tu_file("corrupt.zst") };
+    size_t n = write_four_loads_zst(j.path);
+    unsigned char *b = tu_read(j.path, &n);
+    /* A damaged checksum. */
+    b[n - 1] ^= 0xFF;
+    tu_write(j.path, b, n);
+    expect_failure(&j, "", j.path,
+                   "0: record 0: corrupt compressed stream: Restored data doesn't match checksum");
+    /* Reserved bit of the frame header descriptor set. */
+    b[n - 1] ^= 0xFF;
+    b[4] |= 0x08;
+    tu_write(j.path, b, n);
+    expect_failure(&j, "", j.path,
+                   "0: record 0: corrupt compressed stream: Unsupported frame parameter");
+    /* Garbage after a complete frame. */
+    b[4] &= (unsigned char)~0x08;
+    b = realloc(b, n + 8);
+    memcpy(b + n, "junkjunk", 8);
+    tu_write(j.path, b, n + 8);
+    expect_failure(&j, FOUR_LOADS, j.path,
+                   "32: record 4: corrupt compressed stream: trailing data after the end"
+                   " of the compressed stream");
+    /* A gzip member after a zstd frame is trailing data too (one format a file). */
+    tu_write(j.path, b, n);
+    free(b);
+    write_four_loads_gz(tu_file("member.gz"));
+    b = tu_read(tu_file("member.gz"), &n);
+    FILE *f = fopen(j.path, "ab");
+    ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+    ck_assert_int_eq(fclose(f), 0);
+    free(b);
+    expect_failure(&j, FOUR_LOADS, j.path,
+                   "32: record 4: corrupt compressed stream: trailing data after the end"
+                   " of the compressed stream");
+}
+END_TEST
+
 START_TEST(bad_unreadable_files)
 {
     dump_job j = { .path = tu_file("does-not-exist") };
     expect_failure(&j, "", j.path, "cannot read trace: No such file or directory");
     j.path = tu_dir;
     expect_failure(&j, "", j.path, "cannot read trace: is a directory");
-    j.path = tu_file("zstd.trace");
-    tu_write(j.path, "\x28\xb5\x2f\xfd\0\0\0\0", 8);
-    expect_failure(&j, "", j.path, "cannot read trace: zstd-compressed input is not supported;"
-                   " decompress it first (zstd -d)");
     if (geteuid() != 0) {       /* root reads anything */
         j.path = tu_file("noperm.trace");
         tu_write(j.path, "", 0);
@@ -908,6 +1061,24 @@ START_TEST(lenient_gzip_truncated_and_corrupt)
     ck_assert(strncmp(err, "dsmtrace: warning: ", 19) == 0);
     ck_assert(strstr(err, "; the trace is treated as ending here\n") != NULL);
     ck_assert(strncmp(out, "0: load 4 0x00000000\n1: load 4 0x9e3779b1\n", 42) == 0);
+    free(out);
+    free(err);
+
+    /* zstd alike: a frame cut short is counted, what came before kept. */
+    const char *big = tu_file("big-lenient.zst");
+    tu_write_trace_zst(big, &t, SMAIT_ORDER_LITTLE);
+    b = tu_read(big, &n);
+    j.path = tu_file("trunc-lenient.zst");
+    write_four_loads_zst(j.path);
+    FILE *f = fopen(j.path, "ab");
+    ck_assert_uint_eq(fwrite(b, 1, n - 10, f), n - 10);
+    ck_assert_int_eq(fclose(f), 0);
+    free(b);
+    ck_assert_int_eq(run_dump(&j, &out, &err), 100);
+    ck_assert(strncmp(out, FOUR_LOADS, strlen(FOUR_LOADS)) == 0);
+    ck_assert(strstr(out, "corrupt=1 order=little\n") != NULL);
+    ck_assert(strstr(err, "compressed stream is truncated (unexpected end of file); the trace is"
+                     " treated as ending here\n") != NULL);
     free(out);
     free(err);
     tu_recs_free(&t);
@@ -1112,6 +1283,8 @@ Suite *trace_reader_suite(void)
     tcase_add_test(tc, empty_file);
     tcase_add_test(tc, gzip_file);
     tcase_add_test(tc, gzip_concatenated_members);
+    tcase_add_test(tc, zstd_file);
+    tcase_add_test(tc, zstd_concatenated_frames);
     tcase_add_test(tc, big_endian_auto);
     tcase_add_test(tc, forced_order_overrides_detection);
     tcase_add_test(tc, small_buffers_call_records_straddle);
@@ -1132,6 +1305,8 @@ Suite *trace_reader_suite(void)
     tcase_add_test(tc, bad_truncated_final_record);
     tcase_add_test(tc, bad_gzip_truncated);
     tcase_add_test(tc, bad_gzip_corrupt);
+    tcase_add_test(tc, bad_zstd_truncated);
+    tcase_add_test(tc, bad_zstd_corrupt);
     tcase_add_test(tc, bad_unreadable_files);
     tcase_add_exit_test(tc, exit_missing_file, 2);
     tcase_add_exit_test(tc, exit_bad_record, 2);

@@ -25,21 +25,139 @@ START_TEST(prefix_count)
 }
 END_TEST
 
+static void bad_prefix_job(void *arg);
+
+static void make_dir(const char *p)
+{
+    ck_assert_msg(mkdir(p, 0755) == 0 || tu_exists(p), "mkdir %s", p);
+}
+
+/* Empty files: a prefix's names are found by their existence alone. */
+static void touch_all(const char *dir, const char *const *names)
+{
+    char p[4200];
+    make_dir(tu_file(dir));
+    for (; *names; names++) {
+        snprintf(p, sizeof p, "%s/%s", tu_file(dir), *names);
+        tu_write_str(p, "");
+    }
+}
+
 START_TEST(from_prefix)
 {
+    static const char *const files[] = {
+        "trace_level_3.4.0", "trace_level_3.4.1", "trace_level_3.4.2", "trace_level_3.4.3",
+        "calls.4.0", "calls.4.1", "calls.4.2", "calls.4.3", NULL
+    };
+    touch_all("runs", files);
+    char prefix[4200], want[4400];
+    snprintf(prefix, sizeof prefix, "%s/trace_level_3.4", tu_file("runs"));
     trace_set ts;
-    trace_set_from_prefix(&ts, "runs/trace_level_3.4");
+    trace_set_from_prefix(&ts, prefix);
     ck_assert_int_eq(ts.count, 4);
-    ck_assert_str_eq(ts.name, "runs/trace_level_3.4");
-    ck_assert_str_eq(ts.paths[0], "runs/trace_level_3.4.0");
-    ck_assert_str_eq(ts.paths[3], "runs/trace_level_3.4.3");
+    ck_assert_str_eq(ts.name, prefix);
+    snprintf(want, sizeof want, "%s.0", prefix);
+    ck_assert_str_eq(ts.paths[0], want);
+    snprintf(want, sizeof want, "%s.3", prefix);
+    ck_assert_str_eq(ts.paths[3], want);
     ck_assert_ptr_null(ts.call_paths);
-    trace_set_calls_from_prefix(&ts, "runs/calls.4");
-    ck_assert_str_eq(ts.call_paths[0], "runs/calls.4.0");
-    ck_assert_str_eq(ts.call_paths[3], "runs/calls.4.3");
+    snprintf(prefix, sizeof prefix, "%s/calls.4", tu_file("runs"));
+    trace_set_calls_from_prefix(&ts, prefix);
+    snprintf(want, sizeof want, "%s.0", prefix);
+    ck_assert_str_eq(ts.call_paths[0], want);
+    snprintf(want, sizeof want, "%s.3", prefix);
+    ck_assert_str_eq(ts.call_paths[3], want);
     trace_set_free(&ts);
     ck_assert_int_eq(ts.count, 0);
     ck_assert_ptr_null(ts.paths);
+}
+END_TEST
+
+/* Each file of a set has its own name: plain, .gz or .zst (gzip's and zstd's
+ * names), for traces and call traces alike. */
+START_TEST(from_prefix_compressed_names)
+{
+    static const char *const files[] = {
+        "mix.3.0", "mix.3.1.gz", "mix.3.2.zst", "c.3.0.zst", "c.3.1", "c.3.2.gz", NULL
+    };
+    touch_all("names", files);
+    char prefix[4200], want[4400];
+    snprintf(prefix, sizeof prefix, "%s/mix.3", tu_file("names"));
+    trace_set ts;
+    trace_set_from_prefix(&ts, prefix);
+    ck_assert_str_eq(ts.name, prefix);
+    static const char *const sfx[] = { ".0", ".1.gz", ".2.zst" }, *const csfx[] = { ".0.zst", ".1", ".2.gz" };
+    for (int t = 0; t < 3; t++) {
+        snprintf(want, sizeof want, "%s%s", prefix, sfx[t]);
+        ck_assert_str_eq(ts.paths[t], want);
+    }
+    snprintf(prefix, sizeof prefix, "%s/c.3", tu_file("names"));
+    trace_set_calls_from_prefix(&ts, prefix);
+    for (int t = 0; t < 3; t++) {
+        snprintf(want, sizeof want, "%s%s", prefix, csfx[t]);
+        ck_assert_str_eq(ts.call_paths[t], want);
+    }
+    /* outputs are named after the prefix, not the files */
+    char *out = trace_set_output_path(&ts, NULL, "ciat_report");
+    snprintf(want, sizeof want, "%s/mix.3.ciat_report", tu_file("names"));
+    ck_assert_str_eq(out, want);
+    free(out);
+    trace_set_free(&ts);
+}
+END_TEST
+
+static void calls_prefix_job(void *arg)
+{
+    trace_set ts;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/mix.3", tu_file("names2"));
+    trace_set_from_prefix(&ts, p);
+    trace_set_calls_from_prefix(&ts, arg);
+}
+
+/* A file missing under every name, and a file under two or three names. */
+START_TEST(prefix_name_errors)
+{
+    static const char *const files[] = {
+        "mix.3.0", "mix.3.1.gz", "mix.3.2.zst", "two.2.0", "two.2.0.zst", "two.2.1.gz",
+        "three.1.0", "three.1.0.gz", "three.1.0.zst", "gz.1.0.gz", "gz.1.0.zst",
+        "half.2.0", NULL
+    };
+    touch_all("names2", files);
+    const char *d = tu_file("names2");
+    char p[4200], want[16384];
+
+    snprintf(p, sizeof p, "%s/half.2", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/half.2.1: cannot read trace: No such file or directory"
+             " (tried %s/half.2.1, %s/half.2.1.gz and %s/half.2.1.zst)\n", d, d, d, d);
+    tu_assert_fatal(bad_prefix_job, p, 2, want);
+
+    snprintf(p, sizeof p, "%s/nodir/x.1", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/nodir/x.1.0: cannot read trace: No such file or directory"
+             " (tried %s/nodir/x.1.0, %s/nodir/x.1.0.gz and %s/nodir/x.1.0.zst)\n", d, d, d, d);
+    tu_assert_fatal(bad_prefix_job, p, 2, want);
+
+    snprintf(p, sizeof p, "%s/two.2", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/two.2.0: ambiguous: %s/two.2.0 and %s/two.2.0.zst"
+             " exist; keep one of them, or name the files in a trace list (-t)\n", d, d, d);
+    tu_assert_fatal(bad_prefix_job, p, 2, want);
+
+    snprintf(p, sizeof p, "%s/three.1", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/three.1.0: ambiguous: %s/three.1.0, %s/three.1.0.gz"
+             " and %s/three.1.0.zst exist; keep one of them, or name the files in a trace list"
+             " (-t)\n", d, d, d, d);
+    tu_assert_fatal(bad_prefix_job, p, 2, want);
+
+    snprintf(p, sizeof p, "%s/gz.1", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/gz.1.0: ambiguous: %s/gz.1.0.gz and %s/gz.1.0.zst"
+             " exist; keep one of them, or name the files in a trace list (-t)\n", d, d, d);
+    tu_assert_fatal(bad_prefix_job, p, 2, want);
+
+    /* call traces are looked for the same way */
+    snprintf(p, sizeof p, "%s/callx.3", d);
+    snprintf(want, sizeof want, "dsmtrace: %s/callx.3.0: cannot read trace: No such file or directory"
+             " (tried %s/callx.3.0, %s/callx.3.0.gz and %s/callx.3.0.zst)\n", d, d, d, d);
+    tu_assert_fatal(calls_prefix_job, p, 2, want);
 }
 END_TEST
 
@@ -61,11 +179,6 @@ START_TEST(bad_prefix_is_usage_error)
                     "dsmtrace: try 'dsmtrace --help'\n");
 }
 END_TEST
-
-static void make_dir(const char *p)
-{
-    ck_assert_msg(mkdir(p, 0755) == 0 || tu_exists(p), "mkdir %s", p);
-}
 
 START_TEST(from_list_file)
 {
@@ -185,24 +298,25 @@ END_TEST
 static void calls_mismatch_job(void *arg)
 {
     (void)arg;
+    if (chdir(tu_file("names2")) != 0) _exit(97);
     trace_set ts;
-    trace_set_from_prefix(&ts, "trace.3");
-    trace_set_calls_from_prefix(&ts, "calls.2");
+    trace_set_from_prefix(&ts, "mix.3");
+    trace_set_calls_from_prefix(&ts, "calls.2");     /* missing too: the count is checked first */
 }
 
 START_TEST(call_count_mismatch)
 {
     tu_assert_fatal(calls_mismatch_job, NULL, 1,
                     "dsmtrace: call traces calls.2 name 2 traces but the detailed traces"
-                    " trace.3 name 3\n"
+                    " mix.3 name 3\n"
                     "dsmtrace: try 'dsmtrace --help'\n");
 }
 END_TEST
 
 START_TEST(output_paths)
 {
-    trace_set ts;
-    trace_set_from_prefix(&ts, "runs/fft.4");
+    /* Only the name matters (from a prefix, the prefix; the files need not exist). */
+    trace_set ts = { .name = xstrdup("runs/fft.4") };
     char *p = trace_set_output_path(&ts, NULL, "ciat_report");
     ck_assert_str_eq(p, "runs/fft.4.ciat_report");
     free(p);
@@ -214,7 +328,7 @@ START_TEST(output_paths)
     free(p);
     trace_set_free(&ts);
 
-    trace_set_from_prefix(&ts, "fft.2");
+    ts.name = xstrdup("fft.2");
     p = trace_set_output_path(&ts, "out", "cdat_report");
     ck_assert_str_eq(p, "out/fft.2.cdat_report");
     free(p);
@@ -277,12 +391,14 @@ Suite *trace_set_suite(void)
     TCase *tc = tcase_create("sets");
     tcase_add_test(tc, prefix_count);
     tcase_add_test(tc, from_prefix);
+    tcase_add_test(tc, from_prefix_compressed_names);
+    tcase_add_test(tc, prefix_name_errors);
     tcase_add_test(tc, bad_prefix_is_usage_error);
     tcase_add_test(tc, from_list_file);
     tcase_add_test(tc, list_without_directory_part);
     tcase_add_test(tc, list_with_stdin);
     tcase_add_test(tc, bad_lists);
-    tcase_add_test(tc, call_count_mismatch);
+    tcase_add_test(tc, call_count_mismatch);     /* after prefix_name_errors: its files */
     tcase_add_test(tc, output_paths);
     tcase_add_test(tc, open_set_with_call_traces);
     suite_add_tcase(s, tc);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 char *tu_dir;
 
@@ -42,6 +43,23 @@ void tu_write_gz(const char *path, const void *data, size_t n, const char *mode)
     ck_assert_msg(g != NULL, "gzopen %s failed", path);
     if (n) ck_assert_int_eq(gzwrite(g, data, (unsigned)n), (int)n);
     ck_assert_int_eq(gzclose(g), Z_OK);
+}
+
+void tu_write_zst(const char *path, const void *data, size_t n, const char *mode)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ck_assert_ptr_nonnull(c);
+    ck_assert(!ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1)));
+    size_t cap = ZSTD_compressBound(n);
+    void *buf = malloc(cap);
+    size_t k = ZSTD_compress2(c, buf, cap, data, n);
+    ck_assert_msg(!ZSTD_isError(k), "zstd: %s", ZSTD_getErrorName(k));
+    ZSTD_freeCCtx(c);
+    FILE *f = fopen(path, mode);
+    ck_assert_msg(f != NULL, "cannot open %s: %s", path, strerror(errno));
+    ck_assert_uint_eq(fwrite(buf, 1, k, f), k);
+    ck_assert_int_eq(fclose(f), 0);
+    free(buf);
 }
 
 unsigned char *tu_read(const char *path, size_t *n)
@@ -162,6 +180,13 @@ void tu_write_trace_gz(const char *path, const tu_recs *t, smait_order o)
 {
     unsigned char *b = tu_bytes(t, o);
     tu_write_gz(path, b, 8 * t->n, "wb");
+    free(b);
+}
+
+void tu_write_trace_zst(const char *path, const tu_recs *t, smait_order o)
+{
+    unsigned char *b = tu_bytes(t, o);
+    tu_write_zst(path, b, 8 * t->n, "wb");
     free(b);
 }
 

@@ -1,0 +1,144 @@
+# smait-convert.sh — smait convert (plain, gzip, zstd; files and --set) and
+# the sizes smait stat gives for compressed input (formats/SMAIT.md §11).
+cat >set.txt <<'EOF'
+threads 3
+thread 0
+start_trace @1000:1000
+repeat 200
+load 4 0x20000000
+store 8 0x20000008
+end
+thread 1
+barrier var=0x8000 threads=2 @3:5
+load 4 0x100
+thread 2
+EOF
+smait asm set.txt orig
+mv orig.3.0 keep0; mv orig.3.1 keep1; mv orig.3.2 keep2    # the originals, under other names
+cp keep0 s.3.0; cp keep1 s.3.1; cp keep2 s.3.2
+
+# ---- a set, to zstd and gzip and back -------------------------------------------------------
+check "--set to zstd: every file P.k.zst, the inputs removed" \
+    bash -c 'smait convert --to zstd --set s.3 && ls s.3.*' <<'EOF'
+s.3.0.zst
+s.3.1.zst
+s.3.2.zst
+--- exit 0
+EOF
+check "the outputs are zstd with a checksum that zstd -d reads back" \
+    bash -c 'for k in 0 1 2; do zstd -q -t s.3.$k.zst && zstd -q -d -c s.3.$k.zst | cmp - keep$k || exit 1; done; zstd -l s.3.0.zst | grep -o XXH64' <<'EOF'
+XXH64
+--- exit 0
+EOF
+check "a set of .zst files reads as the plain set" \
+    bash -c 'smait dump --set s.3 >z.dump && smait dump keep0 keep1 keep2 >p.dump && diff <(sed "1d; s/ *#.*//" p.dump) <(sed "1d; s/ *#.*//" z.dump)' <<'EOF'
+--- exit 0
+EOF
+check "one file to gzip" bash -c 'smait convert --to gzip s.3.1.zst && ls s.3.* && gzip -t s.3.1.gz' <<'EOF'
+s.3.0.zst
+s.3.1.gz
+s.3.2.zst
+--- exit 0
+EOF
+check "--set to plain: byte for byte the original set" \
+    bash -c 'smait convert --to plain --set s.3 && ls s.3.* && cmp keep0 s.3.0 && cmp keep1 s.3.1 && cmp keep2 s.3.2' <<'EOF'
+s.3.0
+s.3.1
+s.3.2
+--- exit 0
+EOF
+smait convert --to zstd --level 19 s.3.0
+mv s.3.0.zst first.zst
+cp keep0 s.3.0
+smait convert --to zstd --level 19 s.3.0
+check_same "the same input and level give the same bytes" first.zst s.3.0.zst
+check "--keep keeps the input; then the set has a file under two names" \
+    bash -c 'smait convert --keep --to zstd s.3.1; ls s.3.1*; smait stat --set s.3' <<'EOF'
+s.3.1
+s.3.1.zst
+--- stderr
+smait: s.3.1: ambiguous: s.3.1 and s.3.1.zst exist; keep one of them, or name the files in a trace list (-t)
+--- exit 2
+EOF
+rm s.3.1.zst
+
+# ---- smait stat: sizes and ratio of compressed input ------------------------------------------
+zstd -q -c keep0 >r.zst
+gzip -n -c keep0 >r.gz
+zsize=$(file_size r.zst)
+gsize=$(file_size r.gz)
+size=$(file_size keep0)
+check "stat: compressed and data bytes, ratio (zstd, gzip); none for plain" \
+    bash -c 'smait stat r.zst | sed -n 3,6p; smait stat r.gz | sed -n 3,6p; smait stat keep0 | sed -n 3,4p' <<EOF
+compressed zstd
+compressed_bytes $zsize
+data_bytes $size
+ratio $(awk -v a="$size" -v b="$zsize" 'BEGIN { printf "%.2f", a / b }')
+compressed gzip
+compressed_bytes $gsize
+data_bytes $size
+ratio $(awk -v a="$size" -v b="$gsize" 'BEGIN { printf "%.2f", a / b }')
+compressed no
+simple_records 406
+--- exit 0
+EOF
+STDIN=r.zst check "stat: the sizes of a zstd pipe" bash -c 'cat | smait stat - | sed -n 3,5p' <<EOF
+compressed zstd
+compressed_bytes $zsize
+data_bytes $size
+--- exit 0
+EOF
+
+# ---- bad input: exit 2, the output not written, the input kept ---------------------------------
+cp keep0 b.3.0
+zstd -q -c keep1 | head -c 40 >b.3.1.zst
+cp keep2 b.3.2
+# (the offset: the bytes decompressed before the cut, as many as zstd's block layout gives)
+check_status "a truncated input: named with its offset, exit 2" 2 \
+    '^smait: b\.3\.1\.zst: [0-9]+: corrupt compressed stream: compressed stream is truncated \(unexpected end of file\)$' \
+    smait convert --to gzip --set b.3
+check "files before it are converted, it and those after it are untouched" \
+    bash -c 'ls b.3.* && ls -a | grep -c tmp' <<'EOF'
+b.3.0.gz
+b.3.1.zst
+b.3.2
+0
+--- exit 1
+EOF
+check "a missing file" smait convert --to zstd nothing.0 <<'EOF'
+--- stderr
+smait: nothing.0: cannot read: No such file or directory
+--- exit 2
+EOF
+
+# ---- usage errors: exit 1, nothing written -------------------------------------------------
+usage() {   # NAME MESSAGE ARGS...
+    local name=$1 msg=$2
+    shift 2
+    check "$name" smait "$@" <<EOF
+--- stderr
+smait: $msg
+smait: try 'smait --help'
+--- exit 1
+EOF
+}
+usage "convert without --to" "convert needs --to plain, --to gzip or --to zstd" convert keep0
+usage "an unknown format" "option --to: must be plain, gzip or zstd" convert --to xz keep0
+usage "--level out of range" "option --level: 20 is out of range (1..19)" convert --to zstd --level 20 keep0
+usage "--level with gzip" "--level is for --to zstd" convert --to gzip --level 3 keep0
+usage "--to for another command" "--to, --level and --keep are options of convert" stat --to zstd keep0
+usage "--keep for another command" "--to, --level and --keep are options of convert" dump --keep keep0
+usage "convert without a file" "convert needs a file (or --set PREFIX.P)" convert --to zstd
+usage "standard input" "convert: reads files, not standard input ('-')" convert --to zstd -
+usage "a plain file to plain" "convert: the output of 'keep0' would be the file itself (give a file named .gz or .zst to convert it to plain)" \
+    convert --to plain keep0
+usage "a .zst file to zstd" "convert: the output of 'r.zst' would be the file itself (give a file named .gz or .zst to convert it to plain)" \
+    convert --to zstd r.zst
+usage "two inputs, one output" "convert: two inputs would both be written to 'r'" convert --to plain r.zst r.gz
+usage "a name that is only the suffix" "convert: cannot name the output of '.gz'" convert --to plain .gz
+check "after the usage errors: the files as they were" bash -c 'ls r.* keep0' <<'EOF'
+keep0
+r.gz
+r.zst
+--- exit 0
+EOF
