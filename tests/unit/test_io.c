@@ -6,6 +6,8 @@
 #include "../../common/out_file.h"
 #include "../../common/diag.h"
 
+#include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -440,6 +442,72 @@ START_TEST(diag_fatal_statuses)
 }
 END_TEST
 
+/* The fuzzing harnesses' trap: messages to a function, fatal errors back
+ * through longjmp with their status, unfinished outputs removed first. */
+typedef struct test_trap {
+    diag_trap t;
+    jmp_buf back;
+    char log[1024];
+    size_t len;
+} test_trap;
+
+static void trap_message(diag_trap *t, const char *file, uint64_t offset, bool warning, const char *text)
+{
+    test_trap *tt = (test_trap *)t;
+    tt->len += (size_t)snprintf(tt->log + tt->len, sizeof tt->log - tt->len, "[%s|%s|%" PRIu64 "|%s]",
+                                warning ? "warning" : "error", file ? file : "-", offset, text);
+}
+
+static void trap_fatal(diag_trap *t, int status)
+{
+    longjmp(((test_trap *)t)->back, status);
+}
+
+START_TEST(diag_trap_returns)
+{
+    static test_trap tt = { .t = { trap_message, trap_fatal } };
+    static const char *out;
+    static int step;
+    out = tu_file("trapped.report");
+    step = 0;
+    diag_set_trap(&tt.t);
+    tu_capture_begin();
+    int status = setjmp(tt.back);
+    switch (step++) {
+    case 0:
+        ck_assert_int_eq(status, 0);
+        diag_warn("t.1.0", 8, "record %d: odd", 1);
+        out_file_printf(out_file_open(out, false), "partial\n");
+        diag_data_error("t.1.0", 16, "record %d: bad", 2);
+        break;
+    case 1:
+        ck_assert_int_eq(status, EXIT_DATA);
+        ck_assert(!tu_exists(out));
+        diag_usage_error("missing %s", "operand");
+        break;
+    case 2:
+        ck_assert_int_eq(status, EXIT_USAGE);
+        xgrow(NULL, SIZE_MAX / 4, SIZE_MAX / 2, 8);
+        break;
+    case 3:
+        ck_assert_int_eq(status, EXIT_INTERNAL);
+        break;
+    }
+    diag_set_trap(NULL);
+    char *err = tu_capture_end();
+    ck_assert_str_eq(err, "");      /* nothing printed, and no "try --help" */
+    free(err);
+    ck_assert_int_eq(step, 4);
+    ck_assert_str_eq(tt.log, "[warning|t.1.0|8|record 1: odd][error|t.1.0|16|record 2: bad]"
+                     "[error|-|18446744073709551615|missing operand]"
+                     "[error|-|18446744073709551615|out of memory (allocating 18446744073709551615 bytes)]");
+    /* Without the trap, the same errors print and exit as before. */
+    int which = 0;
+    tu_assert_fatal(diag_fatal_job, &which, 2, "cdat: cfg: line 3: bad key\n");
+    diag_set_tool("dsmtrace");
+}
+END_TEST
+
 static void oom_job(void *arg)
 {
     (void)arg;
@@ -499,6 +567,7 @@ Suite *io_suite(void)
     tc = tcase_create("diag");
     tcase_add_test(tc, diag_messages);
     tcase_add_test(tc, diag_fatal_statuses);
+    tcase_add_test(tc, diag_trap_returns);
     tcase_add_test(tc, allocation_helpers);
     suite_add_tcase(s, tc);
     return s;
