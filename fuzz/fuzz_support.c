@@ -171,39 +171,25 @@ static void free_survivors(void)
     }
 }
 
-/* ---- file descriptors ---------------------------------------------------------------- */
+/* ---- file descriptors ----------------------------------------------------------------
+ *
+ * Descriptors open before each run are noted (fcntl per number: cheaper than
+ * reading /proc), so a failed run's are closed and nobody else's: the
+ * sanitizers open their symbolizer pipe at any time. */
 
-enum { FD_MAX = 4096 };
-static bool fd_before[FD_MAX];     /* open before the first run: libFuzzer's own */
-static bool fds_known;
+enum { FD_SCAN = 256 };
+static bool fd_before[FD_SCAN];
 
 static void note_fds(void)
 {
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        int fd = atoi(e->d_name);
-        if (e->d_name[0] != '.' && fd >= 0 && fd < FD_MAX && fd != dirfd(d)) fd_before[fd] = true;
-    }
-    closedir(d);
-    fds_known = true;
+    for (int fd = 0; fd < FD_SCAN; fd++) fd_before[fd] = fcntl(fd, F_GETFD) != -1;
 }
 
 /* Close what the failed run opened (its trace readers, the list file). */
 static void close_new_fds(void)
 {
-    if (!fds_known) return;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) return;
-    int mine = dirfd(d), open_fds[FD_MAX], n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        int fd = atoi(e->d_name);
-        if (e->d_name[0] != '.' && fd > 2 && fd < FD_MAX && fd != mine && !fd_before[fd]) open_fds[n++] = fd;
-    }
-    closedir(d);
-    for (int i = 0; i < n; i++) close(open_fds[i]);
+    for (int fd = 3; fd < FD_SCAN; fd++)
+        if (!fd_before[fd] && fcntl(fd, F_GETFD) != -1) close(fd);
 }
 
 /* ---- trapped runs -------------------------------------------------------------------- */
@@ -255,7 +241,6 @@ static void start(void)
         }
     }
     fz_dir();
-    note_fds();
     generation = 1;
     __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
 }
@@ -270,6 +255,7 @@ int fz_run(int (*fn)(void *arg), void *arg, fz_result *res)
     generation++;
     used = 0;
     overflow = false;
+    note_fds();
     diag_set_trap(&tr.t);
     tracking = true;
     int status = setjmp(tr.back);
