@@ -154,11 +154,13 @@ $(FZ)/fuzz_smait_asm: $(FZ)/obj/smait/asm.o
 $(FZ)/fuzz_cdat_config: $(FZ)/obj/cdat/config.o
 $(FZ)/fuzz_tdat: $(TDAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_ciat_sched: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
-# The ciat harness puts its checking hooks between ciat and the scheduler.
+# fuzz_support.c closes the streams a failed run left open; the ciat
+# harness puts its checking hooks between ciat and the scheduler.
+FZ_LDFLAGS := -Wl,--wrap=fopen,--wrap=fdopen,--wrap=tmpfile,--wrap=fclose
 FZ_LDFLAGS_ciat_sched := -Wl,--wrap=sched_create
 
 $(FZ)/fuzz_%: $(FZ)/obj/fuzz/fuzz_%.o $(FZ)/obj/fuzz/fuzz_support.o $(FZ)/libdsm.a
-	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FZ)/libdsm.a $(FZ_LDFLAGS_$*) $(LDLIBS_ALL)
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FZ)/libdsm.a $(FZ_LDFLAGS) $(FZ_LDFLAGS_$*) $(LDLIBS_ALL)
 
 .SECONDARY: $(FUZZERS:%=$(FZ)/obj/fuzz/fuzz_%.o) $(FZ)/obj/fuzz/fuzz_support.o
 

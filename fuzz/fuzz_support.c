@@ -192,6 +192,51 @@ static void close_new_fds(void)
         if (!fd_before[fd] && fcntl(fd, F_GETFD) != -1) close(fd);
 }
 
+/* ---- stdio streams -------------------------------------------------------------------
+ *
+ * A stream a failed run left open (cdat/ciat's report body is a tmpfile until
+ * it is committed) is still on stdio's list of streams: freeing it would
+ * leave that list pointing at freed memory. The harnesses link with
+ * --wrap=fopen,fdopen,tmpfile,fclose (Makefile), so the streams the tools
+ * open during a run are known and closed properly first. */
+
+enum { STREAMS_MAX = 256 };
+static FILE *streams[STREAMS_MAX];
+static int nstreams;
+
+FILE *__real_fopen(const char *path, const char *mode);
+FILE *__real_fdopen(int fd, const char *mode);
+FILE *__real_tmpfile(void);
+int __real_fclose(FILE *f);
+
+static FILE *note_stream(FILE *f)
+{
+    if (f && tracking) {
+        if (nstreams == STREAMS_MAX) fz_fail("more than %d streams open in one run", STREAMS_MAX);
+        streams[nstreams++] = f;
+    }
+    return f;
+}
+
+FILE *__wrap_fopen(const char *path, const char *mode) { return note_stream(__real_fopen(path, mode)); }
+FILE *__wrap_fdopen(int fd, const char *mode) { return note_stream(__real_fdopen(fd, mode)); }
+FILE *__wrap_tmpfile(void) { return note_stream(__real_tmpfile()); }
+
+int __wrap_fclose(FILE *f)
+{
+    for (int i = 0; i < nstreams; i++)
+        if (streams[i] == f) {
+            streams[i] = streams[--nstreams];
+            break;
+        }
+    return __real_fclose(f);
+}
+
+static void close_streams(void)
+{
+    while (nstreams > 0) __real_fclose(streams[--nstreams]);
+}
+
 /* ---- trapped runs -------------------------------------------------------------------- */
 
 typedef struct trap {
@@ -240,6 +285,10 @@ static void start(void)
             close(null);
         }
     }
+    /* stdout's buffer is allocated on its first use: not inside a run,
+     * where a failure would free it. */
+    fputc('\n', stdout);
+    fflush(stdout);
     fz_dir();
     generation = 1;
     __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
@@ -255,6 +304,7 @@ int fz_run(int (*fn)(void *arg), void *arg, fz_result *res)
     generation++;
     used = 0;
     overflow = false;
+    nstreams = 0;
     note_fds();
     diag_set_trap(&tr.t);
     tracking = true;
@@ -263,6 +313,7 @@ int fz_run(int (*fn)(void *arg), void *arg, fz_result *res)
         res->status = fn(arg);
         tracking = false;
     } else {
+        close_streams();        /* still tracked: what fclose frees is noted */
         tracking = false;
         res->status = status;
         free_survivors();
