@@ -107,9 +107,15 @@ $(BUILD)/tests/cdat_check: tests/tools/cdat_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
-check-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check
+# The fault-injection test's input mutator (tests/tools/mutate.c).
+$(BUILD)/tests/mutate: tests/tools/mutate.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+check-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate
 	$(BUILD)/tests/unit_tests
-	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) tests/run-cli-tests.sh
+	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
+		tests/run-cli-tests.sh
 
 # ---- demo and benchmarks -----------------------------------------------------
 demo: deps
