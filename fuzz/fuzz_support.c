@@ -342,6 +342,7 @@ noreturn void fz_fail(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    remove_scratch();       /* abort skips atexit; libFuzzer has saved the input */
     abort();
 }
 
