@@ -165,8 +165,8 @@ run_case() {
         why="the error names no input file and place"
     elif [ -n "$(find . -name '*.tmp.*' | head -n 1)" ]; then
         why="a temporary was left: $(find . -name '*.tmp.*' | head -n 3)"
-        find . -name '*.tmp.*' -delete
     fi
+    find . -name '*.tmp.*' -delete     # one failure only: not again in the next case
     [ -z "$why" ] || fail_case "$label" "$why"
 }
 
