@@ -157,7 +157,7 @@ $(FZ)/libdsm.a: $(FZ_LIB_OBJS)
 
 # What each harness links beside the library.
 $(FZ)/fuzz_smait_asm: $(FZ)/obj/smait/asm.o
-$(FZ)/fuzz_cdat_config: $(FZ)/obj/cdat/config.o
+$(FZ)/fuzz_cdat_config: $(FZ)/obj/cdat/config.o $(FZ)/obj/cdat/cache.o
 $(FZ)/fuzz_tdat: $(TDAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_ciat_sched: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
 # fuzz_support.c closes the streams a failed run left open; the ciat
@@ -183,8 +183,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(BIN)/smait-cc $(BIN)/smait-instrument $(DESTDIR)$(PREFIX)/bin/
+	ln -sf smait-cc $(DESTDIR)$(PREFIX)/bin/smait-c++
+	ln -sf smait-cc $(DESTDIR)$(PREFIX)/bin/smait-cxx
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(RT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(RT_LIB) $(RT_CXX_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 collector/smait_marker.h $(DESTDIR)$(PREFIX)/include/
 
 clean:

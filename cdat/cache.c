@@ -62,6 +62,16 @@ bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
     return true;
 }
 
+uint64_t cache_memory(uint64_t size, unsigned assoc, unsigned line_size)
+{
+    uint64_t lines = size / line_size;
+    uint64_t ways = assoc ? assoc : lines;
+    if (ways <= CACHE_MAX_ARRAY_WAYS) return lines * sizeof(uint32_t);
+    uint64_t buckets = 1;
+    while (buckets < lines) buckets *= 2;
+    return lines * sizeof(struct cache_slot) + buckets * sizeof(uint32_t);
+}
+
 void cache_free(cache *c)
 {
     free(c->entries);

@@ -62,6 +62,12 @@ typedef struct cache {
 bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size);
 void cache_free(cache *c);
 
+/* Bytes cache_init allocates for that geometry (0 for size 0): 4 a line in
+ * the array layout; in the hashed layout 16 a line plus 4 a hash bucket (the
+ * power of two at or above the number of lines). The configuration checks
+ * the machine's total with it. */
+uint64_t cache_memory(uint64_t size, unsigned assoc, unsigned line_size);
+
 /* State of line (CS_INVALID when absent); the LRU order is not touched.
  * For snoops and the protocol's view of another processor's cache. */
 cache_state cache_probe(const cache *c, uint32_t line);

@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "traces.h"
 #include "../common/diag.h"
+#include "../common/out_file.h"
 #include "../common/private_ranges.h"
 #include "../common/report.h"
 #include "../common/run_options.h"
@@ -137,31 +138,28 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     stats_of(c, p)->instr.hits += hits;
 }
 
-/* A data access of processor p: size bytes at addr, loaded and/or stored. */
+/* A data access of processor p: size bytes at addr, one reference per line;
+ * store: it needs the line owned (a store, or an atomic read-modify-write,
+ * which the machine makes as one ownership request: read_priv_own on a miss,
+ * req_inv on a shared line — not a load followed by a store). */
 static inline __attribute__((always_inline)) void
-data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
+data_access(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
     uint32_t first = mach_line(&c->m, addr);
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
     cpu_stats *st = stats_of(c, p);
     ref_counts *dc = &st->data;
-    if (load)
-        for (uint32_t l = first;; l++) {
-            count_ref(st, dc, mach_load(&c->m, p, clock, l));
-            if (l == last) break;
-        }
-    if (store)
-        for (uint32_t l = first;; l++) {
-            count_ref(st, dc, mach_store(&c->m, p, clock, l));
-            if (l == last) break;
-        }
+    for (uint32_t l = first;; l++) {
+        count_ref(st, dc, store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l));
+        if (l == last) break;
+    }
 }
 
 static __attribute__((noinline)) void mem_slow(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size,
                                                unsigned access)
 {
-    data_access(c, p, clock, addr, size, access != SMAIT_STORE, access != SMAIT_LOAD);
+    data_access(c, p, clock, addr, size, access != SMAIT_LOAD);
 }
 
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -172,9 +170,9 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     unsigned access = smait_mem_access(f1);
     unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     int p = c->proc_of[cpu];
-    /* A load, or a store to a dirty line, within one line: a hit needs nothing else. */
+    /* A load, or a store or atomic to a dirty line, within one line: a hit needs nothing else. */
     uint32_t line = mach_line(&c->m, addr);
-    if (access <= SMAIT_STORE && mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
+    if (mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
         cache_state st = cache_hit(&c->m.p[p].d, line);
         if (__builtin_expect(st == CS_DIRTY || (st != CS_INVALID && access == SMAIT_LOAD), 1)) {
             stats_of(c, p)->data.hits++;
@@ -187,17 +185,19 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
 static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
-    data_access(ctx, p, clock, addr, size, !store, store);
+    data_access(ctx, p, clock, addr, size, store);
 }
 
 /* File reads and writes (-handle_io): the I/O requests now; the wait goes
  * back to the scheduler. */
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)t;
     cdat *c = ctx;
-    return io_call(&c->io, c->proc_of[cpu], clock, smait_call_type(rec->f1), rec[SMAIT_CALL_ARG1].f2,
-                   rec[SMAIT_CALL_ARG1 + 1].f2);
+    unsigned type = smait_call_type(rec->f1);
+    uint32_t buf = rec[SMAIT_CALL_ARG1].f2, bytes = rec[SMAIT_CALL_ARG1 + 1].f2;
+    const char *why = io_refusal(&c->io, type, buf, bytes);
+    if (why) sched_record_error(c->s, t, "%s", why);
+    return io_call(&c->io, c->proc_of[cpu], clock, type, buf, bytes);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -406,6 +406,8 @@ int main(int argc, char **argv)
           "with -handle_io: instructions per cycle, 1..1000 (default 2)" },
         { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
           "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
+        { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
+          "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
         { 0 }
     };
     option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
@@ -455,13 +457,13 @@ int main(int argc, char **argv)
     trace_reader_opts rdo = run_options_reader(&ro);
     trace_reader **readers = trace_set_open(&ts, &rdo);
     char *rep_path = trace_set_output_path(&ts, ro.out_dir, "cdat_report");
-    c.rep = report_open(rep_path);
 
     placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
     mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
     c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
     io_init(&c.io, &c.m, io, on_io_copy, &c);
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed, gzip, output_name, &c);
+    c.rep = report_open(rep_path);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
     c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);
@@ -497,11 +499,13 @@ int main(int argc, char **argv)
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
+    report_sync_header(c.rep, c.s);
     report_header(c.rep, " directory: lines %zu", dir_lines(&c.m.dir));
 
-    /* Everything succeeded: make the outputs appear. */
-    traces_commit(&c.tr);
-    report_commit(c.rep);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    traces_finish(&c.tr);
+    report_finish(c.rep);
+    out_file_commit_all();
 
     sched_free(c.s);
     trace_set_close_readers(&ts, readers);

@@ -1,5 +1,6 @@
 /* config.c — cdat configuration: inih callbacks, value parsing, validation. */
 #include "config.h"
+#include "cache.h"
 #include "../common/diag.h"
 #include "../common/path.h"
 
@@ -136,6 +137,8 @@ static int set_cache(parse_state *p, const char *section, const char *key, const
 {
     if (strcmp(key, "size") == 0) {
         if (!parse_size(v, &cc->size)) return fail(p, "[%s] size: '%s' is not a size (e.g. 64K, 1M)", section, v);
+        if (cc->size > CFG_MAX_CACHE_SIZE)
+            return fail(p, "[%s] size: %s is larger than 4G, the whole 32-bit address space", section, v);
         p->line_of[size_slot] = p->line;
         return 1;
     }
@@ -271,13 +274,54 @@ static void check_cache(const cdat_config *c, const parse_state *p, const char *
                  name, (unsigned long long)cc->size, c->line_size);
         config_error(c, later(p->line_of[size_slot], p->line_of[L_LINE]), msg);
     }
-    unsigned ways = cc->assoc ? cc->assoc : (unsigned)(lines > 0xFFFFFFFFull ? 0xFFFFFFFFu : lines);
+    uint64_t ways = cc->assoc ? cc->assoc : lines;     /* lines <= 2^30: size <= 4G, line_size >= 4 */
     if (lines % ways || !pow2(lines / ways)) {
-        snprintf(msg, sizeof msg, "[%s]: %llu lines in %u ways do not make a power-of-two number"
-                 " of sets", name, (unsigned long long)lines, ways);
+        snprintf(msg, sizeof msg, "[%s]: %llu lines in %llu ways do not make a power-of-two number"
+                 " of sets", name, (unsigned long long)lines, (unsigned long long)ways);
         unsigned at = later(p->line_of[size_slot], p->line_of[assoc_slot]);
         config_error(c, later(at, p->line_of[L_LINE]), msg);
     }
+}
+
+/* A byte count as the configuration writes sizes: in G, M or K when it is a
+ * whole number of them, else "N bytes". */
+static const char *size_text(uint64_t v, char *buf, size_t cap)
+{
+    static const char units[] = "GMK";
+    for (int i = 0; i < 3; i++) {
+        unsigned shift = 30 - 10 * (unsigned)i;
+        if (v && v % (1ull << shift) == 0) {
+            snprintf(buf, cap, "%llu%c", (unsigned long long)(v >> shift), units[i]);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "%llu bytes", (unsigned long long)v);
+    return buf;
+}
+
+/* The caches of every processor and node together must fit in
+ * CFG_MAX_CACHE_MEMORY. The error names the line of the last of the keys
+ * involved and the sum, term by term, so the user sees what to shrink. */
+static void check_cache_memory(const cdat_config *c, const parse_state *p)
+{
+    unsigned procs = config_total_procs(c);
+    uint64_t d = cache_memory(c->dcache.size, c->dcache.assoc, c->line_size);
+    uint64_t i = cache_memory(c->icache.size, c->icache.assoc, c->line_size);
+    uint64_t n = cache_memory(c->icc.size, c->icc.assoc, c->line_size);
+    uint64_t total = procs * (d + i) + c->nodes * n;   /* < 2^7 * 2^35 + 2^5 * 2^35: no overflow */
+    if (total <= CFG_MAX_CACHE_MEMORY) return;
+    static const int slots[] = { L_NODES, L_PPN, L_LINE, L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC };
+    unsigned at = 0;
+    for (size_t k = 0; k < sizeof slots / sizeof *slots; k++)
+        if (c->icc.size || (slots[k] != L_CSIZE && slots[k] != L_CASSOC)) at = later(at, p->line_of[slots[k]]);
+    char t[40], ds[40], is[40], ns[40], msg[512];
+    int len = snprintf(msg, sizeof msg, "the caches need %s of cdat's memory, more than the 1G it"
+                       " allows: %u processor%s x (dcache %s + icache %s)", size_text(total, t, sizeof t),
+                       procs, procs == 1 ? "" : "s", size_text(d, ds, sizeof ds), size_text(i, is, sizeof is));
+    if (c->icc.size)
+        snprintf(msg + len, sizeof msg - (size_t)len, " + %u node%s x interconnect_cache %s", c->nodes,
+                 c->nodes == 1 ? "" : "s", size_text(n, ns, sizeof ns));
+    config_error(c, at, msg);
 }
 
 void config_load(const char *path, cdat_config *c)
@@ -329,6 +373,7 @@ void config_load(const char *path, cdat_config *c)
     check_cache(c, &p, "dcache", &c->dcache, L_DSIZE, L_DASSOC, false);
     check_cache(c, &p, "icache", &c->icache, L_ISIZE, L_IASSOC, false);
     check_cache(c, &p, "interconnect_cache", &c->icc, L_CSIZE, L_CASSOC, true);
+    check_cache_memory(c, &p);
     /* A mapping to a processor the machine lacks: the first such line of the file. */
     unsigned bad = UINT32_MAX;
     for (unsigned t = 0; t < c->map_len; t++) {

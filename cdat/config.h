@@ -11,6 +11,15 @@
 
 enum { CFG_MAX_NODES = 32, CFG_MAX_PROCS = 128, CFG_MAX_BANKS = 32 };
 
+/* The largest cache: the whole 32-bit address space (a larger one could
+ * never fill). */
+#define CFG_MAX_CACHE_SIZE ((uint64_t)1 << 32)
+/* What the caches of the whole machine may take of cdat's memory
+ * (cache_memory summed over every processor's and node's caches): a
+ * machine beyond it is refused here instead of failing, or swapping,
+ * at set-up. */
+#define CFG_MAX_CACHE_MEMORY ((uint64_t)1 << 30)
+
 typedef enum cfg_allocation { ALLOC_RR1, ALLOC_RR2, ALLOC_ORACLE, ALLOC_FIRST_TOUCH } cfg_allocation;
 
 typedef struct cache_config {

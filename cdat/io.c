@@ -39,6 +39,7 @@ void io_options_init(io_options *o)
     o->disk_latency = (io_param){ 10, 0, IO_MAX_LATENCY, "ms", false };
     o->ipc = (io_param){ 2, 1, IO_MAX_IPC, "instructions per cycle", false };
     o->mhz = (io_param){ 180, 1, IO_MAX_MHZ, "MHz", false };
+    o->max_bytes = (io_param){ IO_DEFAULT_MAX_BYTES, 1, IO_MAX_MAX_BYTES, "bytes", false };
 }
 
 const char *io_options_orphan(const io_options *o)
@@ -51,6 +52,7 @@ const char *io_options_orphan(const io_options *o)
     if (o->disk_latency.given) return "-disk_latency";
     if (o->ipc.given) return "-ipc";
     if (o->mhz.given) return "-mhz";
+    if (o->max_bytes.given) return "-max_io_bytes";
     return NULL;
 }
 
@@ -100,13 +102,32 @@ static void copy(io_sim *s, int cpu, uint64_t clock, uint32_t src, uint32_t dst,
     }
 }
 
+/* The bytes of the buffer [arg1, arg1 + arg2), cut at the end of the address space. */
+static uint64_t buffer_bytes(uint32_t arg1, uint32_t arg2)
+{
+    uint64_t n = arg2;
+    if ((uint64_t)arg1 + n > (uint64_t)UINT32_MAX + 1) n = (uint64_t)UINT32_MAX + 1 - arg1;
+    return n;
+}
+
+const char *io_refusal(const io_sim *s, unsigned call_type, uint32_t arg1, uint32_t arg2)
+{
+    static char why[256];
+    if (!s->o->handle || (call_type != SMAIT_CT_READ && call_type != SMAIT_CT_WRITE)) return NULL;
+    uint64_t n = buffer_bytes(arg1, arg2), max = s->o->max_bytes.value;
+    if (n <= max) return NULL;
+    snprintf(why, sizeof why, "a file %s of %llu bytes at 0x%08x: more than -max_io_bytes allows (%llu;"
+             " -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to %llu,"
+             " lets it through", call_type == SMAIT_CT_READ ? "read" : "write", (unsigned long long)n, arg1,
+             (unsigned long long)max, (unsigned long long)IO_MAX_MAX_BYTES);
+    return why;
+}
+
 uint64_t io_call(io_sim *s, int cpu, uint64_t clock, unsigned call_type, uint32_t arg1, uint32_t arg2)
 {
     if (!s->o->handle || (call_type != SMAIT_CT_READ && call_type != SMAIT_CT_WRITE)) return 0;
     bool read = call_type == SMAIT_CT_READ;
-    /* The buffer [arg1, arg1 + arg2), cut at the end of the address space. */
-    uint64_t n = arg2;
-    if ((uint64_t)arg1 + n > (uint64_t)UINT32_MAX + 1) n = (uint64_t)UINT32_MAX + 1 - arg1;
+    uint64_t n = buffer_bytes(arg1, arg2);
     if (!n) return 0;           /* nothing reaches the disk: no request, no wait */
     int k = io_processor_of(s, cpu);
     if (!s->o->buffered) {

@@ -37,6 +37,7 @@ typedef struct io_options {
     io_param disk_latency;      /* ms */
     io_param ipc;               /* instructions per cycle */
     io_param mhz;               /* processor clock, MHz = cycles per µs */
+    io_param max_bytes;         /* the largest transfer a call may ask for */
 } io_options;
 
 /* The option ranges: every disk time fits 64 bits with room to spare (docs/cdat-io.md). */
@@ -46,6 +47,14 @@ enum {
     IO_MAX_IPC = 1000,
     IO_MAX_MHZ = 100000         /* 100 GHz */
 };
+
+/* -max_io_bytes: a transfer costs one request (and under -buffered_io 2
+ * copy accesses per 8 bytes) per line of its buffer, so one call record could
+ * ask for 2^32 bytes, tens of millions of requests; a larger transfer than
+ * this is refused, not simulated (docs/cdat-io.md §2). The largest value,
+ * 2^32, lets every buffer through. */
+#define IO_DEFAULT_MAX_BYTES ((uint64_t)64 << 20)
+#define IO_MAX_MAX_BYTES ((uint64_t)1 << 32)
 
 /* Defaults (SPEC §8.8): off; 20 MB/s, 10 ms, 2 instructions per cycle, 180 MHz. */
 void io_options_init(io_options *o);
@@ -82,6 +91,11 @@ static inline int io_processor_of(const io_sim *s, int cpu)
 {
     return s->o->distributed ? s->m->p[cpu].node + 1 : 1;
 }
+
+/* NULL when io_call may simulate this call, else why it is refused: a file
+ * read or write under -handle_io whose buffer (cut at 2^32) is larger than
+ * -max_io_bytes. */
+const char *io_refusal(const io_sim *s, unsigned call_type, uint32_t arg1, uint32_t arg2);
 
 /* A call record of type call_type (args arg1 = buffer, arg2 = bytes) reached
  * by processor cpu at clock. File reads and writes under -handle_io generate

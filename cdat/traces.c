@@ -88,20 +88,18 @@ void traces_status(cdat_traces *t, int proc, uint64_t clock, bool active)
     b->len += cdat_format_status(buf_room(b), clock, active ? TX_START_ACTIVE : TX_START_IDLE, p, node);
 }
 
-static void buf_done(trace_buf *b, bool commit)
+/* finish: the buffered records go to the file, which out_file_commit_all
+ * makes appear; otherwise the file is dropped. */
+static void buf_done(trace_buf *b, bool finish)
 {
     if (!b->f) return;
-    if (commit) {
-        buf_flush(b);
-        out_file_commit(b->f);
-    } else {
-        out_file_abort(b->f);
-    }
+    if (finish) buf_flush(b);
+    else out_file_abort(b->f);
     free(b->buf);
     memset(b, 0, sizeof *b);
 }
 
-void traces_commit(cdat_traces *t)
+void traces_finish(cdat_traces *t)
 {
     if (t->general)
         for (unsigned i = 0; i < t->nio + t->m->nprocs; i++) buf_done(&t->general[i], true);

@@ -4,7 +4,8 @@
  * General: <prefix>.general.<n>, one file per processor n (0 … P-1) and per
  * I/O processor (-1, -2, …). Detailed: <prefix>.detailed. With gzip (-z)
  * each name gets ".gz". Records collect in a buffer per file; the files are
- * out_files, so they appear only when the whole run succeeds. */
+ * out_files, so they appear only when the whole run succeeds, together with
+ * the report. */
 #ifndef DSM_CDAT_TRACES_H
 #define DSM_CDAT_TRACES_H
 
@@ -39,8 +40,10 @@ void traces_seq(cdat_traces *t, const mach_seq *s);
 /* A processor's status change: 91 start active, 92 start idle. */
 void traces_status(cdat_traces *t, int proc, uint64_t clock, bool active);
 
-/* Make the files appear (after a successful run), or drop them. */
-void traces_commit(cdat_traces *t);
+/* After a successful run: write what is buffered (the files appear with the
+ * run's other outputs at out_file_commit_all). traces_free drops the files
+ * not finished. */
+void traces_finish(cdat_traces *t);
 void traces_free(cdat_traces *t);
 
 #endif

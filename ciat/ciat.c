@@ -481,7 +481,6 @@ int main(int argc, char **argv)
 
     char *rep_path = trace_set_output_path(&ts, ro.out_dir, "ciat_report");
     char *mem_path = trace_set_output_path(&ts, ro.out_dir, "memory");
-    c.rep = report_open(rep_path);
     if (c.o.events) {
         char *ev_path = trace_set_output_path(&ts, ro.out_dir, "ciat_events");
         c.events = out_file_open(ev_path, false);
@@ -491,6 +490,7 @@ int main(int argc, char **argv)
                         " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
         free(ev_path);
     }
+    c.rep = report_open(rep_path);
     c.phase = xcalloc((size_t)c.n, sizeof *c.phase);
     c.total = xcalloc((size_t)c.n, sizeof *c.total);
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
@@ -528,11 +528,11 @@ int main(int argc, char **argv)
     sched_problems sp = sched_problem_counts(c.s);
     report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
                   " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
+    report_sync_header(c.rep, c.s);
 
-    /* Everything succeeded: make the outputs appear. */
-    out_file_commit(mem);
-    if (c.events) out_file_commit(c.events);
-    report_commit(c.rep);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    report_finish(c.rep);
+    out_file_commit_all();
 
     sched_free(c.s);
     trace_set_close_readers(&ts, c.readers);

@@ -12,7 +12,13 @@ RT_SRCS := $(wildcard collector/rt/*.c)
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
 RT_LIB := $(BUILD)/lib/libsmait-rt.a
-COLLECTOR := $(BIN)/smait-cc $(BIN)/smait-instrument $(RT_LIB) $(BUILD)/include/smait_marker.h
+# The part only C++ links take (it wraps functions of the C++ library).
+RT_CXX_SRCS := $(wildcard collector/rt/cxx/*.c)
+RT_CXX_OBJS := $(RT_CXX_SRCS:%.c=$(BUILD)/obj/rt/%.o)
+RT_CXX_LIB := $(BUILD)/lib/libsmait-rt-cxx.a
+SMAIT_CC_NAMES := smait-cc smait-c++ smait-cxx
+COLLECTOR := $(SMAIT_CC_NAMES:%=$(BIN)/%) $(BIN)/smait-instrument $(RT_LIB) $(RT_CXX_LIB) \
+	$(BUILD)/include/smait_marker.h
 
 $(BUILD)/obj/rt/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -23,13 +29,24 @@ $(RT_LIB): $(RT_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/smait-instrument: collector/instrument.c
+$(RT_CXX_LIB): $(RT_CXX_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/smait-instrument: collector/instrument.c collector/rt/rt.h formats/smait.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) $(CFLAGS) -o $@ $< $(LLVM_LIBS)
 
-$(BIN)/smait-cc: collector/smait-cc.in
+DSMTRACE_VERSION := $(shell sed -n 's/^\#define DSMTRACE_VERSION "\(.*\)"/\1/p' common/version.h)
+$(BIN)/smait-cc: collector/smait-cc.in common/version.h
 	@mkdir -p $(dir $@)
-	sed 's|@CLANG@|$(SMAIT_CLANG)|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
+	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@VERSION@|$(DSMTRACE_VERSION)|' $< > $@.tmp && \
+	chmod 755 $@.tmp && mv $@.tmp $@
+
+# smait-c++ and smait-cxx: the same script, every source C++.
+$(BIN)/smait-c++ $(BIN)/smait-cxx: $(BIN)/smait-cc
+	ln -sf smait-cc $@
 
 $(BUILD)/include/smait_marker.h: collector/smait_marker.h
 	@mkdir -p $(dir $@)

@@ -4,13 +4,17 @@
  *   smait-instrument [--level=1|2|3] IN.bc OUT.bc
  *
  * Level 2: a call of the runtime before every load, store and atomic (one
- * record per piece: exact size, fixed/floating/vector register type) and for
- * every llvm.memcpy/memmove/memset. Level 3 adds procedure starts, procedure
+ * record per piece the machine accesses: exact size, fixed/floating/vector
+ * register type; vectors cut to the target's vector width) and for every
+ * llvm.memcpy/memmove/memset. Level 3 adds procedure starts, procedure
  * calls and taken branches over a synthetic code layout: every function is
  * laid out block after block, 4 bytes per recorded access, per call and per
  * terminator, so ciat's instruction-stream reconstruction (SPEC §4) walks
- * exactly the recorded instructions. Level 1 leaves the code alone (the
- * runtime's pthread wrappers still write call records). */
+ * exactly the recorded instructions. At every level, atomics that
+ * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
+ * record their release/acquire (rt_atomic.c), and fences are counted; level 1
+ * adds nothing else (the runtime's pthread wrappers still write call
+ * records). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,17 +27,22 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 
+#include "rt/rt.h"              /* the runtime's entry points: RT_AT_* modes, SMAIT_UM_* */
+
 typedef struct inst {
     LLVMModuleRef m;
     LLVMContextRef c;
     LLVMTargetDataRef td;
     LLVMBuilderRef b;
     LLVMTypeRef i1, i8, i32, i64, p8, vd;
-    LLVMTypeRef t_mem, t_call, t_br, t_xfer;     /* function types */
-    LLVMValueRef f_mem, f_call, f_enter, f_ret, f_br, f_xfer;
+    LLVMTypeRef t_mem, t_call, t_br, t_xfer, t_abegin, t_aend, t_um;    /* function types */
+    LLVMValueRef f_mem, f_call, f_enter, f_ret, f_br, f_xfer, f_abegin, f_aend, f_um;
     LLVMValueRef desc;                           /* the module descriptor, as i8* */
     int level;
     const char *in;
+    const char *triple;                          /* the module's target triple */
+    unsigned vec_width;                          /* of the function being laid out: vector_rule */
+    bool split32;
 } inst;
 
 /* Block start addresses of one function (pointer -> offset, open addressing). */
@@ -72,8 +81,12 @@ typedef struct access {
     int kind;
     unsigned acc, reg;          /* K_MEM: SMAIT access kind and register type */
     uint64_t bytes;
+    unsigned align;             /* K_MEM: the IR alignment (bytes; 0 = not given) */
+    bool atomic;                /* an atomic instruction: one record, never split */
     LLVMValueRef ptr;
     unsigned xfer;              /* K_XFER: 0 memcpy, 1 memmove, 2 memset */
+    unsigned sync;              /* RT_AT_* bits: bracketed by the atomic calls (any level) */
+    unsigned um;                /* SMAIT_UM_* counted at run time before it, or 0 */
 } access;
 
 static unsigned reg_type(LLVMTypeRef t)
@@ -99,15 +112,191 @@ static const char *callee_name(LLVMValueRef call)
     return LLVMGetValueName2(f, &len);
 }
 
+/* ---- the target's vector accesses -------------------------------------------- */
+
+static const char *fn_attr(LLVMValueRef f, const char *name, unsigned *len)
+{
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, name,
+                                                       (unsigned)strlen(name));
+    *len = 0;
+    return a ? LLVMGetStringAttributeValue(a, len) : NULL;
+}
+
+/* Whether the comma-separated list s (len bytes) holds the word w exactly. */
+static bool has_word(const char *s, unsigned len, const char *w)
+{
+    size_t n = strlen(w);
+    for (unsigned i = 0; s && i + n <= len; i++)
+        if ((i == 0 || s[i - 1] == ',') && !memcmp(s + i, w, n) && (i + n == len || s[i + n] == ','))
+            return true;
+    return false;
+}
+
+static bool attr_is(LLVMValueRef f, const char *name, const char *const *values)
+{
+    unsigned len;
+    const char *v = fn_attr(f, name, &len);
+    for (; v && *values; values++)
+        if (strlen(*values) == len && !memcmp(v, *values, len))
+            return true;
+    return false;
+}
+
+static unsigned attr_uint(LLVMValueRef f, const char *name, unsigned dflt)
+{
+    unsigned len;
+    const char *v = fn_attr(f, name, &len);
+    if (!v || len == 0 || len > 9)
+        return dflt;
+    unsigned n = 0;
+    for (unsigned i = 0; i < len; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return dflt;
+        n = n * 10 + (unsigned)(v[i] - '0');
+    }
+    return n;
+}
+
+/* The widest vector access the code generator makes for f, and whether it
+ * splits a 32-byte access not aligned to 32 into two 16-byte ones: the rules
+ * of LLVM 14's x86 back end (docs/collector.md §3). An AVX-512 machine whose
+ * tuning prefers 256-bit vectors (the Skylake-SP line and x86-64-v4) keeps
+ * 64-byte vectors in pairs of 32-byte registers unless the function asks for
+ * more. Other targets: 16 bytes. */
+static void vector_rule(inst *s, LLVMValueRef f)
+{
+    static const char *const prefer256[] = {
+        "skx", "skylake-avx512", "cascadelake", "cooperlake", "cannonlake", "icelake-client",
+        "icelake-server", "tigerlake", "sapphirerapids", "rocketlake", "x86-64-v4", NULL };
+    static const char *const slow_unaligned32[] = {
+        "sandybridge", "corei7-avx", "ivybridge", "core-avx-i", NULL };
+    s->vec_width = 16;
+    s->split32 = false;
+    bool x86 = !strncmp(s->triple, "x86_64", 6) || (s->triple[0] == 'i' && !strncmp(s->triple + 2, "86", 2));
+    if (!x86)
+        return;
+    unsigned len;
+    const char *feat = fn_attr(f, "target-features", &len);
+    unsigned tlen;
+    const char *tune_attr = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "tune-cpu", 8)
+                                ? "tune-cpu" : "target-cpu";
+    (void)fn_attr(f, tune_attr, &tlen);
+    if (has_word(feat, len, "+avx512f")) {
+        unsigned prefer = attr_uint(f, "prefer-vector-width",
+                                    attr_is(f, tune_attr, prefer256) ? 256 : UINT32_MAX);
+        unsigned required = attr_uint(f, "min-legal-vector-width", UINT32_MAX);
+        s->vec_width = !has_word(feat, len, "+avx512vl") || prefer >= 512 || required > 256 ? 64 : 32;
+    } else if (has_word(feat, len, "+avx")) {
+        s->vec_width = 32;
+    } else if (!has_word(feat, len, "+sse") && !has_word(feat, len, "+sse2") &&
+               strncmp(s->triple, "x86_64", 6)) {
+        s->vec_width = 8;       /* 32-bit x86 without SSE: no vector registers */
+    }
+    s->split32 = s->vec_width >= 32 &&
+                 (attr_is(f, tune_attr, slow_unaligned32) || has_word(feat, len, "+slow-unaligned-mem-32"));
+}
+
+/* The synchronisation an atomic instruction needs recorded (RT_AT_* bits),
+ * or a cause to count (*um) when its ordering is not one the runtime
+ * records. A cmpxchg releases only when it succeeded (RT_AT_REL with the
+ * outcome), and acquires by its success or its failure ordering. */
+static bool acquires(LLVMAtomicOrdering o)
+{
+    return o == LLVMAtomicOrderingAcquire || o == LLVMAtomicOrderingAcquireRelease ||
+           o == LLVMAtomicOrderingSequentiallyConsistent;
+}
+
+static bool releases(LLVMAtomicOrdering o)
+{
+    return o == LLVMAtomicOrderingRelease || o == LLVMAtomicOrderingAcquireRelease ||
+           o == LLVMAtomicOrderingSequentiallyConsistent;
+}
+
+static bool known_ordering(LLVMAtomicOrdering o)
+{
+    return o == LLVMAtomicOrderingNotAtomic || o == LLVMAtomicOrderingUnordered ||
+           o == LLVMAtomicOrderingMonotonic || acquires(o) || releases(o);
+}
+
+/* syncscope("singlethread"): it orders against signal handlers of its own
+ * thread only, which no other thread's record could depend on. The C API of
+ * LLVM 14 answers this for atomicrmw and cmpxchg only: loads, stores and
+ * fences are read from their text. */
+static bool single_thread(LLVMValueRef I)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(I);
+    if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+        return LLVMIsAtomicSingleThread(I);
+    char *text = LLVMPrintValueToString(I);
+    bool st = strstr(text, "syncscope(\"singlethread\")") != NULL;
+    LLVMDisposeMessage(text);
+    return st;
+}
+
+static void atomic_sync(LLVMValueRef I, access *a)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(I);
+    LLVMAtomicOrdering ok, fail;
+    if (op == LLVMAtomicCmpXchg) {
+        ok = LLVMGetCmpXchgSuccessOrdering(I);
+        fail = LLVMGetCmpXchgFailureOrdering(I);
+    } else {
+        ok = fail = LLVMGetOrdering(I);     /* load, store, atomicrmw */
+    }
+    if (ok == LLVMAtomicOrderingNotAtomic)
+        return;
+    a->atomic = true;
+    bool seq_cst = ok == LLVMAtomicOrderingSequentiallyConsistent;
+    if (!known_ordering(ok) || !known_ordering(fail) ||
+        (op == LLVMLoad && releases(ok) && !seq_cst) || (op == LLVMStore && acquires(ok) && !seq_cst)) {
+        a->um = SMAIT_UM_ORDERING;
+        return;
+    }
+    unsigned m = 0;
+    if (acquires(ok) && op != LLVMStore)
+        m |= RT_AT_ACQ_OK;
+    if (op == LLVMAtomicCmpXchg && acquires(fail))
+        m |= RT_AT_ACQ_FAIL;
+    if (releases(ok) && op != LLVMLoad)
+        m |= RT_AT_REL;
+    if (m && single_thread(I))
+        m = 0;
+    a->sync = m;
+}
+
+/* A call of the atomic library (__atomic_load, __atomic_fetch_add_16, …:
+ * what clang emits for atomics too large for the machine): its accesses are
+ * not seen; an ordering other than relaxed (its last argument, the last two
+ * for a compare-exchange) is counted as not recorded. */
+static unsigned library_atomic(LLVMValueRef I, const char *n)
+{
+    if (strncmp(n, "__atomic_", 9) || !strcmp(n, "__atomic_is_lock_free"))
+        return 0;
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+    unsigned k = strstr(n, "compare_exchange") ? 2 : 1;
+    for (unsigned i = 0; i < k && i < nargs; i++) {
+        LLVMValueRef o = LLVMGetOperand(I, nargs - 1 - i);
+        if (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)
+            return SMAIT_UM_ORDERING;
+    }
+    return 0;
+}
+
 static access classify(inst *s, LLVMValueRef I)
 {
-    access a = { K_NONE, 0, 0, 0, NULL, 0 };
+    access a = { .kind = K_NONE };
     LLVMTypeRef t = NULL;
     switch (LLVMGetInstructionOpcode(I)) {
     case LLVMLoad: a.acc = 0; a.ptr = LLVMGetOperand(I, 0); t = LLVMTypeOf(I); break;
     case LLVMStore: a.acc = 1; a.ptr = LLVMGetOperand(I, 1); t = LLVMTypeOf(LLVMGetOperand(I, 0)); break;
     case LLVMAtomicRMW: a.acc = 2; a.ptr = LLVMGetOperand(I, 0); t = LLVMTypeOf(LLVMGetOperand(I, 1)); break;
     case LLVMAtomicCmpXchg: a.acc = 2; a.ptr = LLVMGetOperand(I, 0); t = LLVMTypeOf(LLVMGetOperand(I, 1)); break;
+    case LLVMFence:
+        /* A fence orders a thread's other accesses: no record can say which
+         * release it made visible. Fences cannot be relaxed. */
+        if (!single_thread(I))
+            a.um = SMAIT_UM_FENCE;
+        return a;
     case LLVMCall: {
         LLVMValueRef f = LLVMGetCalledValue(I);
         if (LLVMIsAInlineAsm(f))
@@ -123,6 +312,8 @@ static access classify(inst *s, LLVMValueRef I)
         }
         if (n && !strncmp(n, "__smait_", 8))
             return a;
+        if (n)
+            a.um = library_atomic(I, n);
         if (s->level >= 3)
             a.kind = K_CALL;
         return a;
@@ -130,28 +321,59 @@ static access classify(inst *s, LLVMValueRef I)
     default:
         return a;
     }
-    if (s->level < 2)
-        return a;
+    atomic_sync(I, &a);
     LLVMTypeRef pt = LLVMTypeOf(a.ptr);
-    if (LLVMGetTypeKind(pt) != LLVMPointerTypeKind || LLVMGetPointerAddressSpace(pt) != 0)
-        return a;               /* other address spaces: not plain memory */
-    if (LLVMGetTypeKind(t) == LLVMScalableVectorTypeKind)
+    if (LLVMGetTypeKind(pt) != LLVMPointerTypeKind || LLVMGetPointerAddressSpace(pt) != 0 ||
+        LLVMGetTypeKind(t) == LLVMScalableVectorTypeKind) {
+        /* other address spaces: not plain memory; scalable vectors: no size */
+        if (a.sync)
+            a.um = SMAIT_UM_ORDERING;
+        a.sync = 0;
+        return a;
+    }
+    a.bytes = LLVMStoreSizeOfType(s->td, t);
+    if (a.sync && a.bytes > 64) {
+        a.um = SMAIT_UM_ORDERING;       /* no single record for it (only hand-written IR) */
+        a.sync = 0;
+    }
+    if (s->level < 2)
         return a;
     a.kind = K_MEM;
     a.reg = reg_type(t);
-    a.bytes = LLVMStoreSizeOfType(s->td, t);
+    a.align = LLVMGetAlignment(I);
     return a;
 }
 
-/* The next piece of an access of `left` bytes: one record up to 8 bytes (any
- * size 0..8 has a size code), vectors also 16/32/64 (SPEC §2.2), else split. */
-static unsigned piece(uint64_t left, unsigned reg)
+/* The size of the piece of access a at offset off: the accesses the machine
+ * makes. Up to 8 bytes: one record (any size 0..8 has a size code). An
+ * atomic: one record (it is one indivisible access; LLVM's atomics have
+ * power-of-two sizes, and those above 64 bytes are not bracketed). A vector:
+ * the largest of 64/32/16/8 bytes that fits what is left and the target's
+ * vector width, a 32-byte piece whose alignment is below 32 as two 16-byte
+ * ones where the target splits those (vector_rule). Anything else: 8 bytes
+ * at a time, the tail (< 8) as one piece. Pieces go up in address. */
+static unsigned piece(const inst *s, const access *a, uint64_t off)
 {
+    uint64_t left = a->bytes - off;
     if (left <= 8)
         return (unsigned)left;
-    if (reg == 2)
-        return left >= 64 ? 64 : left >= 32 ? 32 : left >= 16 ? 16 : 8;
-    return 8;
+    if (a->atomic && off == 0 && (left == 16 || left == 32 || left == 64))
+        return (unsigned)left;
+    if (a->reg != 2)
+        return 8;
+    unsigned p = 64;
+    while (p > left || p > s->vec_width)
+        p /= 2;
+    if (p < 8)
+        p = 8;
+    if (p == 32 && s->split32) {
+        uint64_t align = a->align ? a->align : 1;
+        if (off && (off & -off) < align)
+            align = off & -off;
+        if (align < 32)
+            p = 16;
+    }
+    return p;
 }
 
 static unsigned size_code(unsigned bytes) { return bytes <= 8 ? bytes : bytes == 16 ? 9 : bytes == 32 ? 10 : 11; }
@@ -162,7 +384,7 @@ static unsigned slots(inst *s, LLVMValueRef I)
     access a = classify(s, I);
     if (a.kind == K_MEM) {
         unsigned n = 0;
-        for (uint64_t off = 0; off < a.bytes; off += piece(a.bytes - off, a.reg))
+        for (uint64_t off = 0; off < a.bytes; off += piece(s, &a, off))
             n++;
         return n;
     }
@@ -200,7 +422,7 @@ static void record_access(inst *s, const access *a)
 {
     LLVMValueRef p = LLVMBuildPointerCast(s->b, a->ptr, s->p8, "");
     for (uint64_t off = 0; off < a->bytes;) {
-        unsigned k = piece(a->bytes - off, a->reg);
+        unsigned k = piece(s, a, off);
         LLVMValueRef q = p;
         if (off) {
             LLVMValueRef idx = LLVMConstInt(s->i64, off, 0);
@@ -211,6 +433,36 @@ static void record_access(inst *s, const access *a)
         call(s, s->t_mem, s->f_mem, args, 2);
         off += k;
     }
+}
+
+/* The access record of a bracketed atomic (one piece; 0 at level 1: none). */
+static uint32_t atomic_f1(const access *a)
+{
+    return a->reg << 8 | size_code((unsigned)a->bytes) << 4 | a->acc;
+}
+
+/* An atomic that synchronises: __smait_atomic_begin(p) before it (the
+ * runtime takes the address's lock, so that no other bracketed atomic on it
+ * comes between), __smait_atomic_end(p, f1, mode) after it, which writes
+ * [acquire] access [release] and lets go of the lock. A cmpxchg passes its
+ * outcome in the mode (RT_AT_OK). The access record is written by the end
+ * call, so it keeps its place between the two. */
+static void bracket_atomic(inst *s, LLVMValueRef I, const access *a, LLVMValueRef after)
+{
+    LLVMPositionBuilderBefore(s->b, I);
+    LLVMValueRef p = LLVMBuildPointerCast(s->b, a->ptr, s->p8, "");
+    call(s, s->t_abegin, s->f_abegin, &p, 1);
+    LLVMPositionBuilderBefore(s->b, after);
+    unsigned mode = a->sync | (a->kind == K_MEM ? 0 : RT_AT_NO_ACCESS);
+    LLVMValueRef m;
+    if (LLVMGetInstructionOpcode(I) == LLVMAtomicCmpXchg) {
+        LLVMValueRef ok = LLVMBuildExtractValue(s->b, I, 1, "");
+        m = LLVMBuildSelect(s->b, ok, c32(s, mode | RT_AT_OK), c32(s, mode), "");
+    } else {
+        m = c32(s, mode | RT_AT_OK);
+    }
+    LLVMValueRef args[] = { p, c32(s, a->kind == K_MEM ? atomic_f1(a) : 0), m };
+    call(s, s->t_aend, s->f_aend, args, 3);
 }
 
 static void record_xfer(inst *s, LLVMValueRef I, unsigned kind, uint32_t next)
@@ -282,6 +534,7 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
     if (!bm.k || !bm.v)
         die(s->in, "out of memory");
     uint32_t pc = at;
+    vector_rule(s, f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         bb_put(&bm, bb, pc);
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
@@ -300,14 +553,24 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         pc = bb_get(&bm, bb);
         LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
-            if (I == term)
-                break;
+        LLVMValueRef next;
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && I != term; I = next) {
+            next = LLVMGetNextInstruction(I);       /* before anything is added after I */
             access a = classify(s, I);
-            if (a.kind == K_NONE)
+            if (a.kind == K_NONE && !a.sync && !a.um)
                 continue;
             LLVMPositionBuilderBefore(s->b, I);
-            if (a.kind == K_MEM) {
+            if (a.um) {
+                LLVMValueRef what = c32(s, a.um);
+                call(s, s->t_um, s->f_um, &what, 1);
+            }
+            if (a.sync) {
+                bracket_atomic(s, I, &a, next);
+                if (a.kind == K_MEM)
+                    pc += 4 * slots(s, I);
+            } else if (a.kind == K_NONE) {
+                continue;
+            } else if (a.kind == K_MEM) {
                 record_access(s, &a);
                 pc += 4 * slots(s, I);
             } else if (a.kind == K_XFER) {
@@ -416,6 +679,7 @@ int main(int argc, char **argv)
     if (LLVMGetNamedGlobal(s.m, "__smait_module_desc"))
         die(s.in, "already instrumented");
     s.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(s.m));
+    s.triple = LLVMGetTarget(s.m);
     s.b = LLVMCreateBuilderInContext(s.c);
     s.i1 = LLVMInt1TypeInContext(s.c);
     s.i8 = LLVMInt8TypeInContext(s.c);
@@ -429,6 +693,10 @@ int main(int argc, char **argv)
     s.t_call = LLVMFunctionType(s.vd, call_args, 2, 0);
     s.t_br = LLVMFunctionType(s.vd, br_args, 3, 0);
     s.t_xfer = LLVMFunctionType(s.vd, x_args, 6, 0);
+    LLVMTypeRef aend_args[] = { s.p8, s.i32, s.i32 };
+    s.t_abegin = LLVMFunctionType(s.vd, &s.p8, 1, 0);
+    s.t_aend = LLVMFunctionType(s.vd, aend_args, 3, 0);
+    s.t_um = LLVMFunctionType(s.vd, &s.i32, 1, 0);
 
     /* Pass 1: layout (before any call is added, so the counts are the code's). */
     unsigned nf = 0;
@@ -484,6 +752,9 @@ int main(int argc, char **argv)
     s.f_ret = declare(&s, "__smait_ret", s.t_call);
     s.f_br = declare(&s, "__smait_br", s.t_br);
     s.f_xfer = declare(&s, "__smait_xfer", s.t_xfer);
+    s.f_abegin = declare(&s, "__smait_atomic_begin", s.t_abegin);
+    s.f_aend = declare(&s, "__smait_atomic_end", s.t_aend);
+    s.f_um = declare(&s, "__smait_unmodelled", s.t_um);
 
     /* Pass 2: the same walk, now adding the calls. */
     for (k = 0; k < nf; k++)

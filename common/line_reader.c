@@ -16,7 +16,14 @@ struct line_reader {
     size_t cap, start, end;     /* unread bytes are buf[start, end) */
     bool eof;
     uint64_t lineno;
+    size_t max;                 /* longest line allowed; 0 = any */
 };
+
+static noreturn void too_long(const line_reader *r)
+{
+    diag_data_error(r->path, DIAG_NO_OFFSET, "line %llu: longer than %zu characters",
+                    (unsigned long long)r->lineno + 1, r->max);
+}
 
 line_reader *line_reader_open(const char *path)
 {
@@ -41,6 +48,11 @@ char *line_reader_next(line_reader *r, size_t *len)
             size_t n = nl ? (size_t)(nl - line) : r->end - r->start;
             r->start += n + (nl ? 1 : 0);
             if (n > 0 && line[n - 1] == '\r') n--;
+            if (r->max && n > r->max) too_long(r);
+            /* A NUL would cut the line short for every caller without a word. */
+            if (memchr(line, '\0', n))
+                diag_data_error(r->path, DIAG_NO_OFFSET, "line %llu: a NUL byte (not a text file?)",
+                                (unsigned long long)r->lineno + 1);
             line[n] = '\0';     /* buffer has room: cap > end always */
             r->lineno++;
             if (len) *len = n;
@@ -49,6 +61,9 @@ char *line_reader_next(line_reader *r, size_t *len)
         if (r->eof) return NULL;
         /* Compact, grow if a line fills the buffer, read more. */
         scan = r->end - r->start;
+        /* No line end yet: refused as soon as it cannot be short enough (a
+         * CR may still come off), before the buffer grows any further. */
+        if (r->max && scan > r->max + 1) too_long(r);
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->end -= r->start;
         r->start = 0;
@@ -68,6 +83,7 @@ char *line_reader_next(line_reader *r, size_t *len)
 
 uint64_t line_reader_lineno(const line_reader *r) { return r->lineno; }
 const char *line_reader_path(const line_reader *r) { return r->path; }
+void line_reader_set_max(line_reader *r, size_t max) { r->max = max; }
 
 void line_reader_close(line_reader *r)
 {

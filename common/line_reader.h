@@ -1,6 +1,8 @@
 /* line_reader.h — text input line by line (plain, gzip or stdin, via byte_source).
  *
- * Lines of any length; the trailing newline (and a CR before it) is removed.
+ * Lines of any length, or up to a maximum (line_reader_set_max); the trailing
+ * newline (and a CR before it) is removed. A line holding a NUL byte is an
+ * error (exit 2, "PATH: line N: a NUL byte (not a text file?)").
  * Used for list files, the smait text form and tdat's event traces. */
 #ifndef DSM_COMMON_LINE_READER_H
 #define DSM_COMMON_LINE_READER_H
@@ -17,6 +19,11 @@ line_reader *line_reader_open(const char *path);
 char *line_reader_next(line_reader *r, size_t *len);
 uint64_t line_reader_lineno(const line_reader *r);   /* 1-based number of the last line */
 const char *line_reader_path(const line_reader *r);
+/* Refuse lines of more than max characters (without the line end): the call
+ * of line_reader_next that meets one exits with status 2, "PATH: line N:
+ * longer than MAX characters", having buffered at most about 2·max + 192 KiB.
+ * 0 (the default) allows any length. */
+void line_reader_set_max(line_reader *r, size_t max);
 void line_reader_close(line_reader *r);
 
 #endif

@@ -48,8 +48,13 @@ static uint64_t parse_uint(const char *opt, const char *v, uint64_t min, uint64_
         diag_usage_error("option %s: '%s' is not a non-negative integer", opt, v);
     /* Decimal or 0x hex; a leading 0 is not octal (as in smait_text_u32). */
     unsigned long long x = strtoull(v, &end, v[0] == '0' && isdigit((unsigned char)v[1]) ? 10 : 0);
-    if (errno || *end)
+    if (*end)
         diag_usage_error("option %s: '%s' is not a non-negative integer", opt, v);
+    if (errno == ERANGE && !max)    /* digits only, but more than 64 bits */
+        diag_usage_error("option %s: %s is out of range (at most %llu)", opt, v,
+                         (unsigned long long)UINT64_MAX);
+    if (errno == ERANGE)
+        x = UINT64_MAX;             /* above any max: the range message below */
     if (x < min && !max)
         diag_usage_error("option %s: %s is out of range (at least %llu)", opt, v,
                          (unsigned long long)min);

@@ -8,13 +8,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct report {
     char *path;
+    out_file *out;
     FILE *body;
+    int body_errno;             /* the first failed write to body, or 0 */
     char **header;
     size_t nheader, cap;
 };
@@ -36,6 +39,7 @@ report *report_open(const char *path)
 {
     report *r = xcalloc(1, sizeof *r);
     r->path = xstrdup(path);
+    r->out = out_file_open(path, false);
     r->body = tmpfile();
     if (!r->body)
         diag_data_error(path, DIAG_NO_OFFSET, "cannot create a temporary file: %s", strerror(errno));
@@ -90,16 +94,17 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
     else snprintf(rt, sizeof rt, "%d", phase);
     if (thread == REPORT_ALL_THREADS) snprintf(tt, sizeof tt, "x");
     else snprintf(tt, sizeof tt, "%d", thread);
-    fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name);
+    bool ok = fprintf(r->body, "R%sT%sL%02d: %s", rt, tt, ll, name) >= 0;
     if (fmt && *fmt) {
         va_list ap;
         va_start(ap, fmt);
         char *fields = vformat(fmt, ap);
         va_end(ap);
-        if (*fields) fprintf(r->body, " %s", fields);    /* no trailing blank when empty */
+        if (*fields) ok &= fprintf(r->body, " %s", fields) >= 0;     /* no trailing blank when empty */
         free(fields);
     }
-    fputc('\n', r->body);
+    ok &= fputc('\n', r->body) != EOF;
+    if (!ok && !r->body_errno) r->body_errno = errno;
 }
 
 void report_slice_header(report *r, const sched_options *so)
@@ -115,6 +120,15 @@ void report_slice_header(report *r, const sched_options *so)
     else
         report_header(r, " slice_mode: processors %d interleaving slices affinity %s slice_length %" PRIu64,
                       so->slice_cpus, so->affinity ? "yes" : "no", len);
+}
+
+void report_sync_header(report *r, const scheduler *s)
+{
+    report_header(r, " sync: %s", sched_sync_mode(s));
+    char text[1024];
+    for (unsigned c = 1; c <= SMAIT_UM_COUNT; c++)     /* the unnamed causes (0) last */
+        if (sched_unmodelled_warning(s, c % SMAIT_UM_COUNT, text, sizeof text))
+            report_header(r, " warning: %s", text);
 }
 
 void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle)
@@ -136,11 +150,13 @@ const char *report_ratio(char *buf, double n, double d)
     return buf;
 }
 
-void report_commit(report *r)
+void report_finish(report *r)
 {
-    if (ferror(r->body) || fflush(r->body) != 0)
-        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (temporary file)");
-    out_file *f = out_file_open(r->path, false);
+    if (!r->body_errno && fflush(r->body) != 0) r->body_errno = errno;
+    if (r->body_errno || ferror(r->body))
+        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (a temporary file): %s",
+                        strerror(r->body_errno ? r->body_errno : EIO));
+    out_file *f = r->out;
     for (size_t i = 0; i < r->nheader; i++) out_file_printf(f, "#%s\n", r->header[i]);
     rewind(r->body);
     char buf[1 << 16];
@@ -148,13 +164,14 @@ void report_commit(report *r)
     while ((k = fread(buf, 1, sizeof buf, r->body)) > 0) out_file_write(f, buf, k);
     if (ferror(r->body))
         diag_data_error(r->path, DIAG_NO_OFFSET, "cannot read back the report body");
-    out_file_commit(f);
+    r->out = NULL;              /* out_file_commit_all's now */
     report_free(r);
 }
 
 void report_free(report *r)
 {
     if (!r) return;
+    if (r->out) out_file_abort(r->out);
     if (r->body) fclose(r->body);
     for (size_t i = 0; i < r->nheader; i++) free(r->header[i]);
     free(r->header);

@@ -5,9 +5,10 @@
  * times or host names, so reports are byte-identical for identical runs.
  * Every other line is "R<r>T<t>L<ll>: <name> <fields>".
  *
- * The body streams to an anonymous temporary file; report_commit writes the
+ * The body streams to an anonymous temporary file; report_finish writes the
  * header (which may include counts known only at the end) and the body to the
- * final path through out_file, so a failed run leaves no report behind. */
+ * report's out_file, which appears with the run's other outputs at
+ * out_file_commit_all, so a failed run leaves no report behind. */
 #ifndef DSM_COMMON_REPORT_H
 #define DSM_COMMON_REPORT_H
 
@@ -22,6 +23,8 @@ enum { REPORT_ALL_THREADS = INT_MIN };      /* t = x */
 
 typedef struct report report;
 
+/* Opens the report's out_file at once (an unwritable place fails before
+ * the run). */
 report *report_open(const char *path);
 
 /* A '#' header line (without the '#'); lines keep their order. */
@@ -47,13 +50,20 @@ const char *report_ratio(char *buf, double n, double d);
 /* Slice mode (SPEC 5.2): a header line with its options; nothing in thread mode. */
 void report_slice_header(report *r, const sched_options *so);
 
+/* The synchronisation rule in force ("# sync: recorded" or "# sync: simulated
+ * (REASON)", docs/scheduler.md §6.1) and one "# warning: unmodelled …" line
+ * per cause of unmodelled synchronisation. */
+void report_sync_header(report *r, const scheduler *s);
+
 /* The processor line of both tools: "cpu active N idle N utilization P%"
  * (utilization = active / (active + idle)). ciat tags it L09 (slice mode),
  * cdat L14. */
 void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle);
 
-/* Write header + body to the path and free r; exits 2 on a write error. */
-void report_commit(report *r);
+/* Write header + body to the report's out_file and free r (the file appears
+ * with out_file_commit_all); exits 2 on a write error. */
+void report_finish(report *r);
+/* Drop r and its output (NULL: nothing). */
 void report_free(report *r);
 
 #endif

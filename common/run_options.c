@@ -5,6 +5,17 @@
 #include <string.h>
 #include <unistd.h>
 
+static const char *parse_sync(void *target, const char *value)
+{
+    static const char *const names[] = { "auto", "recorded", "simulated" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(value, names[i]) == 0) {
+            *(sched_sync *)target = (sched_sync)i;
+            return NULL;
+        }
+    return "must be auto, recorded or simulated";
+}
+
 void run_options_init(run_options *ro, option_spec *specs)
 {
     memset(ro, 0, sizeof *ro);
@@ -26,6 +37,9 @@ void run_options_init(run_options *ro, option_spec *specs)
           "skip and count bad records, release deadlocks, and go on (counts in the report header)" },
         { "quiet", 'q', NULL, OPT_FLAG, NULL, &ro->quiet, NULL, 0, 0,
           "no progress meter on a terminal" },
+        { "sync", 0, NULL, OPT_CALL, "MODE", &ro->sync, parse_sync, 0, 0,
+          "synchronisation: recorded (replay the order the traces record), simulated (locks in"
+          " pseudo-clock order) or auto (recorded when the traces record it; default)" },
         { "slice-mode", 'i', NULL, OPT_UINT, "P", &ro->slice_cpus, NULL, 1, 4096,
           "slice mode: the traces are processes, interleaved on P processors by their time stamps" },
         { "affinity", 'a', NULL, OPT_FLAG, NULL, &ro->affinity, NULL, 0, 0,
@@ -52,6 +66,9 @@ static void check_slice_options(const run_options *ro)
         return;
     }
     if (ro->parallel_start) diag_usage_error("-p is for thread mode; slice mode (-i) has no spawn or join");
+    if (ro->sync == SCHED_SYNC_RECORDED)
+        diag_usage_error("--sync=recorded is for thread mode; slice mode (-i) orders processes by their"
+                         " time stamps and does not replay recorded synchronisation");
     if (ro->keep_slices && ro->slice_length)
         diag_usage_error("-k (never swap out) and -s (swap out after V instructions) contradict each other");
     if (ro->keep_slices && ro->rr_interleaving)
@@ -102,5 +119,6 @@ sched_options run_options_sched(const run_options *ro)
         .rr_interleaving = ro->rr_interleaving,
         .slice_length = ro->slice_length,
         .order = ro->order,
+        .sync = ro->sync,
     };
 }

@@ -2,7 +2,7 @@
  * smait schedule), in one option table, and the trace set they select.
  *
  *   [calls.P] trace.P            or   [-c call_list] -t trace_list
- *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR
+ *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR, --sync
  *   slice mode: -i p, -a, -s v, -k, -rr_interleaving */
 #ifndef DSM_COMMON_RUN_OPTIONS_H
 #define DSM_COMMON_RUN_OPTIONS_H
@@ -25,9 +25,10 @@ typedef struct run_options {
     uint64_t slice_length;      /* -s v; 0 = not given */
     bool keep_slices;           /* -k */
     bool rr_interleaving;       /* -rr_interleaving */
+    sched_sync sync;            /* --sync=auto|recorded|simulated */
 } run_options;
 
-enum { RUN_OPTION_COUNT = 13 };
+enum { RUN_OPTION_COUNT = 14 };
 
 /* Defaults, and the option table entries that fill ro (RUN_OPTION_COUNT
  * entries written to specs). */

@@ -22,7 +22,8 @@ const char *sched_phase_cause_name(sched_phase_cause c)
 
 const char *sched_wait_name(sched_wait w)
 {
-    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered", "io", "slice_end", "swapped" };
+    static const char *const names[] = { "none", "join", "barrier", "critical", "ordered", "io", "slice_end",
+                                         "swapped", "acquire" };
     return names[w];
 }
 
@@ -207,25 +208,36 @@ static void barrier(scheduler *s, int t, uint32_t addr, uint32_t want)
     }
 }
 
+/* Also the key of the section's releases in the sync table (SYNC_SPACE_CRITICAL, _ORDERED). */
 static uint64_t lock_key(sched_wait space, uint32_t addr)
 {
     return (uint64_t)(space == WAIT_ORDERED) << 32 | addr;
 }
 
-static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr)
+/* Begin of a section. Recorded synchronisation: seq > 0 also waits until
+ * releases 1..seq of the lock are replayed (0 in simulated mode). */
+static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind)
 {
     lock_entry *l = lock_find(s, lock_key(space, addr), true);
-    if (l->holder < 0) {
+    bool ready = !seq || sync_ready(sync_find(&s->sync, lock_key(space, addr), false), seq);
+    if (l->holder < 0 && ready) {
         l->holder = t;
         return;
     }
     thread *x = &s->th[t];
     x->wait_key = addr;
+    x->wait_seq = seq;
+    x->wait_kind = kind;
     x->wait_index = trace_reader_index(x->r);
     stop(s, t, T_BLOCKED, space);
 }
 
-static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
+static void sync_mark_release(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq,
+                              uint32_t kind);
+
+/* End of a section; seq > 0 or kind > 0 (recorded synchronisation): it is
+ * release seq of the lock. */
+static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind)
 {
     lock_entry *l = lock_find(s, lock_key(space, addr), false);
     if (!l || l->holder != t) {
@@ -242,12 +254,18 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
         s->problems.bad_unlocks++;
         return;
     }
-    /* Hand over to the waiter with the smallest clock (ties: lowest id). */
+    sync_key *k = NULL;
+    if (seq || kind) {
+        sync_mark_release(s, t, space, addr, seq, kind);
+        k = sync_find(&s->sync, lock_key(space, addr), false);
+    }
+    /* Hand over to the waiter with the smallest clock (ties: lowest id);
+     * recorded: among those whose releases are all replayed. */
     int next = -1;
     for (int u = 0; u < s->n; u++) {
         thread *y = &s->th[u];
         if (y->state == T_BLOCKED && y->wait == space && y->wait_key == addr &&
-            (next < 0 || y->clock < s->th[next].clock))
+            (next < 0 || y->clock < s->th[next].clock) && (!y->wait_seq || sync_ready(k, y->wait_seq)))
             next = u;
     }
     l->holder = next;
@@ -257,10 +275,158 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr)
     }
 }
 
+noreturn void sched_record_error(scheduler *s, int t, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    data_error_at(s, t, "%s", msg);
+}
+
+noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+                                     const char *hint)
+{
+    data_error_at(s, t, "%s of %" PRIu64 " %s at clock %" PRIu64 " would take the pseudo clock past its"
+                  " limit of 2^51 = %" PRIu64 " (%s)", what, step, unit, s->th[t].clock, SCHED_CLOCK_LIMIT, hint);
+}
+
+/* ---- recorded synchronisation (docs/scheduler.md §6.1) ---- */
+
+/* "0x00007000 (semaphore; releases 1..3 replayed)", "critical lock
+ * 0x00009000 (mutex; release 1 replayed)": a key, its kind and its releases. */
+static void key_text(char *buf, size_t n, sched_wait space, uint32_t addr, uint32_t kind, const sync_key *k)
+{
+    char done[80], kname[32];
+    sync_done_text(k, done, sizeof done);
+    const char *name = smait_sync_kind_name(kind);
+    if (!name) snprintf(kname, sizeof kname, "kind %u; ", kind);
+    else if (kind) snprintf(kname, sizeof kname, "%s; ", name);
+    else kname[0] = '\0';
+    snprintf(buf, n, "%s0x%08x (%s%s)", space == WAIT_CRITICAL ? "critical lock " : space == WAIT_ORDERED ?
+             "ordered lock " : "", addr, kname, done);
+}
+
+typedef struct dup_ctx {
+    scheduler *s;
+    sched_wait space;
+    uint32_t addr, kind;
+    const sync_key *k;
+} dup_ctx;
+
+/* A release number replayed a second time: inconsistent traces (--lenient:
+ * a warning, counted with the bad unlocks, and the release is ignored). */
+static void on_dup_release(void *ctx, const sync_release *again)
+{
+    dup_ctx *d = ctx;
+    char what[192];
+    key_text(what, sizeof what, d->space, d->addr, d->kind, d->k);
+    const char *path = trace_reader_path(d->s->th[again->thread].r);
+    if (!d->s->o.lenient)
+        diag_data_error(path, again->index * 8, "record %" PRIu64 ": thread %d replays release %u of %s,"
+                        " which is replayed already", again->index, again->thread, again->seq, what);
+    diag_warn(path, again->index * 8, "record %" PRIu64 ": thread %d replays release %u of %s, which is"
+              " replayed already; ignored", again->index, again->thread, again->seq, what);
+    d->s->problems.bad_unlocks++;
+}
+
+/* Release seq of a key (a section's end, or a release record) is replayed by t. */
+static void sync_mark_release(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind)
+{
+    uint64_t key = space == WAIT_ACQUIRE ? sync_key_of(SYNC_SPACE_OBJECT, addr) : lock_key(space, addr);
+    sync_key *k = sync_find(&s->sync, key, true);
+    dup_ctx d = { s, space, addr, kind, k };
+    sync_mark(k, seq, t, trace_reader_index(s->th[t].r), on_dup_release, &d);
+}
+
+/* acquire: t goes on when releases 1..seq of obj are replayed, else it waits. */
+static void recorded_acquire(scheduler *s, int t, uint32_t obj, uint32_t seq, uint32_t kind)
+{
+    uint64_t key = sync_key_of(SYNC_SPACE_OBJECT, obj);
+    if (sync_ready(sync_find(&s->sync, key, false), seq)) return;
+    sync_find(&s->sync, key, true)->waiting++;
+    thread *x = &s->th[t];
+    x->wait_key = obj;
+    x->wait_seq = seq;
+    x->wait_kind = kind;
+    x->wait_index = trace_reader_index(x->r);
+    stop(s, t, T_BLOCKED, WAIT_ACQUIRE);
+}
+
+/* release: mark it, and wake every thread whose acquire it completes (lowest
+ * id first), at the releaser's clock if that is later (sync idle). */
+static void recorded_release(scheduler *s, int t, uint32_t obj, uint32_t seq, uint32_t kind)
+{
+    if (!seq && !kind) return;                  /* no release number */
+    sync_mark_release(s, t, WAIT_ACQUIRE, obj, seq, kind);
+    sync_key *k = sync_find(&s->sync, sync_key_of(SYNC_SPACE_OBJECT, obj), false);
+    uint64_t c = s->th[t].clock;
+    for (int u = 0; u < s->n && k->waiting; u++) {
+        thread *y = &s->th[u];
+        if (y->state == T_BLOCKED && y->wait == WAIT_ACQUIRE && y->wait_key == obj &&
+            sync_ready(k, y->wait_seq)) {
+            k->waiting--;
+            resume(s, u, y->clock > c ? y->clock : c);
+        }
+    }
+}
+
+/* The recorded edge a blocked thread waits for ("release 5 of 0x00007000
+ * (semaphore; releases 1..3 replayed)"); false when it waits for something
+ * else (a barrier, a lock held by a thread, a join). */
+static bool sync_wait_text(scheduler *s, const thread *x, char *buf, size_t n)
+{
+    if (x->state != T_BLOCKED || !x->wait_seq) return false;
+    uint64_t key;
+    if (x->wait == WAIT_ACQUIRE) key = sync_key_of(SYNC_SPACE_OBJECT, x->wait_key);
+    else if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) key = lock_key(x->wait, x->wait_key);
+    else return false;
+    const sync_key *k = sync_find(&s->sync, key, false);
+    if (sync_ready(k, x->wait_seq)) return false;
+    char what[192];
+    key_text(what, sizeof what, x->wait, x->wait_key, x->wait_kind, k);
+    snprintf(buf, n, "release %u of %s", x->wait_seq, what);
+    return true;
+}
+
+/* --lenient, deadlock: t stops waiting for recorded releases; they count as
+ * replayed, and a section's begin takes its lock if it is free (else it goes
+ * on without it, as a lock waiter does). */
+static void sync_give_up(scheduler *s, int t)
+{
+    thread *x = &s->th[t];
+    if (!x->wait_seq) return;
+    if (x->wait == WAIT_ACQUIRE) {
+        sync_key *k = sync_find(&s->sync, sync_key_of(SYNC_SPACE_OBJECT, x->wait_key), true);
+        k->waiting--;
+        sync_force(k, x->wait_seq);
+    } else if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
+        sync_force(sync_find(&s->sync, lock_key(x->wait, x->wait_key), true), x->wait_seq);
+        lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), true);
+        if (l->holder < 0) l->holder = t;
+    }
+    x->wait_seq = 0;
+}
+
+/* Unmodelled records: counted per cause and thread (in both modes). */
+static void count_unmodelled(scheduler *s, int t, const smait_raw *rec)
+{
+    uint32_t what = rec[SMAIT_CALL_ARG1].f2, count = rec[SMAIT_CALL_ARG1 + 1].f2;
+    if (!s->unmodelled) s->unmodelled = xcalloc((size_t)SMAIT_UM_COUNT * (size_t)s->n, sizeof *s->unmodelled);
+    unsigned cause = what < SMAIT_UM_COUNT ? what : 0;
+    s->unmodelled[(size_t)cause * (size_t)s->n + (size_t)t] += count;
+}
+
 uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
+    if (smait_call_type(rec->f1) == SMAIT_CT_UNMODELLED) count_unmodelled(s, t, rec);
     uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
+    /* Both modes wait from x->clock (slice mode: the processor's clock). */
+    if (delay > SCHED_CLOCK_LIMIT || x->clock > SCHED_CLOCK_LIMIT - delay)
+        sched_clock_past_limit(s, t, delay, "the disk wait", "cycles",
+                               "a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits");
     x->io_idle += delay;
     return delay;
 }
@@ -281,6 +447,8 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
     uint64_t delay = sched_call_hook(s, t, rec);
     if (delay) wait_io(s, t, delay);
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
+    /* Recorded synchronisation: seq and kind; 0 in simulated mode. */
+    uint32_t seq = s->recorded ? arg2 : 0, kind = s->recorded ? rec[SMAIT_CALL_ARG1 + 2].f2 : 0;
     switch (smait_call_type(rec->f1)) {
     case SMAIT_CT_SPAWN:
         /* Only thread 0 in a serial phase starts a region; a worker's spawn
@@ -298,10 +466,12 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
         }
         break;
     case SMAIT_CT_BARRIER: barrier(s, t, arg1, arg2); break;
-    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1); break;
-    case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1); break;
-    case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1); break;
-    case SMAIT_CT_END_ORDER: lock_end(s, t, WAIT_ORDERED, arg1); break;
+    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
+    case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
+    case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1, seq, kind); break;
+    case SMAIT_CT_END_ORDER: lock_end(s, t, WAIT_ORDERED, arg1, seq, kind); break;
+    case SMAIT_CT_ACQUIRE: if (s->recorded) recorded_acquire(s, t, arg1, seq, kind); break;
+    case SMAIT_CT_RELEASE: if (s->recorded) recorded_release(s, t, arg1, seq, kind); break;
     case SMAIT_CT_MARKER:
         if (t == 0) {
             end_phase(s, false);
@@ -395,6 +565,29 @@ static uint64_t run_fast(scheduler *s)
     return done;
 }
 
+/* A message that grows as it is written: one line per blocked thread, each
+ * with a trace path of any length. */
+typedef struct strbuf {
+    char *text;
+    size_t len, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: cannot format a message");
+    size_t need = b->len + (size_t)n + 1;
+    if (need > b->cap) b->cap = xgrow((void **)&b->text, b->cap, need, 1);
+    va_start(ap, fmt);
+    vsnprintf(b->text + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
 /* No thread can run: the phase is over, the analysis is over, or the traces
  * are inconsistent. */
 static void nothing_runnable(scheduler *s)
@@ -412,27 +605,24 @@ static void nothing_runnable(scheduler *s)
         return;
     }
     if (!s->o.lenient) {
-        size_t cap = 256 + (size_t)s->n * 200, len = 0;
-        char *msg = xmalloc(cap);
-        len += (size_t)snprintf(msg + len, cap - len, "inconsistent traces: no thread can run"
-                                " (deadlock) in phase %d; blocked threads:", s->phase.number);
+        strbuf msg = { 0 };
+        sb_printf(&msg, "inconsistent traces: no thread can run (deadlock) in phase %d; blocked threads:",
+                  s->phase.number);
         for (int t = 0; t < s->n; t++) {
             thread *x = &s->th[t];
             if (x->state != T_BLOCKED && x->state != T_JOINED) continue;
             const char *what = sched_wait_name(x->wait);
-            len += (size_t)snprintf(msg + len, cap - len, "\n  thread %d (%s) waits for %s",
-                                    t, trace_reader_path(x->r), what);
-            if (x->wait == WAIT_BARRIER)
-                len += (size_t)snprintf(msg + len, cap - len, " 0x%08x", x->wait_key);
-            if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
+            char edge[256];
+            if (sync_wait_text(s, x, edge, sizeof edge)) what = edge;   /* a recorded release */
+            sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->r), what);
+            if (x->wait == WAIT_BARRIER) sb_printf(&msg, " 0x%08x", x->wait_key);
+            if ((x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) && what != edge) {
                 lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), false);
-                len += (size_t)snprintf(msg + len, cap - len, " lock 0x%08x held by thread %d",
-                                        x->wait_key, l ? l->holder : -1);
+                sb_printf(&msg, " lock 0x%08x held by thread %d", x->wait_key, l ? l->holder : -1);
             }
-            len += (size_t)snprintf(msg + len, cap - len, " at record %" PRIu64 ", clock %" PRIu64,
-                                    x->wait_index, x->clock);
+            sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->clock);
         }
-        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg);
+        diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg.text);
     }
     /* --lenient: release every blocked thread (barrier waiters at the largest
      * clock of their barrier; lock waiters without the lock) and go on. */
@@ -452,11 +642,28 @@ static void nothing_runnable(scheduler *s)
                 to[t] = s->th[u].clock;
     }
     for (int t = 0; t < s->n; t++)
-        if (s->th[t].state == T_BLOCKED) resume(s, t, to[t]);
+        if (s->th[t].state == T_BLOCKED) {
+            sync_give_up(s, t);
+            resume(s, t, to[t]);
+        }
     free(to);
 }
 
 /* ---- public ---- */
+
+/* --sync: recorded when asked, or by default when trace 0 begins with
+ * start_trace sync=1; never in slice mode (its time stamps order the slices). */
+static void decide_sync(scheduler *s)
+{
+    const smait_raw *first = s->n > 0 ? trace_reader_peek(s->th[0].r) : NULL;
+    s->traces_sync = first && is_call(first) && smait_call_type(first->f1) == SMAIT_CT_START_TRACE &&
+                     (first[SMAIT_CALL_ARG1].f2 & SMAIT_START_SYNC);
+    if (s->o.sync == SCHED_SYNC_RECORDED && !s->traces_sync)
+        diag_data_error(trace_reader_path(s->th[0].r), DIAG_NO_OFFSET, "--sync=recorded, but the traces do"
+                        " not record their synchronisation (trace 0 does not begin with start_trace sync=1)");
+    s->recorded = s->o.slice_cpus <= 0 && (s->o.sync == SCHED_SYNC_RECORDED ||
+                                           (s->o.sync == SCHED_SYNC_AUTO && s->traces_sync));
+}
 
 scheduler *sched_create(const trace_set *set, trace_reader **readers,
                         const sched_options *opts, const sched_hooks *hooks)
@@ -476,6 +683,7 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     if (hooks) s->h = *hooks;
     s->prev = -1;
     s->readers = readers;
+    decide_sync(s);
     if (s->o.slice_cpus > 0) slice_create(s);
     return s;
 }
@@ -487,6 +695,8 @@ void sched_free(scheduler *s)
     cq_free(&s->q);
     free(s->th);
     free(s->locks);
+    sync_table_free(&s->sync);
+    free(s->unmodelled);
     progress_free(s->progress);
     free(s);
 }
@@ -508,6 +718,15 @@ static void count_unprocessed(scheduler *s)
     s->problems.unprocessed = total;
 }
 
+/* One warning per cause of unmodelled synchronisation. */
+static void warn_unmodelled(scheduler *s)
+{
+    char text[1024];
+    for (unsigned c = 1; c <= SMAIT_UM_COUNT; c++)     /* the unnamed causes (0) last */
+        if (sched_unmodelled_warning(s, c % SMAIT_UM_COUNT, text, sizeof text))
+            diag_warn(NULL, DIAG_NO_OFFSET, "%s", text);
+}
+
 void sched_run(scheduler *s)
 {
     if (s->o.progress) s->progress = progress_start(s->readers, s->n);
@@ -515,6 +734,7 @@ void sched_run(scheduler *s)
         slice_run(s);
         if (s->progress) progress_done(s->progress);
         count_unprocessed(s);
+        warn_unmodelled(s);
         return;
     }
     if (s->o.parallel_start) begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
@@ -538,20 +758,26 @@ void sched_run(scheduler *s)
     }
     if (s->progress) progress_done(s->progress);
     count_unprocessed(s);
+    warn_unmodelled(s);
 }
+
+/* Sums over any number of threads: saturated at 2^64 - 1 rather than wrapped
+ * (each term is below 2^52, SCHED_CLOCK_LIMIT, so only sums over more than
+ * 4096 threads can get there). */
+static void add_sat(uint64_t *into, uint64_t v) { *into = v > UINT64_MAX - *into ? UINT64_MAX : *into + v; }
 
 void sched_counts_add(sched_counts *into, const sched_counts *from)
 {
-    into->is.executed += from->is.executed;
-    into->is.fetched += from->is.fetched;
-    into->is.branches += from->is.branches;
-    into->is.calls += from->is.calls;
-    into->is.instrumented += from->is.instrumented;
-    into->is.discontinuities += from->is.discontinuities;
-    into->records += from->records;
-    into->sync_idle += from->sync_idle;
-    into->phase_end_idle += from->phase_end_idle;
-    into->io_idle += from->io_idle;
+    add_sat(&into->is.executed, from->is.executed);
+    add_sat(&into->is.fetched, from->is.fetched);
+    add_sat(&into->is.branches, from->is.branches);
+    add_sat(&into->is.calls, from->is.calls);
+    add_sat(&into->is.instrumented, from->is.instrumented);
+    add_sat(&into->is.discontinuities, from->is.discontinuities);
+    add_sat(&into->records, from->records);
+    add_sat(&into->sync_idle, from->sync_idle);
+    add_sat(&into->phase_end_idle, from->phase_end_idle);
+    add_sat(&into->io_idle, from->io_idle);
 }
 
 int sched_threads(const scheduler *s) { return s->n; }
@@ -560,6 +786,62 @@ sched_cpu_counts sched_cpu_counts_of(const scheduler *s, int cpu) { return slice
 uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].clock; }
 sched_problems sched_problem_counts(const scheduler *s) { return s->problems; }
 int sched_phase_count(const scheduler *s) { return s->phase.number; }
+bool sched_traces_record_sync(const scheduler *s) { return s->traces_sync; }
+
+const char *sched_sync_mode(const scheduler *s)
+{
+    if (s->recorded) return "recorded";
+    if (s->o.sync == SCHED_SYNC_SIMULATED) return "simulated (--sync=simulated)";
+    if (s->traces_sync) return "simulated (slice mode: recorded synchronisation is not replayed)";
+    return "simulated (the traces do not record their synchronisation)";
+}
+
+uint64_t sched_unmodelled(const scheduler *s, unsigned cause, int thread)
+{
+    if (!s->unmodelled || cause >= SMAIT_UM_COUNT) return 0;
+    const uint64_t *row = s->unmodelled + (size_t)cause * (size_t)s->n;
+    if (thread >= 0) return row[thread];
+    uint64_t sum = 0;
+    for (int t = 0; t < s->n; t++) sum += row[t];
+    return sum;
+}
+
+const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *buf, size_t n)
+{
+    static const char *const what[SMAIT_UM_COUNT] = {
+        [0] = "unmodelled records of causes the format does not name",
+        [SMAIT_UM_FUTEX] = "raw futex system calls",
+        [SMAIT_UM_TIMEOUT] = "timed waits that timed out",
+        [SMAIT_UM_FENCE] = "atomic fences",
+        [SMAIT_UM_ORDERING] = "atomic operations with an ordering that is not recorded",
+        [SMAIT_UM_UNTRACED] = "synchronisation with threads that have no trace",
+        [SMAIT_UM_OMP] = "OpenMP constructs that are not recorded",
+        [SMAIT_UM_OTHER] = "other synchronisation that is not recorded",
+    };
+    uint64_t total = sched_unmodelled(s, cause, -1);
+    if (!total) return NULL;
+    const char *name = cause ? smait_unmodelled_name(cause) : "unknown";
+    int traces = 0;
+    for (int t = 0; t < s->n; t++) traces += sched_unmodelled(s, cause, t) != 0;
+    size_t len = (size_t)snprintf(buf, n, "unmodelled %s: %" PRIu64 " in trace%s ", name, total,
+                                  traces == 1 ? "" : "s");
+    /* The traces, runs of three or more as ranges: "0,2-5". */
+    const char *sep = "";
+    for (int t = 0; t < s->n && len < n; t++) {
+        if (!sched_unmodelled(s, cause, t)) continue;
+        int u = t;
+        while (u + 1 < s->n && sched_unmodelled(s, cause, u + 1)) u++;
+        if (u > t + 1) len += (size_t)snprintf(buf + len, n - len, "%s%d-%d", sep, t, u);
+        else if (u > t) len += (size_t)snprintf(buf + len, n - len, "%s%d,%d", sep, t, u);
+        else len += (size_t)snprintf(buf + len, n - len, "%s%d", sep, t);
+        sep = ",";
+        t = u;
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, " (%s): not replayed, so the interleaving may differ from the real run"
+                 " there", what[cause]);
+    return buf;
+}
 
 const sched_counts *sched_total_counts(const scheduler *s, int t)
 {

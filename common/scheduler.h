@@ -13,6 +13,7 @@
 #define DSM_COMMON_SCHEDULER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "istream.h"
@@ -38,8 +39,14 @@ typedef enum sched_wait {
     WAIT_NONE, WAIT_JOIN, WAIT_BARRIER, WAIT_CRITICAL, WAIT_ORDERED,
     WAIT_IO,                    /* a synchronous disk read (cdat -handle_io) */
     WAIT_SLICE_END,             /* slice mode: the slice ended at a synchronising call */
-    WAIT_SWAPPED                /* slice mode: swapped out after -s instructions */
+    WAIT_SWAPPED,               /* slice mode: swapped out after -s instructions */
+    WAIT_ACQUIRE                /* recorded synchronisation: a release not replayed yet */
 } sched_wait;
+
+/* --sync (docs/scheduler.md §6.1): replay the synchronisation the traces
+ * record (recorded), or order locks by the pseudo clock (simulated); auto =
+ * recorded when trace 0 begins with start_trace sync=1. */
+typedef enum sched_sync { SCHED_SYNC_AUTO, SCHED_SYNC_RECORDED, SCHED_SYNC_SIMULATED } sched_sync;
 
 /* Per-thread counts kept by the scheduler: the instruction stream plus idle time. */
 typedef struct sched_counts {
@@ -91,9 +98,17 @@ typedef struct sched_options {
     bool rr_interleaving;       /* -rr_interleaving: process i on processor i mod p, round robin */
     uint64_t slice_length;      /* -s v: instructions before a swap-out (0: default 20000) */
     smait_order order;          /* byte order, for slice mode's look-ahead readers */
+    sched_sync sync;            /* thread mode: recorded or simulated synchronisation */
 } sched_options;
 
 enum { SCHED_DEFAULT_SLICE_LENGTH = 20000 };
+
+/* The most a pseudo clock may reach by a jump: a disk wait or a gap fill that
+ * would take it further stops the run (a data error naming the record). One
+ * instruction at a time it would take 2^51 records to get there, so clocks
+ * stay below 2^52, and sums of clocks or idle times over up to 4096
+ * processors or threads fit 64 bits. */
+#define SCHED_CLOCK_LIMIT ((uint64_t)1 << 51)
 
 /* The -s length in force: slice_length, or the default when it is 0. */
 static inline uint64_t sched_slice_length(const sched_options *o)
@@ -111,13 +126,16 @@ typedef struct sched_cpu_counts {
 /* Problems tolerated under --lenient, and records left unprocessed. */
 typedef struct sched_problems {
     uint64_t deadlocks;         /* times blocked threads were released */
-    uint64_t bad_unlocks;       /* end of a section whose lock the thread did not hold */
+    uint64_t bad_unlocks;       /* end of a section whose lock the thread did not hold,
+                                 * or a recorded release replayed a second time */
     uint64_t unprocessed;       /* logical records never processed */
 } sched_problems;
 
 typedef struct scheduler scheduler;
 
-/* readers: one per trace (thread order); the scheduler does not own them. */
+/* readers: one per trace (thread order); the scheduler does not own them.
+ * It reads trace 0's first record ahead to decide the synchronisation mode;
+ * --sync=recorded on traces that do not record it stops with exit status 2. */
 scheduler *sched_create(const trace_set *set, trace_reader **readers,
                         const sched_options *opts, const sched_hooks *hooks);
 void sched_free(scheduler *s);
@@ -136,13 +154,31 @@ uint64_t sched_clock(const scheduler *s, int thread);
 const sched_counts *sched_phase_counts(const scheduler *s, int thread);
 const sched_counts *sched_total_counts(const scheduler *s, int thread);
 sched_problems sched_problem_counts(const scheduler *s);
+/* For a hook: stop the run with a data error about thread t's record being
+ * processed ("FILE: OFFSET: record N: reason", exit status 2). */
+_Noreturn void sched_record_error(scheduler *s, int thread, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int sched_phase_count(const scheduler *s);
+
+/* The synchronisation rule in force: "recorded", or "simulated (REASON)". */
+const char *sched_sync_mode(const scheduler *s);
+/* Trace 0 begins with start_trace sync=1 (formats/SMAIT.md §5.1). */
+bool sched_traces_record_sync(const scheduler *s);
+
+/* Unmodelled synchronisation (unmodelled records, formats/SMAIT.md §5.1)
+ * processed so far, per cause: 1 … SMAIT_UM_COUNT-1, and 0 for causes the
+ * format does not name. thread < 0: all threads. */
+uint64_t sched_unmodelled(const scheduler *s, unsigned cause, int thread);
+/* The warning for a cause ("unmodelled futex: 12 in traces 0,2 (raw futex
+ * system calls): …"), written to buf; NULL when the cause did not occur.
+ * sched_run prints each one on standard error; reports repeat them. */
+const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *buf, size_t n);
 
 /* into += from, field by field. */
 void sched_counts_add(sched_counts *into, const sched_counts *from);
 
 /* Names for reports: "serial"/"parallel", "start"/"spawn"/"join"/"marker",
- * "join"/"barrier"/"critical"/"ordered"/"io"/"slice_end"/"swapped". */
+ * "join"/"barrier"/"critical"/"ordered"/"io"/"slice_end"/"swapped"/"acquire". */
 const char *sched_phase_kind_name(sched_phase_kind k);
 const char *sched_phase_cause_name(sched_phase_cause c);
 const char *sched_wait_name(sched_wait w);

@@ -7,6 +7,9 @@
 #include "clock_queue.h"
 #include "progress.h"
 #include "scheduler.h"
+#include "scheduler_sync.h"
+
+#include <stdnoreturn.h>
 
 typedef struct slice_state slice_state;
 
@@ -21,6 +24,8 @@ typedef struct thread {
     sched_wait wait;            /* while T_BLOCKED */
     uint32_t wait_key;          /* barrier address or lock key */
     uint64_t wait_index;        /* record index of the blocking record */
+    uint32_t wait_seq;          /* recorded sync: releases 1..wait_seq of the key must be replayed */
+    uint32_t wait_kind;         /* … and the object's kind (SMAIT_SK_*), for messages */
     uint64_t records;
     uint64_t sync_idle, phase_end_idle, io_idle;
     sched_counts at_phase_start;    /* totals when the current phase began */
@@ -50,9 +55,19 @@ struct scheduler {
     trace_reader **readers;
     progress_meter *progress;
     slice_state *slice;         /* slice mode (-i), else NULL */
+    /* Recorded synchronisation (docs/scheduler.md §6.1). */
+    bool recorded;              /* replay it (thread mode, --sync) */
+    bool traces_sync;           /* trace 0 begins with start_trace sync=1 */
+    sync_table sync;            /* releases replayed, per (key space, key) */
+    uint64_t *unmodelled;       /* [cause * n + thread], allocated at the first one */
 };
 
 static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
+
+/* Stops the run: thread t's clock would pass SCHED_CLOCK_LIMIT by `what` of
+ * `step` `unit` (a data error naming its current record; hint: what helps). */
+noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+                                     const char *hint) __attribute__((cold));
 
 /* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
 static inline __attribute__((always_inline)) void
@@ -82,6 +97,8 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
              * 4 bytes (pc from an unaligned target) still fetches at pc. */
             uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
                                     ISTREAM_INSN_BYTES);
+            if (__builtin_expect(x->clock + k > SCHED_CLOCK_LIMIT, 0))
+                sched_clock_past_limit(s, t, k, "a gap fill", "instructions", "a smaller --gap-limit fills less");
             if (k && s->h.fetch_run)
                 s->h.fetch_run(s->h.ctx, t, x->cpu, x->clock + 1, pc, k);
             else if (s->h.fetch)

@@ -18,7 +18,9 @@
  * running slice per process, holds by construction.) Running processors
  * interleave as threads do in thread mode: smallest clock first, ties round
  * robin over processor numbers. Processors waiting for a disk read to end sit
- * in the same clock queue as timers.
+ * in the same clock queue as timers. Idle processors look for work again only
+ * when a slice completes; a swap-out or a disk wait lets only the processor
+ * given up look (release()).
  *
  * -rr_interleaving ignores time stamps: process i runs on processor i mod p,
  * which round-robins its processes -s instructions at a time. */
@@ -67,6 +69,9 @@ struct slice_state {
     uint64_t steps;             /* records processed, for the progress meter */
 };
 
+/* Recorded synchronisation (acquire, release, unmodelled; docs/scheduler.md
+ * §6.1) cuts no slice and is not replayed: those records are body calls,
+ * counted only, and sections' seq and kind are ignored. */
 static bool is_sync_call(unsigned type)
 {
     return (type >= SMAIT_CT_SPAWN && type <= SMAIT_CT_END_CRITICAL) || type == SMAIT_CT_LDCW ||
@@ -76,9 +81,13 @@ static bool is_sync_call(unsigned type)
 
 /* ---- the scout: slice boundaries and times ---- */
 
-/* A 32-bit time stamp as a 64-bit time that never goes back: a step of 2^31
- * µs or more backwards is taken as the timer wrapping; a smaller one as
- * unordered stamps, clamped to the last time. */
+/* A 32-bit time stamp as a 64-bit time that never goes back. Only the step
+ * from the last stamp mod 2^32, d, is known: d <= 2^31 is read as a step
+ * forward (across a wrap of the timer when the stamp is smaller: a step back
+ * of 2^31 µs or more), d > 2^31 as a step back of less than 2^31 µs
+ * (unordered stamps), clamped to the last time. So a real step forward of
+ * more than 2^31 µs (about 36 minutes) between two stamps of one trace reads
+ * as a small step back. */
 static uint64_t unwrap(proc *p, uint32_t t)
 {
     if (!p->timed) {
@@ -87,7 +96,8 @@ static uint64_t unwrap(proc *p, uint32_t t)
         return t;
     }
     uint32_t d = t - (uint32_t)p->time;
-    if (d < 0x80000000u) p->time += d;
+    /* Saturated below UINT64_MAX, the "no end" mark (after 2^33 stamps). */
+    if (d <= 0x80000000u) p->time = p->time >= UINT64_MAX - 1 - d ? UINT64_MAX - 1 : p->time + d;
     return p->time;
 }
 
@@ -194,7 +204,9 @@ static void dispatch(scheduler *s, int c, int t)
     if (p->bound < 0 && s->o.affinity) p->bound = c;
     k->proc = t;
     k->since = k->clock;
-    k->swap_at = s->o.keep_slices && !sl->rr ? UINT64_MAX : k->clock + sl->len;
+    /* Saturated: -s may be as large as 2^64 - 1 (then no swap-out at all). */
+    k->swap_at = (s->o.keep_slices && !sl->rr) || sl->len > UINT64_MAX - k->clock ? UINT64_MAX
+                                                                                 : k->clock + sl->len;
     k->n.dispatches++;
     x->cpu = c;
     x->clock = k->clock;
@@ -226,9 +238,12 @@ static void idle_until(cpu *k, uint64_t to)
 }
 
 /* The process on processor c stops (why: its slice ended, it was swapped
- * out, waits for the disk, or its trace ended). Free processors, lowest
- * number first, catch up with c's clock and look for work; under
- * -rr_interleaving processes never change processor, so only c looks. */
+ * out, waits for the disk, or its trace ended). A slice that completes (its
+ * tail processed, or its trace ended) is what idle processors wait for: every
+ * free processor, lowest number first, catches up with c's clock and looks
+ * for work. A swap-out or a disk wait completes nothing: only c looks, and
+ * idle processors stay where they are. Under -rr_interleaving processes
+ * never change processor, so only c looks. */
 static void release(scheduler *s, int c, sched_wait why)
 {
     slice_state *sl = s->slice;
@@ -238,7 +253,7 @@ static void release(scheduler *s, int c, sched_wait why)
     k->proc = -1;
     cq_remove(&s->q, c);
     if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, c, k->clock, why);
-    if (sl->rr) {
+    if (sl->rr || why == WAIT_SWAPPED || why == WAIT_IO) {
         try_dispatch(s, c);
         return;
     }

@@ -325,6 +325,11 @@ bool trace_reader_at_end(trace_reader *r)
     return false;
 }
 
+const smait_raw *trace_reader_peek(trace_reader *r)
+{
+    return trace_reader_at_end(r) ? NULL : r->v.cur;
+}
+
 const smait_raw *trace_reader_next_run(trace_reader *r, const smait_raw **end)
 {
     const smait_raw *first = trace_reader_next(r);

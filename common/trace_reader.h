@@ -62,6 +62,9 @@ static inline const smait_raw *trace_reader_next(trace_reader *r)
 /* True when the trace has no more records (reads ahead if needed; consumes
  * nothing). */
 bool trace_reader_at_end(trace_reader *r);
+/* The next logical record without consuming it (valid until the next call),
+ * or NULL at the end of the trace. */
+const smait_raw *trace_reader_peek(trace_reader *r);
 
 /* Bulk access for whole-trace scans: the next run of validated records
  * [begin, *end) in host order, every logical record in it whole (step with

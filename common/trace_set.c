@@ -40,9 +40,13 @@ static char **paths_from_prefix(const char *prefix, int *count)
     return paths;
 }
 
+enum { LIST_MAX_LINE = 65536 };
+
 static char **paths_from_list(const char *list, int *count)
 {
     line_reader *lr = line_reader_open(list);
+    /* A path line is short; a huge line is a wrong file, refused before it is buffered. */
+    line_reader_set_max(lr, LIST_MAX_LINE);
     char **paths = NULL;
     size_t cap = 0;
     int n = 0;

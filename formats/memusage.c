@@ -36,6 +36,32 @@ static bool parse_u64(const char **s, uint64_t *v)
     return true;
 }
 
+enum { LINE_MAX_BYTES = 1023 };
+enum line_status { LINE_OK, LINE_END, LINE_LONG, LINE_NUL };
+
+/* The next line of f into buf (LINE_MAX_BYTES + 1 bytes; no newline,
+ * NUL-terminated), read to its newline whatever it holds, so line numbers
+ * stay right: a line with a NUL byte (fgets would end the string there and
+ * read the rest as the next line) or too long is reported as such. */
+static enum line_status next_line(FILE *f, char *buf)
+{
+    size_t n = 0;
+    bool nul = false, seen = false;
+    int c;
+    while ((c = getc(f)) != EOF) {
+        seen = true;
+        if (c == '\n') break;
+        if (c == '\0') nul = true;
+        if (n < LINE_MAX_BYTES + 1) buf[n] = (char)c;   /* one more: too long */
+        n += n <= LINE_MAX_BYTES;
+    }
+    if (!seen) return LINE_END;
+    if (nul) return LINE_NUL;
+    if (n > LINE_MAX_BYTES) return LINE_LONG;
+    buf[n] = '\0';
+    return LINE_OK;
+}
+
 bool memusage_read(const char *path, memusage *out, char *why, size_t whycap)
 {
     memset(out, 0, sizeof *out);
@@ -44,15 +70,20 @@ bool memusage_read(const char *path, memusage *out, char *why, size_t whycap)
         snprintf(why, whycap, "cannot read: %s", strerror(errno));
         return false;
     }
-    char line[1024];
+    char line[LINE_MAX_BYTES + 1];
     size_t cap = 0;
     unsigned long lineno = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    enum line_status st;
+    while (ok && (st = next_line(f, line)) != LINE_END) {
         lineno++;
-        size_t n = strlen(line);
-        if (n == sizeof line - 1 && line[n - 1] != '\n') {
-            snprintf(why, whycap, "line %lu: line too long", lineno);
+        if (st == LINE_LONG) {
+            snprintf(why, whycap, "line %lu: line too long (more than %d bytes)", lineno, LINE_MAX_BYTES);
+            ok = false;
+            break;
+        }
+        if (st == LINE_NUL) {
+            snprintf(why, whycap, "line %lu: a NUL byte (not a text file?)", lineno);
             ok = false;
             break;
         }

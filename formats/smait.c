@@ -57,7 +57,31 @@ static const char *const call_names[] = {
     [SMAIT_CT_LDCW] = "ldcw", [SMAIT_CT_SEMOP] = "semop", [SMAIT_CT_SEMCTL] = "semctl",
     [SMAIT_CT_SYSCALL] = "syscall", [SMAIT_CT_START_TRACE] = "start_trace",
     [SMAIT_CT_END_TRACE] = "end_trace",
+    [SMAIT_CT_ACQUIRE] = "acquire", [SMAIT_CT_RELEASE] = "release",
+    [SMAIT_CT_UNMODELLED] = "unmodelled",
 };
+
+const char *smait_sync_kind_name(unsigned kind)
+{
+    static const char *const names[SMAIT_SK_COUNT] = {
+        [SMAIT_SK_NONE] = "none", [SMAIT_SK_MUTEX] = "mutex", [SMAIT_SK_SPIN] = "spin",
+        [SMAIT_SK_RWLOCK] = "rwlock", [SMAIT_SK_COND] = "cond", [SMAIT_SK_SEM] = "semaphore",
+        [SMAIT_SK_ATOMIC] = "atomic", [SMAIT_SK_OMP_LOCK] = "omp_lock",
+        [SMAIT_SK_OMP_CRITICAL] = "omp_critical", [SMAIT_SK_OMP_ORDERED] = "omp_ordered",
+        [SMAIT_SK_OMP_TASK] = "omp_task", [SMAIT_SK_ONCE] = "once", [SMAIT_SK_BARRIER] = "barrier",
+    };
+    return kind < SMAIT_SK_COUNT ? names[kind] : NULL;
+}
+
+const char *smait_unmodelled_name(unsigned what)
+{
+    static const char *const names[SMAIT_UM_COUNT] = {
+        [SMAIT_UM_FUTEX] = "futex", [SMAIT_UM_TIMEOUT] = "timeout", [SMAIT_UM_FENCE] = "fence",
+        [SMAIT_UM_ORDERING] = "ordering", [SMAIT_UM_UNTRACED] = "untraced",
+        [SMAIT_UM_OMP] = "omp", [SMAIT_UM_OTHER] = "other",
+    };
+    return what < SMAIT_UM_COUNT ? names[what] : NULL;
+}
 
 const char *smait_call_name(unsigned call_type)
 {

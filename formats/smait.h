@@ -37,8 +37,34 @@ enum {
     SMAIT_CT_BEGIN_CRITICAL = 0x06, SMAIT_CT_END_CRITICAL = 0x07,
     SMAIT_CT_MARKER = 0x10, SMAIT_CT_READ = 0x11, SMAIT_CT_WRITE = 0x12,
     SMAIT_CT_LDCW = 0x13, SMAIT_CT_SEMOP = 0x14, SMAIT_CT_SEMCTL = 0x15,
-    SMAIT_CT_SYSCALL = 0x16, SMAIT_CT_START_TRACE = 0x17, SMAIT_CT_END_TRACE = 0x18
+    SMAIT_CT_SYSCALL = 0x16, SMAIT_CT_START_TRACE = 0x17, SMAIT_CT_END_TRACE = 0x18,
+    /* This project's extension (formats/SMAIT.md §5.1): recorded synchronisation. */
+    SMAIT_CT_ACQUIRE = 0x20, SMAIT_CT_RELEASE = 0x21, SMAIT_CT_UNMODELLED = 0x22
 };
+
+/* start_trace arg1 bit: the trace records its synchronisation (§5.1): the
+ * sections 04-07 carry seq (arg2) and kind (arg3), and acquire/release
+ * records may follow. */
+enum { SMAIT_START_SYNC = 1 };
+
+/* Kind of a synchronisation object (arg3 of 04-07, 0x20, 0x21): only for
+ * diagnostics and statistics; the replay rule is the same for all. */
+enum {
+    SMAIT_SK_NONE = 0, SMAIT_SK_MUTEX = 1, SMAIT_SK_SPIN = 2, SMAIT_SK_RWLOCK = 3,
+    SMAIT_SK_COND = 4, SMAIT_SK_SEM = 5, SMAIT_SK_ATOMIC = 6, SMAIT_SK_OMP_LOCK = 7,
+    SMAIT_SK_OMP_CRITICAL = 8, SMAIT_SK_OMP_ORDERED = 9, SMAIT_SK_OMP_TASK = 10,
+    SMAIT_SK_ONCE = 11, SMAIT_SK_BARRIER = 12,
+    SMAIT_SK_COUNT
+};
+/* What an unmodelled record (0x22, arg1) counts. */
+enum {
+    SMAIT_UM_FUTEX = 1, SMAIT_UM_TIMEOUT = 2, SMAIT_UM_FENCE = 3, SMAIT_UM_ORDERING = 4,
+    SMAIT_UM_UNTRACED = 5, SMAIT_UM_OMP = 6, SMAIT_UM_OTHER = 7,
+    SMAIT_UM_COUNT
+};
+/* Names of the kinds and unmodelled codes ("mutex", "futex", ...), or NULL. */
+const char *smait_sync_kind_name(unsigned kind);
+const char *smait_unmodelled_name(unsigned what);
 
 /* Indices into a decoded call record's six values. */
 enum { SMAIT_CALL_START = 0, SMAIT_CALL_END = 1, SMAIT_CALL_ARG1 = 2 };

@@ -9,21 +9,28 @@
 #include <string.h>
 
 /* Argument names per call type (NULL: printed and parsed as argN); 'x' marks
- * values printed in hex (addresses). */
+ * values printed in hex (addresses); 'o' in opt marks named arguments printed
+ * only when not 0 (the extensions of §5.1, so older texts print as before). */
 typedef struct call_args {
     const char *name[4];
     const char *hex;        /* "x..." one char per argument, 'x' = hex */
+    const char *opt;        /* "...." one char per argument, 'o' = omitted when 0 */
 } call_args;
 
 static call_args args_of(unsigned type)
 {
-    call_args a = { { NULL, NULL, NULL, NULL }, "...." };
+    call_args a = { { NULL, NULL, NULL, NULL }, "....", "...." };
     switch (type) {
     case SMAIT_CT_SPAWN: a.name[0] = "region"; a.name[1] = "threads"; break;
     case SMAIT_CT_BARRIER: a.name[0] = "var"; a.name[1] = "threads"; a.hex = "x..."; break;
     case SMAIT_CT_BEGIN_ORDER: case SMAIT_CT_END_ORDER:
     case SMAIT_CT_BEGIN_CRITICAL: case SMAIT_CT_END_CRITICAL:
-        a.name[0] = "lock"; a.hex = "x..."; break;
+        a.name[0] = "lock"; a.name[1] = "seq"; a.name[2] = "kind";
+        a.hex = "x..."; a.opt = ".oo."; break;
+    case SMAIT_CT_ACQUIRE: case SMAIT_CT_RELEASE:
+        a.name[0] = "obj"; a.name[1] = "seq"; a.name[2] = "kind"; a.hex = "x..."; break;
+    case SMAIT_CT_UNMODELLED: a.name[0] = "what"; a.name[1] = "count"; break;
+    case SMAIT_CT_START_TRACE: a.name[0] = "sync"; a.opt = "o..."; break;
     case SMAIT_CT_MARKER: a.name[0] = "cmd"; a.name[1] = "num"; break;
     case SMAIT_CT_READ: case SMAIT_CT_WRITE:
         a.name[0] = "buf"; a.name[1] = "bytes"; a.name[2] = "fd"; a.hex = "x..."; break;
@@ -70,7 +77,7 @@ size_t smait_text_format(const smait_raw *p, char *buf, size_t cap)
         call_args a = args_of(type);
         for (int i = 0; i < 4; i++) {
             uint32_t v = p[SMAIT_CALL_ARG1 + i].f2;
-            if (!a.name[i] && v == 0) continue;
+            if ((!a.name[i] || a.opt[i] == 'o') && v == 0) continue;
             char key[8];
             snprintf(key, sizeof key, "arg%d", i + 1);
             n += snprintf(buf + n, cap - (size_t)n, a.hex[i] == 'x' ? " %s=0x%08x" : " %s=%u",

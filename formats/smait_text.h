@@ -14,6 +14,14 @@
 
 enum { SMAIT_TEXT_MAX = 200 };  /* longest canonical line, with room to spare */
 
+/* Limits of a text (SMAIT-TEXT.md §1, §4): the longest line, without its
+ * line end; and the most lines `smait asm` assembles, every line counted once
+ * per repetition of the repeat blocks around it (blank and comment lines not
+ * at all). 2^28 lines are at most 12 GiB of trace (call records) and about a
+ * minute of work. */
+enum { SMAIT_TEXT_LINE_MAX = 1023 };
+#define SMAIT_TEXT_MAX_EXPANDED ((uint64_t)1 << 28)
+
 /* Canonical text of the logical record at p (host order; 6 parts for a call
  * record). Returns the length written to buf (cap >= SMAIT_TEXT_MAX). */
 size_t smait_text_format(const smait_raw *p, char *buf, size_t cap);

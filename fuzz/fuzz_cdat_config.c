@@ -6,13 +6,12 @@
  * 1..CFG_MAX_NODES nodes and at most CFG_MAX_PROCS processors, power-of-two
  * line and page sizes with page >= line, a protocol 1..8, caches of whole
  * lines in a power-of-two number of sets, mappings to processors the machine
- * has, memory_usage given for rr2 and oracle; an error is exit 2 naming
- * "file:line" (or the file alone when it cannot be read at all).
- *
- * Not checked yet: that cdat can build the caches of every configuration
- * the loader accepts (issue 14 item 3: `[dcache] size = 4096G` passes the
- * loader and fails cache set-up with exit 3). */
+ * has, memory_usage given for rr2 and oracle, the caches of all processors
+ * and nodes within CFG_MAX_CACHE_MEMORY, and each cache one that cache_init
+ * builds (those up to 16 MiB are built); an error is exit 2 naming
+ * "file:line" (or the file alone when it cannot be read at all). */
 #include "fuzz_support.h"
+#include "../cdat/cache.h"
 #include "../cdat/config.h"
 #include "../common/diag.h"
 
@@ -46,6 +45,11 @@ static void check_cache(const cdat_config *c, const char *name, const cache_conf
     uint64_t ways = cc->assoc ? cc->assoc : lines;
     FZ_CHECK(lines % ways == 0 && pow2(lines / ways), "[%s] %llu lines in %llu ways: sets not a power of two",
              name, (unsigned long long)lines, (unsigned long long)ways);
+    if (cache_memory(cc->size, cc->assoc, c->line_size) <= (16u << 20)) {
+        cache k;
+        FZ_CHECK(cache_init(&k, cc->size, cc->assoc, c->line_size), "[%s] accepted, but cache_init refuses it", name);
+        cache_free(&k);
+    }
 }
 
 static void check_loaded(const cdat_config *c)
@@ -62,6 +66,10 @@ static void check_loaded(const cdat_config *c)
     check_cache(c, "dcache", &c->dcache, false);
     check_cache(c, "icache", &c->icache, false);
     check_cache(c, "interconnect_cache", &c->icc, true);
+    uint64_t total = config_total_procs(c) * (cache_memory(c->dcache.size, c->dcache.assoc, c->line_size) +
+                                              cache_memory(c->icache.size, c->icache.assoc, c->line_size)) +
+                     c->nodes * cache_memory(c->icc.size, c->icc.assoc, c->line_size);
+    FZ_CHECK(total <= CFG_MAX_CACHE_MEMORY, "caches of %llu bytes accepted", (unsigned long long)total);
     int procs = (int)config_total_procs(c);
     for (int t = 0; t < (int)c->map_len + 2; t++) {
         int p = config_thread_proc(c, t, t + 1);

@@ -18,7 +18,9 @@
  *     thread mode), each event's clock is at least the last one's;
  *   - one at a time: events come only from a thread that runs (resumed, not
  *     stopped), a processor runs one thread and a thread one processor;
- *   - one thread at a time in a lock (thread mode): a thread that begins a
+ *   - one thread at a time in a lock (thread mode, simulated
+ *     synchronisation: --sync=simulated, or auto on traces that do not
+ *     record it): a thread that begins a
  *     critical or ordered section without being stopped holds the lock, which
  *     must be free; a waiter resumed by the holder's end of section takes it
  *     over; a waiter resumed any other way (--lenient's deadlock release)
@@ -63,6 +65,7 @@ typedef struct checker {
     sched_hooks inner;          /* ciat's */
     scheduler *s;
     bool slice, lenient;
+    bool lock_model;            /* thread mode with simulated synchronisation */
     int n, cpus;
     uint64_t last_clock[MAX_TRACES > MAX_CPUS ? MAX_TRACES : MAX_CPUS];
     int cpu_runs[MAX_TRACES];   /* thread running on the processor, -1 */
@@ -171,7 +174,7 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
     ck.phase[t].records++;
     uint64_t wait = ck.inner.call ? ck.inner.call(ck.inner.ctx, t, cpu, clock, rec) : 0;
     FZ_CHECK(wait == 0, "ciat asked for a wait");
-    if (ck.slice) return wait;
+    if (!ck.lock_model) return wait;
     unsigned type = smait_call_type(rec->f1);
     uint64_t key = (uint64_t)(type == SMAIT_CT_BEGIN_ORDER || type == SMAIT_CT_END_ORDER) << 32 |
                    rec[SMAIT_CALL_ARG1].f2;
@@ -191,7 +194,7 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
 static void h_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
     (void)ctx;
-    bool lock_wait = why == WAIT_CRITICAL || why == WAIT_ORDERED;
+    bool lock_wait = ck.lock_model && (why == WAIT_CRITICAL || why == WAIT_ORDERED);
     bool of_pending = lock_wait && ck.pending == t;
     uint64_t key = ck.pending_key;
     settle(of_pending);
@@ -318,6 +321,9 @@ scheduler *__wrap_sched_create(const trace_set *set, trace_reader **readers, con
                          .branch = h_branch, .phase_begin = h_phase_begin, .phase_end = h_phase_end,
                          .thread_stop = h_stop, .thread_resume = h_resume };
     ck.s = __real_sched_create(set, readers, opts, &mine);
+    /* Recorded synchronisation (docs/scheduler.md §6.1) replays the order
+     * the traces record instead of ordering locks by the clock. */
+    ck.lock_model = !ck.slice && strncmp(sched_sync_mode(ck.s), "simulated", 9) == 0;
     return ck.s;
 }
 

@@ -10,9 +10,8 @@
  * file and a line ("line N: ").
  *
  * A text whose repeat blocks multiply out to more than REPEAT_LIMIT records
- * is not run: smait asm has no bound of its own yet (issue 14 item 5: nested
- * `repeat 4294967295` blocks run 2^64 iterations), and every record would be
- * written to the scratch directory. Nor is one with more than THREAD_LIMIT
+ * is not run: smait asm allows 2^28 expanded lines, gigabytes written to the
+ * scratch directory. Nor is one with more than THREAD_LIMIT
  * thread sections (up to 65536 are allowed, one output file each: slow
  * without finding more). */
 #include "fuzz_support.h"

@@ -3,8 +3,8 @@
 #
 #   BIN=/abs/path/to/build/bin scripts/demo-kernels.sh
 #
-# Builds each examples/*.c with smait-cc (the collector, docs/collector.md;
-# omp_* kernels with -fopenmp),
+# Builds each examples/*.c and *.cc with smait-cc (the collector,
+# docs/collector.md; omp_* kernels with -fopenmp),
 # runs it with TRACE_FILE_NAME=$DEMO_DIR/<kernel> (one trace per thread,
 # <kernel>.P.t, and the address map <kernel>.P.map), then runs ciat
 # -ciat_events, cdat on configs/4x4.ini and configs/spp1600.ini, and tdat on
@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 DEMO_DIR=${DEMO_DIR:-$(dirname "$BIN")/demo/kernels}
-KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat}
+KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat omp_tasks atomic_flag work_queue sem_pipeline cxx_histogram}
 CFLAGS_DEMO="-O2 -fno-vectorize -fno-slp-vectorize -pthread"
 
 for tool in smait-cc ciat cdat tdat; do
@@ -28,8 +28,10 @@ step() { printf '\n==> %s\n' "$*"; }
 for k in $KERNELS; do
     extra=""
     case $k in omp_*) extra=" -fopenmp" ;; esac
-    step "$k: smait-cc $CFLAGS_DEMO$extra examples/$k.c; run; ciat; cdat on 4x4 and spp1600; tdat"
-    "$BIN/smait-cc" $CFLAGS_DEMO $extra "$ROOT/examples/$k.c" -o "$DEMO_DIR/$k"
+    src=examples/$k.c
+    [ -f "$ROOT/$src" ] || src=examples/$k.cc
+    step "$k: smait-cc $CFLAGS_DEMO$extra $src; run; ciat; cdat on 4x4 and spp1600; tdat"
+    "$BIN/smait-cc" $CFLAGS_DEMO $extra "$ROOT/$src" -o "$DEMO_DIR/$k"
     rm -f "$DEMO_DIR/$k".[0-9]*
     TRACE_FILE_NAME=$DEMO_DIR/$k SMAIT_QUIET=1 "$DEMO_DIR/$k"
     map=$(ls "$DEMO_DIR/$k".*.map)
@@ -67,5 +69,23 @@ Where to look:
   pipeline       RAW degree 1: every item goes from the producer to the consumer
   omp_heat       the stencil in OpenMP: phases per parallel region, RAW at the
                  block edges and on the residual summed in a critical section
+  omp_tasks      a merge sort with OpenMP tasks: the sorted halves go to the
+                 thread that merges them (RAW); the task and taskwait records
+                 order each merge after its sorts (docs/collector.md §4.1)
+  atomic_flag    a release/acquire flag hands 1024 values to 3 consumers: the
+                 trace's acquire/release records order the reads after the writes
+  work_queue     tasks handed to workers through a condition variable: every
+                 element of A read once (RAW degree 1), x by each worker that
+                 took a task (degree up to 4: which worker took which task is
+                 the run's, recorded in the traces and replayed)
+  sem_pipeline   three stages joined by semaphores: RAW 1040 (512 samples,
+                 two hops, and the 16 bins main reads), WAR 1008 (a ring slot
+                 written again after the next stage read it: 504 per ring)
+  cxx_histogram  C++: std::thread, std::mutex and a std::condition_variable
+                 barrier; the shared bins migrate (RAW and WAW), then every
+                 thread reads them (RAW degree 4); WAW 4096 more: the vector
+                 the main thread zeroed and the workers fill
+The traces record every synchronisation with the order it really had
+(docs/collector.md section 4.2), and ciat and cdat replay it.
 How the collector works and what its traces hold: docs/collector.md.
 EOF

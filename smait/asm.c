@@ -2,7 +2,14 @@
  *
  * A text without thread sections becomes one trace file. With `thread N`
  * sections (and optionally `threads P`) it becomes a trace set OUT.P.0 …
- * OUT.P.(P-1). `repeat N` … `end` blocks repeat their lines and nest. */
+ * OUT.P.(P-1). `repeat N` … `end` blocks repeat their lines and nest.
+ *
+ * The work is bounded before any of it is done: lines are at most
+ * SMAIT_TEXT_LINE_MAX characters (refused while reading, before they are
+ * buffered), and pass 1 counts the lines the repeat blocks expand to, refusing
+ * a text beyond SMAIT_TEXT_MAX_EXPANDED. Blank and comment lines are dropped
+ * as they are read, and a block with nothing in it is never iterated, so pass
+ * 2 does work in proportion to that count. */
 #include "smait_cmd.h"
 #include "../common/diag.h"
 #include "../common/line_reader.h"
@@ -17,12 +24,14 @@
 typedef struct text_line {
     char *text;
     uint64_t lineno;
+    size_t end;             /* a repeat line: the index of its matching end */
 } text_line;
 
 typedef struct assembler {
     const char *path;
-    text_line *lines;
+    text_line *lines;       /* the lines that hold words (no blank or comment lines) */
     size_t nlines;
+    uint64_t last_lineno;   /* of the text's last line, blank or not */
     smait_order order;
     bool order_fixed;       /* given on the command line */
     bool records_seen;
@@ -59,19 +68,51 @@ static int thread_number(const assembler *a, size_t i, const char *s, int lo)
     return (int)v;
 }
 
-/* Pass 1: find the thread sections and check the block structure. */
+/* The count of a repeat line. */
+static uint32_t repeat_count(const assembler *a, size_t i, char **w, int n)
+{
+    uint32_t count;
+    if (n != 2 || smait_text_u32(w[1], &count)) text_error(a, a->lines[i].lineno, "'repeat' takes a count");
+    return count;
+}
+
+/* Pass 1: find the thread sections, check the block structure, pair each
+ * repeat with its end and bound the expansion: every line but an end counts
+ * once per time pass 2 assembles it, the product of the counts of the blocks
+ * around it (saturating just past the limit, so nothing overflows). */
 static void scan(assembler *a)
 {
     int depth = 0, max_thread = -1, declared = 0;
     uint64_t max_line = 0;      /* line of the section with the largest number */
     char buf[1024], *w[4];
+    size_t *open = NULL;        /* the open repeat lines, innermost last */
+    uint64_t *mult = NULL;      /* the times a line inside each of them is assembled */
+    size_t cap = 0;
+    uint64_t times = 1, expanded = 0;
     for (size_t i = 0; i < a->nlines; i++) {
         int n = words_of(a, i, buf, sizeof buf, w, 4);
-        if (n == 0) continue;
         uint64_t ln = a->lines[i].lineno;
-        if (strcmp(w[0], "repeat") == 0) depth++;
-        else if (strcmp(w[0], "end") == 0) {
+        if (strcmp(w[0], "end") == 0) {     /* pass 2 skips it: it does not count */
             if (--depth < 0) text_error(a, ln, "'end' without 'repeat'");
+            a->lines[open[depth]].end = i;
+            times = depth ? mult[depth - 1] : 1;
+            continue;
+        }
+        expanded += times;
+        if (expanded > SMAIT_TEXT_MAX_EXPANDED)
+            text_error(a, ln, "the text expands to more than %llu lines (each line counts once per"
+                       " repetition of the repeat blocks around it)",
+                       (unsigned long long)SMAIT_TEXT_MAX_EXPANDED);
+        if (strcmp(w[0], "repeat") == 0) {
+            uint64_t count = repeat_count(a, i, w, n);
+            size_t had = cap;
+            cap = xgrow((void **)&open, cap, (size_t)depth + 1, sizeof *open);
+            if (cap != had) mult = xrealloc(mult, cap * sizeof *mult);
+            open[depth] = i;
+            /* times * count, at most SMAIT_TEXT_MAX_EXPANDED + 1 */
+            times = count && times > (SMAIT_TEXT_MAX_EXPANDED + 1) / count ? SMAIT_TEXT_MAX_EXPANDED + 1
+                    : times * count;
+            mult[depth++] = times;
         } else if (strcmp(w[0], "thread") == 0) {
             if (n != 2) text_error(a, ln, "'thread' takes one number");
             if (depth) text_error(a, ln, "'thread' inside a repeat block");
@@ -86,8 +127,9 @@ static void scan(assembler *a)
             declared = thread_number(a, i, w[1], 1);
         }
     }
-    if (depth) text_error(a, a->nlines ? a->lines[a->nlines - 1].lineno : 0,
-                          "%d 'repeat' block(s) not closed with 'end'", depth);
+    free(open);
+    free(mult);
+    if (depth) text_error(a, a->last_lineno, "%d 'repeat' block(s) not closed with 'end'", depth);
     if (declared && max_thread >= declared)
         text_error(a, max_line, "section 'thread %d' but 'threads %d'", max_thread, declared);
     a->threads = declared ? declared : max_thread + 1;
@@ -106,27 +148,19 @@ static void emit(assembler *a, const smait_raw *recs, int n, uint64_t ln)
 }
 
 /* Pass 2: assemble lines [from, to) `times` times. Returns nothing; nested
- * repeats recurse. */
+ * repeats recurse. An empty block is not iterated: its lines would not count
+ * in pass 1's bound. */
 static void run(assembler *a, size_t from, size_t to, uint64_t times)
 {
     char buf[1024], *w[4];
+    if (from == to) return;
     for (uint64_t rep = 0; rep < times; rep++) {
         for (size_t i = from; i < to; i++) {
             int n = words_of(a, i, buf, sizeof buf, w, 4);
-            if (n == 0) continue;
             uint64_t ln = a->lines[i].lineno;
             if (strcmp(w[0], "repeat") == 0) {
-                uint32_t count;
-                if (n != 2 || smait_text_u32(w[1], &count))
-                    text_error(a, ln, "'repeat' takes a count");
-                size_t j = i + 1;
-                for (int depth = 1; ; j++) {    /* find the matching end */
-                    char b2[1024], *w2[2];
-                    int m = words_of(a, j, b2, sizeof b2, w2, 2);
-                    if (m && strcmp(w2[0], "repeat") == 0) depth++;
-                    if (m && strcmp(w2[0], "end") == 0 && --depth == 0) break;
-                }
-                run(a, i + 1, j, count);
+                size_t j = a->lines[i].end;
+                run(a, i + 1, j, repeat_count(a, i, w, n));
                 i = j;
             } else if (strcmp(w[0], "thread") == 0) {
                 a->current = thread_number(a, i, w[1], 0);
@@ -158,12 +192,17 @@ int smait_asm(const char *text_path, const char *out, smait_order order)
         a.order_fixed = true;
     }
     line_reader *lr = line_reader_open(text_path);
+    line_reader_set_max(lr, SMAIT_TEXT_LINE_MAX);
     size_t cap = 0;
-    char *line;
+    char *line, scratch[SMAIT_TEXT_LINE_MAX + 1], *w[1];
     while ((line = line_reader_next(lr, NULL)) != NULL) {
+        a.last_lineno = line_reader_lineno(lr);
+        strcpy(scratch, line);
+        if (smait_text_words(scratch, w, 1) == 0) continue;    /* blank or comment only */
         cap = xgrow((void **)&a.lines, cap, a.nlines + 1, sizeof *a.lines);
         a.lines[a.nlines].text = xstrdup(line);
-        a.lines[a.nlines].lineno = line_reader_lineno(lr);
+        a.lines[a.nlines].lineno = a.last_lineno;
+        a.lines[a.nlines].end = 0;
         a.nlines++;
     }
     line_reader_close(lr);
@@ -182,7 +221,7 @@ int smait_asm(const char *text_path, const char *out, smait_order order)
         }
     }
     run(&a, 0, a.nlines, 1);
-    for (int t = 0; t < files; t++) out_file_commit(a.out[t]);
+    out_file_commit_all();     /* every thread's trace, or none */
     for (size_t i = 0; i < a.nlines; i++) free(a.lines[i].text);
     free(a.lines);
     free(a.out);

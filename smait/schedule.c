@@ -105,12 +105,15 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
         .phase_begin = on_phase_begin, .phase_end = on_phase_end,
         .thread_stop = on_stop, .thread_resume = on_resume,
     };
+    p.s = sched_create(ts, readers, so, &h);    /* may refuse --sync=recorded: before any output */
     if (so->slice_cpus > 0)
         printf("# smait schedule of %s: processes %d processors %d (%s)\n", ts->name, ts->count,
                so->slice_cpus, so->rr_interleaving ? "round robin" : "slices");
     else
         printf("# smait schedule of %s: threads %d\n", ts->name, ts->count);
-    p.s = sched_create(ts, readers, so, &h);
+    /* Traces without recorded synchronisation print as they always did. */
+    if (so->sync != SCHED_SYNC_AUTO || sched_traces_record_sync(p.s))
+        printf("# sync: %s\n", sched_sync_mode(p.s));
     sched_run(p.s);
     trace_reader_problems rp = trace_readers_problem_sum(readers, ts->count);
     printf("# bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64 " unpaired_calls %"

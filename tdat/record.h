@@ -15,6 +15,11 @@
 /* Largest field number of -c N and -f N=VALUE. */
 enum { REC_MAX_FIELD = 65535 };
 
+/* The longest line tdat reads, 1 MiB (lines of event traces are short; this
+ * leaves room for 65535 fields): a longer one is refused before it is
+ * buffered whole. */
+enum { REC_MAX_LINE = 1 << 20 };
+
 /* What rec_parse_u64 found. */
 typedef enum rec_num {
     REC_NUM_OK,         /* digits only, fits in 64 bits */

@@ -10,7 +10,8 @@
  * (summary, density and distribution of the bin rate: distrib.c) and, with
  * --svg, a picture (svg.c). Nothing is printed before the input has been
  * read without error; the time file and the SVG are temporaries until the
- * end and appear only when complete. */
+ * end, the frequency file is held in memory, and all three appear together
+ * (out_file_commit_all) or not at all. */
 #include "bins.h"
 #include "distrib.h"
 #include "record.h"
@@ -45,13 +46,16 @@ static const char usage_text[] =
     "Blank lines and '#' lines are skipped; so are the lines before the first\n"
     "line whose clock field is an unsigned integer (a header). After that, a\n"
     "line whose clock field is missing or not an unsigned integer is an error\n"
-    "(--lenient: skipped and counted). Clocks are decimal, at most 2^64-1; at most\n"
-    "268435456 bins. Details: docs/tdat.md.\n"
+    "(--lenient: skipped and counted). Clocks are decimal, at most 2^64-1. At most\n"
+    "16777216 bins unless --max-bins says otherwise: a clock beyond the last bin\n"
+    "stops tdat with the smallest bin width that would do. Lines are at most\n"
+    "1048576 characters. Details: docs/tdat.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct tdat_options {
     uint64_t classes;
     uint64_t clock_field;
+    uint64_t max_bins;
     bool lenient;
     const char *svg;
     rec_filter *filters;
@@ -146,10 +150,27 @@ static void bad_clock(line_reader *lr, const tdat_options *o, tdat_counts *c, co
                     " integer: '%s' (--lenient skips such lines)", lineno, o->clock_field, q);
 }
 
+/* A clock beyond the last bin allowed: what would do instead, a wider bin
+ * or (when it can go that high) a higher --max-bins. */
+static noreturn void too_many_bins(const line_reader *lr, const bins *b, uint64_t clock)
+{
+    uint64_t bin = bins_index(b, clock), w = bins_width_for(clock, b->max);
+    char wider[80] = "", raise[128] = "";
+    if (w) snprintf(wider, sizeof wider, "use a bin width of at least %" PRIu64, w);
+    else snprintf(wider, sizeof wider, "no bin width puts it in bin 0: give --max-bins 2 or more");
+    if (bin < BINS_MAX_LIMIT)
+        snprintf(raise, sizeof raise, "%sraise the limit with --max-bins %" PRIu64 " (the time file has a line"
+                 " per bin)", w ? ", or " : "", bin + 1);
+    diag_data_error(line_reader_path(lr), DIAG_NO_OFFSET, "line %" PRIu64 ": clock %" PRIu64 " falls in bin %"
+                    PRIu64 ", beyond the limit of %" PRIu64 " bin%s; %s%s", line_reader_lineno(lr), clock, bin,
+                    b->max, b->max == 1 ? "" : "s", wider, raise);
+}
+
 /* The pass over the input: every kept event counted into b. */
 static void read_events(const char *path, const tdat_options *o, bins *b, tdat_counts *c)
 {
     line_reader *lr = input_reader = line_reader_open(path);
+    line_reader_set_max(lr, REC_MAX_LINE);
     unsigned cf = (unsigned)o->clock_field;
     bool seen_data = false;
     char *line;
@@ -183,11 +204,7 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
             c->filtered++;
             continue;
         }
-        if (!bins_add(b, clock))
-            diag_data_error(path, DIAG_NO_OFFSET, "line %" PRIu64 ": clock %" PRIu64 " falls in bin %" PRIu64
-                            ", beyond the limit of %" PRIu64 " bins; use a bin width of at least %" PRIu64,
-                            line_reader_lineno(lr), clock, bins_index(b, clock), BINS_MAX,
-                            bins_width_for(clock));
+        if (!bins_add(b, clock)) too_many_bins(lr, b, clock);
     }
     line_reader_close(lr);
     input_reader = NULL;
@@ -276,7 +293,7 @@ static void print_freq(FILE *out, int argc, char **argv, const char *input, cons
 int main(int argc, char **argv)
 {
     diag_set_tool("tdat");
-    tdat_options o = { .classes = 20, .clock_field = 1 };
+    tdat_options o = { .classes = 20, .clock_field = 1, .max_bins = BINS_DEFAULT_MAX };
     const option_spec specs[] = {
         { "classes", 0, NULL, OPT_UINT, "C", &o.classes, NULL, 1, DISTRIB_MAX_CLASSES,
           "classes of the density and distribution functions, 1..1000000 (default 20)" },
@@ -284,6 +301,8 @@ int main(int argc, char **argv)
           "keep only records whose field N (from 1) is VALUE, e.g. -f 2=WAR (repeatable: all must match)" },
         { "clock-field", 'c', NULL, OPT_UINT, "N", &o.clock_field, NULL, 1, REC_MAX_FIELD,
           "the clock is field N (from 1; default 1)" },
+        { "max-bins", 0, NULL, OPT_UINT, "N", &o.max_bins, NULL, 1, BINS_MAX_LIMIT,
+          "at most N bins, 1..4294967296 (default 16777216; 8 bytes of memory and a time file line each)" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &o.lenient, NULL, 0, 0,
           "skip and count lines with a missing or non-numeric clock (counts on stderr and in the header)" },
         { "svg", 0, NULL, OPT_STRING, "FILE", &o.svg, NULL, 0, 0,
@@ -309,11 +328,12 @@ int main(int argc, char **argv)
 
     /* Outputs are opened first (an unwritable place fails before a long
      * read); they stay temporaries until the end, removed on any error. */
+    out_file *ff = out_file_open_stdout();      /* first: a closed stdout's fd 1 goes to no file */
     out_file *tf = out_file_open(time_path, false);
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
 
     bins *b = &counts;
-    bins_init(b, width);
+    bins_init(b, width, o.max_bins);
     tdat_counts c = { 0 };
     read_events(input, &o, b, &c);
     if (c.bad) {
@@ -343,13 +363,9 @@ int main(int argc, char **argv)
         svg_write(sf, &si);
         free(sub);
     }
-    print_freq(stdout, argc, argv, input, &o, &c, &s, width, nclasses, hist);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        diag_data_error(NULL, DIAG_NO_OFFSET, "cannot write the frequency file to standard output: %s",
-                        strerror(errno));
-    /* Everything succeeded: make the outputs appear. */
-    out_file_commit(tf);
-    if (sf) out_file_commit(sf);
+    print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    /* Everything succeeded: make the outputs appear, all or none. */
+    out_file_commit_all();
 
     free(hist);
     bins_free(b);

@@ -18,6 +18,9 @@
 #                              (for inputs whose exact message is not the point)
 #   check_same NAME A B        files A and B are byte-for-byte equal (cmp)
 #   check_true NAME CMD...     CMD succeeds (for conditions: [ ! -e f ], …)
+#   check_memory NAME KIB CMD...
+#                              CMD's peak resident memory stays below KIB KiB
+#                              (GNU time's %M; output and status not checked)
 #   check_file NAME EXP ACT    file ACT equals EXP (a diff when not; CLI_UPDATE=1 rewrites EXP)
 #   progress_meter_checks TOOL [OPERAND…]
 #                              the progress meter on a terminal, and -q/--quiet
@@ -151,6 +154,28 @@ check_true() {
         echo "failed: $*" >>.cli-diff
         _cli_result FAIL "$name" .cli-diff
     fi
+    rm -f .cli-diff
+}
+
+# check_memory NAME KIB CMD...: CMD (stdin from $STDIN, output discarded) peaks
+# below KIB KiB of resident memory, as GNU time measures it (/usr/bin/time,
+# installed by scripts/install-deps; the check fails without it).
+check_memory() {
+    local name=$1 limit=$2 peak
+    shift 2
+    if [ ! -x /usr/bin/time ]; then
+        echo "/usr/bin/time (GNU time) is missing: run scripts/install-deps" >.cli-diff
+    else
+        /usr/bin/time -f %M -o .cli-peak "$@" <"${STDIN:-/dev/null}" >/dev/null 2>&1
+        peak=$(tail -n 1 .cli-peak)
+        rm -f .cli-peak
+        if [ "$peak" -lt "$limit" ] 2>/dev/null; then
+            _cli_result ok "$name"
+            return 0
+        fi
+        echo "peak resident memory ${peak} KiB, not below $limit KiB: $*" >.cli-diff
+    fi
+    _cli_result FAIL "$name" .cli-diff
     rm -f .cli-diff
 }
 

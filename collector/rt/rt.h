@@ -49,6 +49,7 @@ typedef struct rt_slot {
     int slot;
     rt_sink *sink;
     uint64_t records, dropped;          /* simple records written / dropped (detail off) */
+    uint64_t unmodelled[SMAIT_UM_COUNT];    /* rt_unmodelled: written before end_trace */
     /* page cache of the folding, only touched by the flushing thread */
     uint64_t fold_page64;
     uint32_t fold_page32;
@@ -81,8 +82,53 @@ const char *rt_partial_path(int slot);     /* NULL when suppressed */
 void rt_slow_mem(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold);
 void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
              uint64_t arg1, bool fold1, uint32_t arg2);
+void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
+              uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4);
 void rt_flush(rt_slot *t);
 void rt_buffer_init(rt_slot *t);
+
+/* rt_sync.c — recorded synchronisation (formats/SMAIT.md §5.1).
+ * Every object (by its unfolded address) has a count of its releases so far.
+ * A release takes the next number atomically with the operation it records
+ * (the caller makes it so: under the object's own lock, or before the
+ * operation lets anyone else through); an acquire records the count it saw. */
+uint32_t rt_sync_release_seq(uint64_t obj);     /* count += 1; the new count */
+uint32_t rt_sync_seq(uint64_t obj);             /* the count now */
+/* The records: acquire (0x20) / release (0x21) of obj, with seq and kind
+ * (SMAIT_SK_*), start/end times of the call. */
+void rt_sync_acquire(rt_slot *t, uint64_t obj, uint32_t seq, unsigned kind,
+                     uint32_t start, uint32_t end);
+void rt_sync_release(rt_slot *t, uint64_t obj, uint32_t seq, unsigned kind,
+                     uint32_t start, uint32_t end);
+/* Something that synchronises but is not recorded (SMAIT_UM_*): counted per
+ * thread (written as unmodelled records before end_trace by
+ * rt_unmodelled_write) and in the run's summary. t may be NULL (an
+ * untraced thread): counted in the summary only. */
+void rt_unmodelled(rt_slot *t, unsigned what);
+void rt_unmodelled_write(rt_slot *t, uint32_t now);
+/* One line per cause with a non-zero total, for the summary. */
+void rt_unmodelled_summary(FILE *f);
+
+/* rt_atomic.c — atomics that synchronise (docs/collector.md §3).
+ * smait-instrument brackets every acquire, release, acq_rel or seq_cst atomic
+ * instruction: __smait_atomic_begin(addr) before it takes the address's lock
+ * (striped, by address), __smait_atomic_end(addr, f1, mode) after it writes
+ * [acquire] [the access record f1] [release] and lets go, so the release
+ * number and the version an acquire saw are taken atomically with the
+ * instruction. __smait_unmodelled(what) counts a fence or an ordering it
+ * cannot record. The mode's bits: */
+enum {
+    RT_AT_ACQ_OK = 1,           /* acquire when it succeeded (loads and RMWs always do) */
+    RT_AT_ACQ_FAIL = 2,         /* acquire when a cmpxchg failed */
+    RT_AT_REL = 4,              /* release when it succeeded */
+    RT_AT_OK = 8,               /* it succeeded */
+    RT_AT_NO_ACCESS = 16,       /* no access record (level 1) */
+    RT_ACQ_CACHE = 64,          /* per-thread versions already acquired (spin loops) */
+};
+void __smait_atomic_begin(const void *addr);
+void __smait_atomic_end(const void *addr, uint32_t f1, uint32_t mode);
+void __smait_unmodelled(uint32_t what);
+void __smait_mem(uint32_t f1, const void *addr);    /* rt_record.c: one memory record */
 
 /* rt_exec.c */
 void rt_exec_fixed(char **argv, char **envp);
@@ -106,6 +152,14 @@ unsigned rt_team_begin(int n);                 /* a region number, or 0 */
 void rt_team_size(unsigned region, int n);
 rt_slot *rt_team_enter(int slot, unsigned region);
 void rt_team_leave(rt_slot *t, uint32_t now);
+
+/* rt_pthread_sync.c — a one-time initialisation on obj (pthread_once, a
+ * C++ guarded static): its end is release 1 of obj; a thread that did not
+ * run it acquires that release (once per thread and object). */
+void rt_once_release(const void *obj, uint32_t t0);
+void rt_once_acquire(rt_slot *t, const void *obj, uint32_t t0);
+/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers (start-up). */
+void rt_cxx_redirect(void);
 
 /* Module descriptor emitted by smait-instrument (one per translation unit). */
 typedef struct rt_module {

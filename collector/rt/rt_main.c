@@ -77,6 +77,11 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
     read_env();
     rt_exec_fixed(argv, envp);
     rt_fold_init();
+    /* The release counts' table is mapped now, in this thread, not at a
+     * moment a worker's timing decides (an mmap then could move a thread
+     * stack, and the folded addresses with it). */
+    rt_sync_seq(0);
+    rt_cxx_redirect();
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     rt_self = rt_slot_new(0);
     atexit(at_exit);
@@ -99,10 +104,14 @@ static void at_exit(void)
             rt_fatal("%s: cannot write trace: %s", t->path ? t->path : "trace", strerror(err));
     }
     bool quiet = getenv("SMAIT_QUIET") != NULL;
+    /* Synchronisation after this (other exit handlers, destructors) is
+     * after the end of the traces. */
+    rt_self = NULL;
     if (rt_type == RT_TYPE_SUPPRESSED) {
         if (!quiet)
             fprintf(stderr, "smait: traces suppressed: %d threads, %llu records\n", P,
                     (unsigned long long)records);
+        rt_unmodelled_summary(stderr);      /* warnings, even when quiet */
         return;
     }
     if (!quiet)
@@ -127,6 +136,7 @@ static void at_exit(void)
             fprintf(stderr, " (%llu not written: detailed tracing off)", (unsigned long long)dropped);
         fputc('\n', stderr);
     }
+    rt_unmodelled_summary(stderr);          /* warnings, even when quiet */
 }
 
 /* smait_marker(cmd, num): a marker call record (type 10); commands 1-4 stop

@@ -135,9 +135,15 @@ void rt_slow_mem(rt_slot *t, uint32_t f1, uint64_t v, uint32_t fold)
 void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
              uint64_t arg1, bool fold1, uint32_t arg2)
 {
+    rt_call4(t, type, start, end, arg1, fold1, arg2, 0, 0);
+}
+
+void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
+              uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4)
+{
     if (t->end - t->cur < SMAIT_CALL_PARTS)
         rt_flush(t);
-    uint64_t v[SMAIT_CALL_PARTS] = { start, end, arg1, arg2, 0, 0 };
+    uint64_t v[SMAIT_CALL_PARTS] = { start, end, arg1, arg2, arg3, arg4 };
     for (unsigned i = 0; i < SMAIT_CALL_PARTS; i++) {
         rt_ent *e = t->cur++;
         e->f1 = smait_call_f1(type, i);

@@ -9,12 +9,14 @@
  * next used (the end of a trace counts as a join). pthread_create and
  * pthread_join are also two-thread barriers (keys: g_keys[slot]) between
  * creator and created thread and between thread and joiner, so the analysis
- * keeps their real order. Mutexes are critical sections keyed by their
- * address, pthread_cond_wait ends and begins its mutex's section, and
- * pthread_barrier_wait is a barrier of the count given to its init.
+ * keeps their real order. pthread_barrier_wait is a barrier of the count
+ * given to its init. Every trace begins with start_trace sync=1: the other
+ * synchronisation is recorded with sequence numbers (rt_pthread_sync.c for
+ * pthreads), and the trace ends with the counts of what was not.
  *
- * The wrappers are linked with ld --wrap (smait-cc), so only the program's
- * own calls are recorded; the runtime locks with spinlocks, never mutexes. */
+ * The wrappers are linked with ld --wrap (smait-cc), so the program's own
+ * calls are recorded (and libstdc++'s: rt_cxx.c); the runtime locks with
+ * spinlocks, never mutexes. */
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -38,13 +40,9 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 int __real_pthread_join(pthread_t, void **);
 int __real_pthread_detach(pthread_t);
-int __real_pthread_mutex_lock(pthread_mutex_t *);
-int __real_pthread_mutex_trylock(pthread_mutex_t *);
-int __real_pthread_mutex_unlock(pthread_mutex_t *);
-int __real_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
-int __real_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 int __real_pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
 int __real_pthread_barrier_wait(pthread_barrier_t *);
+int __real_pthread_once(pthread_once_t *, void (*)(void));
 
 void rt_spin_lock(atomic_flag *f)
 {
@@ -109,7 +107,7 @@ rt_slot *rt_slot_new(int i)
     if (i >= nslots)
         nslots = i + 1;
     uint32_t now = rt_now_us();
-    rt_call(t, SMAIT_CT_START_TRACE, now, now, 0, false, 0);
+    rt_call(t, SMAIT_CT_START_TRACE, now, now, SMAIT_START_SYNC, false, 0);
     return t;
 }
 
@@ -159,7 +157,7 @@ int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
     rt_slot *self = rt_self;
     if (!self)
         return __real_pthread_create(th, attr, fn, arg);
-    pthread_once(&exit_key_once, make_exit_key);
+    __real_pthread_once(&exit_key_once, make_exit_key);   /* not a recorded once */
     uint32_t t0 = rt_now_us();
     int detached = PTHREAD_CREATE_JOINABLE;
     if (attr)
@@ -255,60 +253,6 @@ int __wrap_pthread_detach(pthread_t th)
         }
         rt_spin_unlock(&slots_lock);
     }
-    return rc;
-}
-
-int __wrap_pthread_mutex_lock(pthread_mutex_t *m)
-{
-    uint32_t t0 = rt_now_us();
-    int rc = __real_pthread_mutex_lock(m);
-    rt_slot *t = rt_self;
-    if (rc == 0 && t)
-        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
-    return rc;
-}
-
-int __wrap_pthread_mutex_trylock(pthread_mutex_t *m)
-{
-    uint32_t t0 = rt_now_us();
-    int rc = __real_pthread_mutex_trylock(m);
-    rt_slot *t = rt_self;
-    if (rc == 0 && t)
-        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
-    return rc;
-}
-
-int __wrap_pthread_mutex_unlock(pthread_mutex_t *m)
-{
-    uint32_t t0 = rt_now_us();
-    int rc = __real_pthread_mutex_unlock(m);
-    rt_slot *t = rt_self;
-    if (rc == 0 && t)
-        rt_call(t, SMAIT_CT_END_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
-    return rc;
-}
-
-int __wrap_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
-{
-    rt_slot *t = rt_self;
-    uint32_t t0 = rt_now_us();
-    if (t)
-        rt_call(t, SMAIT_CT_END_CRITICAL, t0, t0, (uintptr_t)m, true, 0);
-    int rc = __real_pthread_cond_wait(c, m);
-    if (t)
-        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
-    return rc;
-}
-
-int __wrap_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts)
-{
-    rt_slot *t = rt_self;
-    uint32_t t0 = rt_now_us();
-    if (t)
-        rt_call(t, SMAIT_CT_END_CRITICAL, t0, t0, (uintptr_t)m, true, 0);
-    int rc = __real_pthread_cond_timedwait(c, m, ts);
-    if (t)
-        rt_call(t, SMAIT_CT_BEGIN_CRITICAL, t0, rt_now_us(), (uintptr_t)m, true, 0);
     return rc;
 }
 
@@ -418,6 +362,7 @@ void rt_threads_finish(void)
             continue;
         }
         uint32_t now = rt_now_us();
+        rt_unmodelled_write(t, now);
         rt_call(t, SMAIT_CT_END_TRACE, now, now, 0, false, 0);
         rt_flush(t);
     }

@@ -110,6 +110,34 @@ cfg "assoc 0" '[system]\nnodes = 2\n[dcache]\nassoc = 0\n' "4: [dcache] assoc: '
 cfg "assoc 65" '[system]\nnodes = 2\n[dcache]\nassoc = 65\n' "4: [dcache] assoc: '65' must be 1..64 or full"
 cfg "assoc of the interconnect cache" '[system]\nnodes = 2\n[interconnect_cache]\nsize = 1K\nassoc = 3\n' \
     "5: [interconnect_cache]: 16 lines in 3 ways do not make a power-of-two number of sets"
+# What cdat can build: a cache of at most 4G (the 32-bit address space), and
+# at most 1G of cdat's memory for all the caches together (4 bytes a line; a
+# fully associative cache of more than 64 lines 16 a line plus 4 a hash
+# bucket). Each at the limit (a run that succeeds) and one past it.
+cfg "a cache larger than the address space" '[system]\nnodes = 2\n[dcache]\nsize = 4096G\n' \
+    "4: [dcache] size: 4096G is larger than 4G, the whole 32-bit address space"
+cfg "a cache one kilobyte past 4G" '[system]\nnodes = 2\n[icache]\nsize = 4194305K\n' \
+    "4: [icache] size: 4194305K is larger than 4G, the whole 32-bit address space"
+cfg "an 8G fully associative i-cache" '[system]\nnodes = 2\n[icache]\nsize = 8G\nassoc = full\n' \
+    "4: [icache] size: 8G is larger than 4G, the whole 32-bit address space"
+cfg "a 4G fully associative i-cache (1280M of memory)" '[icache]\nsize = 4G\nassoc = full\n[system]\nnodes = 2\n' \
+    "5: the caches need 2621448K of cdat's memory, more than the 1G it allows: 2 processors x (dcache 4K + icache 1280M)"
+cfg "the caches one interconnect-cache line past 1G" '[system]\nnodes = 2\n[dcache]\nsize = 4G\n[icache]\nsize = 4G\n[interconnect_cache]\nsize = 64\nassoc = 1\n' \
+    "9: the caches need 1073741832 bytes of cdat's memory, more than the 1G it allows: 2 processors x (dcache 256M + icache 256M) + 2 nodes x interconnect_cache 4 bytes"
+# At the limits: 4G caches, 2 x (256M + 256M) = 1G of memory. The caches are
+# allocated zeroed and untouched but for the sets the trace uses, so the run
+# itself stays small.
+printf '[system]\nnodes = 2\n[dcache]\nsize = 4G\n[icache]\nsize = 4G\n' >limit.ini
+mkdir limit
+check "4G caches, 1G of cache memory: the run succeeds" cdat -o limit g.2 limit.ini <<'EOF'
+--- exit 0
+EOF
+check "... and reports the 4G caches" rpt limit/g.2 '^# (dcache|icache):' <<'EOF'
+# dcache: size 4294967296 assoc 2
+# icache: size 4294967296 assoc 2
+--- exit 0
+EOF
+rm -r limit
 cfg "mapping to a missing node" '[system]\nnodes = 2\n[mapping]\nthread.0 = 0.0\nthread.1 = 2.0\n' \
     "5: thread.1 = 2.0: the machine has nodes 0..1 with processors 0..0"
 cfg "mapping to a missing processor" '[system]\nnodes = 2\n[mapping]\nthread.1 = 1.1\nthread.0 = 0.0\n' \
@@ -182,6 +210,10 @@ EOF
 awk 'NR == 5 { $4 = "x" } 1' g.memory >field.memory
 mu "a field that is no number (line 5)" field.memory \
     "memory usage file (allocation oracle): line 5: field 4 is not a number"
+# A NUL byte, then 1100 more bytes, on line 4 (once reported on line 5, the
+# rest of line 4 read as a line of its own).
+{ head -3 g.memory; printf '0 4 0 4 2 0 2 0 -1\0%01100d\n' 0; tail -1 g.memory; } >nul.memory
+mu "a NUL byte (line 4)" nul.memory "memory usage file (allocation oracle): line 4: a NUL byte (not a text file?)"
 sed '2d' g.memory >nohdr.memory
 mu "no page_size header" nohdr.memory "memory usage file (allocation oracle): no '# page_size N' header line"
 { cat g.memory; echo "1 4 0 4 2 0 2 0 -1"; } >order.memory
@@ -357,8 +389,9 @@ EOF
 
 # ---- an interrupted run (SPEC §3) ---------------------------------------------------------------
 # cdat reads a long trace through a pipe that stalls after 4 MB; once its
-# temporaries exist it is killed (SIGTERM, then SIGHUP): they go, and the
-# earlier run's outputs stay as they were.
+# temporaries exist (two general traces, the detailed trace, the report) it
+# is killed (SIGTERM, then SIGHUP): they go, and the earlier run's outputs
+# stay as they were.
 printf 'threads 1\nthread 0\nproc 0x1000\nrepeat 300000\nload 4 0x100\nstore 4 0x8100\nstore 4 0x10100\nend\n' >long.txt
 smait asm long.txt long
 echo - >long.list
@@ -384,12 +417,12 @@ interrupted() {     # interrupted SIGNAL
     echo "exit status $st"
 }
 refused "killed by SIGTERM" interrupted TERM <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 143
 --- exit 0
 EOF
 refused "killed by SIGHUP" interrupted HUP <<'EOF'
-temporaries while it runs: 3
+temporaries while it runs: 4
 exit status 129
 --- exit 0
 EOF

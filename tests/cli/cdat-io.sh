@@ -106,14 +106,58 @@ check "disk time, 7 MB/s, 1 ms, ipc 3, 100 MHz: 342858" \
 RxT0L14: cpu active 1 idle 342858 utilization 0.00%
 --- exit 0
 EOT
+# The pseudo clock may not pass 2^51 = 2251799813685248 (docs/cdat-io.md §4).
 # The largest values: 10^6 ms = 10^9 µs x 10^5 MHz x 1000 = 10^17, and
-# 1000 B x 10^8 / 1 MB/s = 10^11: 100000100000000000, no overflow.
-check "disk time, the largest option values: 100000100000000000" \
-    disk -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 <<'EOT'
+# 1000 B x 10^8 / 1 MB/s = 10^11: one wait of 100000100000000000 cycles from
+# clock 1 would pass it: refused at the read (record 1, offset 8), in thread
+# and slice mode, with nothing written. (Before, the clock went on from
+# there and wrapped after a few reads.)
+LIMIT_MSG="the pseudo clock past its limit of 2^51 = 2251799813685248 (a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits)"
+refused "disk time, the largest option values: past the clock's limit at the first read" \
+    cdat -p -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 disk.1 "$M" <<EOT
+--- stderr
+cdat: disk.1.0: 8: record 1: the disk wait of 100000100000000000 cycles at clock 1 would take $LIMIT_MSG
+--- exit 2
+EOT
+refused "the same in slice mode (-i 1)" \
+    cdat -i 1 -handle_io -dma_bw 1 -disk_latency 1000000 -ipc 1000 -mhz 100000 disk.1 "$M" <<EOT
+--- stderr
+cdat: disk.1.0: 8: record 1: the disk wait of 100000100000000000 cycles at clock 1 would take $LIMIT_MSG
+--- exit 2
+EOT
+# Waits add up to the limit: -disk_latency 1000000 -mhz 100000 -ipc 10:
+# 10^9 µs x 10^6 = 10^15, plus 1000 B x 10^6 / 20 MB/s = 5 x 10^7: each read
+# waits D = 1000000050000000. A load (clock 1), then reads at records 1, 7,
+# 13: the first two end at 1 + D and 1 + 2D = 2000000100000001 < 2^51; the
+# third would end at 1 + 3D = 3000000150000001 > 2^51: refused at record 13
+# (offset 104), waiting from clock 2000000100000001.
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 1000 3\nread 0x1000 1000 3\n' >reads2.txt
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 1000 3\nread 0x1000 1000 3\nread 0x1000 1000 3\n' >reads3.txt
+smait asm reads2.txt reads2 && smait asm reads3.txt reads3
+BIG="-handle_io -disk_latency 1000000 -mhz 100000 -ipc 10"
+check "two waits of 10^15 cycles: clocks up to 2000000100000001" \
+    bash -c 'cdat -p '"$BIG"' reads2.1 "$0" && sed -n "3,6p" reads2.1.general.0 && grep "^RxT0L14" reads2.1.cdat_report' \
+    "$M" <<'EOT'
 1 0 92 0 0 0 0 0 -1
-100000100000000001 0 91 0 0 0 0 0 -1
-RxT0L14: cpu active 1 idle 100000100000000000 utilization 0.00%
+1000000050000001 0 91 0 0 0 0 0 -1
+1000000050000001 0 92 0 0 0 0 0 -1
+2000000100000001 0 91 0 0 0 0 0 -1
+RxT0L14: cpu active 1 idle 2000000100000000 utilization 0.00%
 --- exit 0
+EOT
+# shellcheck disable=SC2086  # the options are words
+refused "a third wait would pass the limit: refused at record 13" cdat -p $BIG reads3.1 "$M" <<EOT
+--- stderr
+cdat: reads3.1.0: 104: record 13: the disk wait of 1000000050000000 cycles at clock 2000000100000001 would take $LIMIT_MSG
+--- exit 2
+EOT
+# Slice mode: the process gives the processor up at each read and takes it
+# back when the read ends, so the third read is again at 2000000100000001.
+# shellcheck disable=SC2086
+refused "the same in slice mode (-i 1)" cdat -i 1 $BIG reads3.1 "$M" <<EOT
+--- stderr
+cdat: reads3.1.0: 104: record 13: the disk wait of 1000000050000000 cycles at clock 2000000100000001 would take $LIMIT_MSG
+--- exit 2
 EOT
 # -disk_latency 0 is allowed: 1000 B / 20 MB/s = 50 µs x 360 = 18000.
 check "-disk_latency 0: the transfer alone, 18000" disk -handle_io -disk_latency 0 <<'EOT'
@@ -183,10 +227,60 @@ check "the buffered read: cdat_check holds" "$CDAT_CHECK" --report big.1.cdat_re
 --- exit 0
 EOT
 
+# ---- -max_io_bytes: the largest transfer one call may ask for --------------------------------
+# One request per line of the buffer: a call of 2^32 bytes would be 2^26
+# requests on 64-byte lines (45 s and 6 GB before). A transfer larger than
+# -max_io_bytes (default 64 MiB = 67108864) is refused: exit 2, the record
+# named, nothing written. The size is the buffer's after the cut at 2^32.
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x1000 67108865 3\n' >huge.txt
+printf 'threads 1\nthread 0\nread 0x0 4294967295 3\n' >whole.txt
+printf 'threads 1\nthread 0\nload 4 0x1000\nread 0x2000 128 3\nwrite 0x3000 129 4\n' >lim.txt
+printf 'threads 1\nthread 0\nwrite 0xffffffc8 4294967295 4\n' >top.txt
+for t in huge whole lim top; do smait asm $t.txt $t; done
+refused "a read of 64 MiB + 1 byte: more than the default -max_io_bytes" cdat -p -handle_io huge.1 "$M" <<'EOT'
+--- stderr
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+refused "a read of the whole address space: refused at once" cdat -p -handle_io whole.1 "$M" <<'EOT'
+--- stderr
+cdat: whole.1.0: 0: record 0: a file read of 4294967295 bytes at 0x00000000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+refused "the same in slice mode, and with -asynch_io (the requests are still made)" \
+    bash -c 'cdat -i 1 -handle_io huge.1 "$0"; cdat -p -handle_io -asynch_io huge.1 "$0"' "$M" <<'EOT'
+--- stderr
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+cdat: huge.1.0: 8: record 1: a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+# -max_io_bytes 128: the read of 128 bytes (2 lines: 2 write_purges) goes
+# through, the write of 129 bytes is refused (record 7, offset 56).
+refused "-max_io_bytes 128: a write of 129 bytes is refused" cdat -p -handle_io -max_io_bytes 128 lim.1 "$M" <<'EOT'
+--- stderr
+cdat: lim.1.0: 56: record 7: a file write of 129 bytes at 0x00003000: more than -max_io_bytes allows (128; -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to 4294967296, lets it through
+--- exit 2
+EOT
+# --max-io-bytes=129: both go through: 2 write_purges and 3 read_currents.
+check "--max-io-bytes=129: both go through (2 + 3 requests)" \
+    bash -c 'cdat -p -handle_io --max-io-bytes=129 lim.1 "$0" && grep -E "^RxT-1L05" lim.1.cdat_report | cut -d" " -f1-4' \
+    "$M" <<'EOT'
+RxT-1L05: io requests 5
+--- exit 0
+EOT
+# A write of 4294967295 bytes at 0xffffffc8 is cut at 2^32 to 56 bytes: one
+# read_current, within the default limit.
+check "a buffer cut at 2^32 counts its bytes after the cut (56)" \
+    bash -c 'cdat -p -handle_io top.1 "$0" && grep -E "^RxT-1L05" top.1.cdat_report | cut -d" " -f1-4' \
+    "$M" <<'EOT'
+RxT-1L05: io requests 1
+--- exit 0
+EOT
+
 # ---- --help ------------------------------------------------------------------------------------
 check "--help names every I/O option in both spellings" bash -c '
     help=$(cdat --help)
-    for o in --handle-io --buffered-io --asynch-io --distributed-io --dma-bw --disk-latency --ipc --mhz; do
+    for o in --handle-io --buffered-io --asynch-io --distributed-io --dma-bw --disk-latency --ipc --mhz --max-io-bytes; do
         grep -qe " $o" <<<"$help" || echo "missing: $o"
     done' <<'EOT'
 --- exit 0
@@ -218,6 +312,10 @@ bad "-dma_bw 20 without -handle_io" "option -dma_bw works only with -handle_io" 
 bad "-disk_latency without -handle_io" "option -disk_latency works only with -handle_io" -disk_latency 10
 bad "-ipc without -handle_io" "option -ipc works only with -handle_io" -ipc 2
 bad "-mhz without -handle_io" "option -mhz works only with -handle_io" -mhz 180
+bad "-max_io_bytes 0" "option -max_io_bytes: 0 is out of range (1..4294967296 bytes)" -handle_io -max_io_bytes 0
+bad "--max-io-bytes=4294967297" "option --max-io-bytes=4294967297: 4294967297 is out of range (1..4294967296 bytes)" \
+    -handle_io --max-io-bytes=4294967297
+bad "-max_io_bytes without -handle_io" "option -max_io_bytes works only with -handle_io" -max_io_bytes 100
 
 # ---- random sets with reads and writes through the protocol checker ------------------------
 # The sets of cdat-protocol-check.sh (tests/cli/cdat-check/randset.awk) with

@@ -13,7 +13,7 @@
 #
 # The trace sets are random (tests/cli/ciat/randset.awk, fixed seeds): loads,
 # stores and atomics of 0-64 bytes (some spanning two lines: two references;
-# an atomic is a load then a store), with code at 0x10000-0x11fff and data at
+# an atomic is one reference per line, as a store), with code at 0x10000-0x11fff and data at
 # 0x20000000 and above. Code and data lines must be disjoint: cdat's
 # processor drops an exclusive or dirty d-cache victim from its own i-cache
 # too, and serves an i-fetch miss from its own d-cache when the line is there
@@ -112,12 +112,12 @@ hand_model() {   # hand_model ANNOUNCED: the model on the hand trace
 }
 cdat hand.1 hand1.ini
 check "by hand, protocol 1: cdat" cdat_lines hand.1.cdat_report <<'EOF'
-R1TxL01: data refs 11 hits 5 misses 6 upgrades 0
+R1TxL01: data refs 9 hits 3 misses 6 upgrades 0
 R1TxL02: data_miss_src local 6 remote 0 local_memory 6 local_cache 0 remote_memory 0 remote_cache 0
 R1TxL03: instr refs 9 hits 6 misses 3 upgrades 0
 R1TxL04: instr_miss_src local 3 remote 0 local_memory 3 local_cache 0 remote_memory 0 remote_cache 0
 R1TxL15: evictions write_back 2 update_tag 2 silent 2
-RxTxL01: data refs 11 hits 5 misses 6 upgrades 0
+RxTxL01: data refs 9 hits 3 misses 6 upgrades 0
 RxTxL02: data_miss_src local 6 remote 0 local_memory 6 local_cache 0 remote_memory 0 remote_cache 0
 RxTxL03: instr refs 9 hits 6 misses 3 upgrades 0
 RxTxL04: instr_miss_src local 3 remote 0 local_memory 3 local_cache 0 remote_memory 0 remote_cache 0

@@ -68,6 +68,8 @@ check_true "p8.ini is protocol 8" grep -qx 'protocol = 8' p8.ini
 run hits-p1 hits 2x2-p1               # hits; a store to an exclusive line; general traces
 run fetch-own-p1 fetch-own 2x2-p1     # a fetch miss served by the own d-cache
 run span-p1 span 2x2-p1               # two lines per reference; an atomic; update_tag
+run atomic-p1 atomic 2x2-p1           # atomics: one ownership request (03, 04) or a hit
+run atomic-p2 atomic 2x2-p2
 run clocks-p1 clocks 2x2-p1           # §8: clocks of fetches filled in by a branch
 
 # ---- §1: the local snoop (every protocol) ---------------------------------------

@@ -53,6 +53,37 @@ golden_run memory-private memory 2 -p -private_range 0x10000:0x10fff -private_ra
 golden_run code-data code-data 2 -p              # a location fetched and loaded, then shared
 check_same "the memory file does not depend on the private ranges" "$D/memory.memory.expected" "$D/memory-private.memory.expected"
 
+# Recorded synchronisation (docs/scheduler.md §6.1): a producer hands data to
+# three consumers with a semaphore; recorded, the communication and idle time
+# of every thread are those of the barrier version, simulated they are not.
+golden_run handoff-barrier handoff-barrier 4 -p
+golden_run handoff-sem handoff-sem 4 -p
+cp handoff-sem.4.ciat_report handoff-sem.recorded
+golden_run handoff-sem-simulated handoff-sem 4 -p --sync=simulated
+check "handoff: recorded = barrier in L08 and L10-L15, per thread and phase" \
+    bash -c 'diff <(grep -E "L(08|1[0-5]):" handoff-barrier.4.ciat_report) <(grep -E "L(08|1[0-5]):" handoff-sem.recorded)' <<'EOT'
+--- exit 0
+EOT
+check "handoff: the aggregate, barrier (= recorded)" grep -E "^RxTxL1[0-5]:" handoff-barrier.4.ciat_report <<'EOT'
+RxTxL10: raw 12
+RxTxL11: raw_degree 3:4
+RxTxL12: war 0
+RxTxL13: war_degree
+RxTxL14: waw 3
+RxTxL15: rar 0
+--- exit 0
+EOT
+check "handoff: the aggregate, simulated" grep -E "^RxTxL1[0-5]:" handoff-sem.4.ciat_report <<'EOT'
+RxTxL10: raw 0
+RxTxL11: raw_degree
+RxTxL12: war 4
+RxTxL13: war_degree 3:4
+RxTxL14: waw 3
+RxTxL15: rar 8
+--- exit 0
+EOT
+check_same "handoff: the memory file does not depend on the interleaving" "$D/handoff-sem.memory.expected" "$D/handoff-barrier.memory.expected"
+
 # The sum rules of SPEC §7.4 hold in every golden report: sum k*S[k] = RAW
 # in the aggregate (RxTx; S[k] goes to the writer, RAW to the reader, so not
 # per thread or phase), sum I[k] = WAR in every line (each phase and thread).

@@ -45,7 +45,7 @@ printf 'g_keys 0x%x\n' $(( base + 0x$(nm toy | awk '$3 == "g_keys" { print $1 }'
 check "the toy's records (memory and calls; no branches)" \
     bash -c 'dump toy.3 toy.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=g_keys+32 threads=2
@@ -75,7 +75,7 @@ load 4 sum+0
 load 4 sum+4
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+16 threads=2
 barrier var=bar+0 threads=3
@@ -99,7 +99,7 @@ store 4 sum+0
 barrier var=g_keys+24 threads=2
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=0
 barrier var=g_keys+32 threads=2
 barrier var=bar+0 threads=3
@@ -251,9 +251,12 @@ fi
 # runtime's thread id for the barrier call (its stack: "?"), meets the
 # others at the explicit barrier (one runtime key, 3 threads), adds a[(i+1)%3] to total in the
 # unnamed critical (lock 0, SPEC §2.2) and increments named in
-# critical(other) (lock = clang's variable for it). The region's end is
-# thread 0's join and, for threads 1 and 2, the end of their traces. Thread
-# 0 then reads total and named.
+# critical(other) (lock = clang's variable for it); the sections are OpenMP
+# criticals (kind=8) with release numbers in the order the threads really
+# took them (checked by seqs.awk, left out of the golden: they differ from
+# run to run). The region's end is thread 0's join and, for threads 1 and
+# 2, the end of their traces. Thread 0 then reads total and named.
+# More OpenMP (locks, ordered, tasks, ...): collector-omp.sh.
 if ! smait-cc -O1 -fopenmp "$D/omp.c" -o omp 2>omp.build; then
     echo "(smait-cc -fopenmp cannot build here, no libomp? the OpenMP checks are skipped)"
     cat omp.build
@@ -272,9 +275,9 @@ for s in barrier_key .gomp_critical_user_other.var; do
     printf '%s 0x%x\n' "$s" $(( base + 0x$(nm omp | awk -v s="$s" '$3 == s { print $1 }') )) >> omp.syms
 done
 check "OpenMP: the records of the region, the barrier and the critical sections" \
-    bash -c 'dump omp.3 omp.syms | grep -Ev "^(branch|proc|pcall) "' <<'EOF'
+    bash -c 'dump omp.3 omp.syms | grep -Ev "^(branch|proc|pcall) " | sed -E "s/ seq=[0-9]+//"' <<'EOF'
 thread 0
-start_trace
+start_trace sync=1
 store 4 a+0
 store 4 a+4
 store 4 a+8
@@ -283,53 +286,60 @@ load 4 a+0
 store 4 a+0
 load 4 ?
 barrier var=barrier_key+0 threads=3
-begin_critical lock=0
+begin_critical lock=0 kind=8
 load 4 a+4
 load 4 total+0
 store 4 total+0
-end_critical lock=0
-begin_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=0 kind=8
+begin_critical lock=.gomp_critical_user_other.var+0 kind=8
 load 4 named+0
 store 4 named+0
-end_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=.gomp_critical_user_other.var+0 kind=8
 join
 load 4 total+0
 load 4 named+0
 end_trace
 thread 1
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+4
 store 4 a+4
 load 4 ?
 barrier var=barrier_key+0 threads=3
-begin_critical lock=0
+begin_critical lock=0 kind=8
 load 4 a+8
 load 4 total+0
 store 4 total+0
-end_critical lock=0
-begin_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=0 kind=8
+begin_critical lock=.gomp_critical_user_other.var+0 kind=8
 load 4 named+0
 store 4 named+0
-end_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=.gomp_critical_user_other.var+0 kind=8
 end_trace
 thread 2
-start_trace
+start_trace sync=1
 spawn region=1 threads=3
 load 4 a+8
 store 4 a+8
 load 4 ?
 barrier var=barrier_key+0 threads=3
-begin_critical lock=0
+begin_critical lock=0 kind=8
 load 4 a+0
 load 4 total+0
 store 4 total+0
-end_critical lock=0
-begin_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=0 kind=8
+begin_critical lock=.gomp_critical_user_other.var+0 kind=8
 load 4 named+0
 store 4 named+0
-end_critical lock=.gomp_critical_user_other.var+0
+end_critical lock=.gomp_critical_user_other.var+0 kind=8
 end_trace
+--- exit 0
+EOF
+# Each of the two locks was taken 3 times: begun after r releases, ended
+# with release r+1, the ends numbered 1, 2, 3.
+check "OpenMP: the critical sections' release numbers follow one real order" \
+    bash -c 'smait dump --set omp.3 | awk -f "$D/seqs.awk"' <<'EOF'
+critical: 2 keys, 6 releases, numbered in order
 --- exit 0
 EOF
 # ciat: serial (thread 0's stores), the region (spawn threads 3), serial
@@ -343,10 +353,11 @@ R3TxL00: phase kind serial by join threads 1
 RxTxL00: phase kind all phases 3 threads 3
 --- exit 0
 EOF
+# (release numbers aside: they are the order the threads took the locks in)
 check "OpenMP: a second run writes the same records (times aside)" bash -c '
     TRACE_FILE_NAME=omp2 SMAIT_QUIET=1 ./omp >/dev/null &&
-    cmp <(smait dump --set omp.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") \
-        <(smait dump --set omp2.3 | sed -E "s/ @[0-9:]+\$//; s/#.*//") && echo same' <<'EOF'
+    cmp <(smait dump --set omp.3 | sed -E "s/ @[0-9:]+\$//; s/ seq=[0-9]+//; s/#.*//") \
+        <(smait dump --set omp2.3 | sed -E "s/ @[0-9:]+\$//; s/ seq=[0-9]+//; s/#.*//") && echo same' <<'EOF'
 same
 --- exit 0
 EOF
@@ -389,13 +400,14 @@ smait: 1 threads, N records (1 not written: detailed tracing off)
 --- exit 0
 EOF
 # float: 4 bytes fp; double: 8 bytes fp; int: fixed; v4f: 16 bytes vec (size
-# code 9); the atomic add: atomic; long double: 10 bytes, as 8 + 2, fp;
+# code 9); the atomic add: atomic, and as a seq_cst read-modify-write the
+# first release of counter (no acquire: no release before it); long double: 10 bytes, as 8 + 2, fp;
 # memcpy of n = 13 bytes: a call of the memcpy pseudo-procedure at 0x1000
 # (load 8, store 8, branch back at 0x1008: next 0x100c) turns of 8, 4 and 1
 # bytes, then the return to the call site; memset of m = 6 bytes at 0x1020
 # (store, branch at 0x1024: next 0x1028), 4 + 2 bytes.
 check "kinds: sizes, register types, memcpy and memset" bash -c 'dump k.1 k.syms | grep -v "^proc"' <<'EOF'
-start_trace
+start_trace sync=1
 store 4 f+0 fp
 load 4 f+0 fp
 store 8 d+0 fp
@@ -405,6 +417,7 @@ load 16 v+0 vec
 load 16 v+0 vec
 store 16 v+0 vec
 atomic 4 counter+0
+release obj=counter+0 seq=1 kind=6
 store 8 ld+0 fp
 store 2 ld+8 fp
 load 8 n+0

@@ -30,7 +30,11 @@ sched preempt preempt -i 1 -s 4             # a long slice swapped out twice and
 sched preempt preempt -i 1 --slice-length=4
 sched preempt preempt-keep -i 1 -k          # -k: never swapped out
 sched preempt preempt-long -i 1             # default -s 20000: no swap-out, as -k here
+sched preempt preempt-long -i 1 -s 18446744073709551615  # -s 2^64-1: the swap-out clock saturates
 sched rr rr -i 2 -s 2 -rr_interleaving      # round robin: i mod p, 2 instructions a turn
+sched rr rr-max -i 2 -s 18446744073709551615 -rr_interleaving  # turns never end
+sched swap-stays swap-stays -i 2 -s 4       # a swap-out does not wake the idle processor
+sched wrap wrap -i 1                        # 32-bit time stamps: steps of 2^31 forward, wraps, steps back
 
 # Call traces give the slices their times (T1's loads move after all of T0's).
 check "asm preempt-calls.txt" smait asm "$D/preempt-calls.txt" preempt-calls <<'EOT'
@@ -122,6 +126,18 @@ golden "cdat -i 1: per-process L01, I/O processor L05, per-processor L14" "$D/io
     grep -E '^# (slice_mode|mapping)|^R[x1]T[-0-9x]+L(00|01|05|14):' io-block.2.cdat_report
 golden "cdat -i 1: P0's general trace: idle from 6 to 17 while T0 waits for the disk" \
     "$D/io-block-general.expected" cat io-block.2.general.0
+# io-stays.txt: a disk wait on P1 does not wake the idle P0; T1 comes back on P1.
+check "asm io-stays.txt" smait asm "$D/io-stays.txt" io-stays <<'EOT'
+--- exit 0
+EOT
+sed 's/^procs_per_node = 1 /procs_per_node = 2 /' g1.ini > g2.ini
+check "cdat -i 2 $IO io-stays.2" cdat -q -i 2 $IO io-stays.2 g2.ini <<'EOT'
+--- exit 0
+EOT
+golden "cdat -i 2: the idle P0 stays idle while T1 waits for the disk" "$D/io-stays-cdat.expected" \
+    grep -E '^# (slice_mode|mapping)|^R[x1]T[-0-9x]+L(00|01|05|14):' io-stays.2.cdat_report
+golden "cdat -i 2: T1 comes back on P1 (general traces of P0, P1, -1)" "$D/io-stays-general.expected" \
+    tail -n +1 io-stays.2.general.0 io-stays.2.general.1 io-stays.2.general.-1
 check "cdat -i 2 on a 1-processor machine" cdat -q -i 2 io-block.2 g1.ini <<'EOT'
 --- stderr
 cdat: g1.ini: -i 2 but the machine has 1 processor: map slice-mode processor 1 (and every one from 1 on) in [mapping], or give -i 1 or less

@@ -89,6 +89,76 @@ thread 0
 load 4 0x10
 thread 3
 EOF
+# ---- bounded work ---------------------------------------------------------------------------
+# A text expands to at most 2^28 = 268435456 lines: each line but an `end`
+# counts once per repetition of the repeat blocks around it. The limit is
+# checked before anything is assembled, so these are refused at once. (The
+# ulimits only guard the test run against a smait that does not bound its
+# work: it would write gigabytes or run for hours.)
+max="the text expands to more than 268435456 lines (each line counts once per repetition of the repeat blocks around it)"
+printf 'proc 0x1000\nrepeat 4294967295\nrepeat 4294967295\nload 4 0x100\nend\nend\n' >e.txt
+check "two nested repeat 4294967295: refused at the inner repeat" bash -c 'ulimit -f 8192 -t 60; exec smait asm e.txt e.bin' <<EOF
+--- stderr
+smait: e.txt: line 3: $max
+--- exit 2
+EOF
+check_true "two nested repeats: no output left" test ! -e e.bin
+printf 'repeat 4294967295\n# nothing but a comment\nrepeat 4294967295\nend\nend\n' >e.txt
+check "nested repeats of nothing count too" bash -c 'ulimit -f 8192 -t 60; exec smait asm e.txt e.bin' <<EOF
+--- stderr
+smait: e.txt: line 3: $max
+--- exit 2
+EOF
+# 1 (the repeat line) + 268435456 loads is one line past the limit;
+printf 'repeat 268435456\nload 4 0x100\nend\n' >e.txt
+check "one line past 2^28" bash -c 'ulimit -f 8192 -t 60; exec smait asm e.txt e.bin' <<EOF
+--- stderr
+smait: e.txt: line 2: $max
+--- exit 2
+EOF
+# 1 + 16384 inner repeat lines + 16384 x 16384 = 2^28 loads passes it at the load.
+printf 'repeat 16384\n  repeat 16384\n    load 4 0x100\n  end\nend\n' >e.txt
+check "16384 x 16384: the counts multiply" bash -c 'ulimit -f 8192 -t 60; exec smait asm e.txt e.bin' <<EOF
+--- stderr
+smait: e.txt: line 3: $max
+--- exit 2
+EOF
+check_true "past the limit: no output left" test ! -e e.bin
+# What is never assembled does not count: a repeat 0 block, a block of only
+# comments and blank lines (never iterated).
+printf 'repeat 0\nrepeat 4294967295\nrepeat 4294967295\nload 4 0x100\nend\nend\nend\nload 4 0x200\n' >z.txt
+check "inside repeat 0 nothing counts" bash -c 'ulimit -f 8192 -t 60; smait asm z.txt z.bin && smait dump z.bin' <<'EOF'
+# smait dump of z.bin
+byteorder little
+0: load 4 0x00000200
+--- exit 0
+EOF
+printf 'repeat 4294967295\n# a comment\n\n   # another\nend\nload 4 0x300\n' >c.txt
+check "a block of comments is not iterated" bash -c 'ulimit -f 8192 -t 60; smait asm c.txt c.bin && smait dump c.bin' <<'EOF'
+# smait dump of c.bin
+byteorder little
+0: load 4 0x00000300
+--- exit 0
+EOF
+
+# ---- long lines ------------------------------------------------------------------------------
+# A line holds at most 1023 characters (the line end aside); a longer one is
+# refused while it is read, before it is buffered whole.
+{ printf 'load 4 0x10 #'; head -c 1010 /dev/zero | tr '\0' x; printf '\r\n'; } >l1023.txt
+check "a line of 1023 characters (and a CR)" bash -c 'smait asm l1023.txt l.bin && smait dump l.bin' <<'EOF'
+# smait dump of l.bin
+byteorder little
+0: load 4 0x00000010
+--- exit 0
+EOF
+{ printf 'load 4 0x10\nload 4 0x10 #'; head -c 1011 /dev/zero | tr '\0' x; printf '\n'; } >l1024.txt
+asm_error "a line of 1024 characters" "line 2: longer than 1023 characters" <l1024.txt
+head -c 67108864 /dev/zero | tr '\0' a >huge.txt
+asm_error "a line of 64 MiB" "line 1: longer than 1023 characters" <huge.txt
+check_memory "a line of 64 MiB: refused in less than 32 MiB of memory" 32768 smait asm huge.txt e.bin
+STDIN=huge.txt check_memory "... from standard input too" 32768 smait asm - e.bin
+rm -f huge.txt e.txt e.bin
+
 check "missing text file" smait asm nope.txt e.bin <<'EOF'
 --- stderr
 smait: nope.txt: cannot read: No such file or directory

@@ -1,6 +1,7 @@
 # tdat-bad-input.sh — every error class of tdat (SPEC §9, §10): a bad clock
 # after the header (with its line number; --lenient skips), a missing clock
-# field, a clock past 2^64-1, too many bins, an empty trace, a trace whose
+# field, a clock past 2^64-1, too many bins (and --max-bins), overlong lines
+# (in little memory), an empty trace, a trace whose
 # events the filters all drop, unreadable and corrupt input, bad operands and
 # options (exit 1 with a hint to --help), outputs that cannot be written.
 # After each error: the exact message, the exit status, nothing on stdout,
@@ -96,24 +97,88 @@ tdat: warning: short.trace: skipped 1 line with a bad clock field (the first: li
 EOF
 
 # ---- too many bins -----------------------------------------------------------
-# Bin 2^28 = 268435456 is one past the limit: w = 1 fails on clock 268435456,
-# and the message gives the smallest width that fits (268435456 / 2^28 + 1).
-printf '1 RAW 0 0\n268435456 RAW 0 0\n' >far.events
-check "clock in bin 2^28: error, suggests a bin width" tdat far.events out.time 1 1 <<'EOF'
+# By default at most 2^24 = 16777216 bins: bin 2^24 is one past the limit, so
+# w = 1 fails on a stray clock 16777216, and the message gives the smallest
+# width that fits (16777216 / 2^24 + 1) and the --max-bins that would do.
+printf '1 RAW 0 0\n16777216 RAW 0 0\n' >far.events
+check "stray clock in bin 2^24: error, suggests a bin width and --max-bins" tdat far.events out.time 1 1 <<'EOF'
 --- stderr
-tdat: far.events: line 2: clock 268435456 falls in bin 268435456, beyond the limit of 268435456 bins; use a bin width of at least 2
+tdat: far.events: line 2: clock 16777216 falls in bin 16777216, beyond the limit of 16777216 bins; use a bin width of at least 2, or raise the limit with --max-bins 16777217 (the time file has a line per bin)
 --- exit 2
 EOF
 no_outputs "too many bins: nothing left"
-# 2^64-1 is in bin floor((2^64-1) / 1000) = 18446744073709551; the smallest
-# w with (2^64-1) / w < 2^28 is floor((2^64-1) / 2^28) + 1 = 2^36 = 68719476736
-# (that the suggestion is the smallest that fits: tests/unit/test_tdat.c).
-printf '18446744073709551615 RAW 0 0\n' >max.events
-check "clock 2^64-1 with w 1000: suggests 2^36" tdat max.events out.time 1000 1 <<'EOF'
+# The suggestion works: 2^24 + 1 bins, a time file of 16777217 lines.
+check "--max-bins 16777217 takes the stray clock" \
+    bash -c 'tdat --max-bins 16777217 far.events out.time 1 1 | grep -E "^(events|bins) "; wc -l <out.time; tail -n 2 out.time' <<'EOF'
+events 2
+bins 16777217
+16777217
+16777215 0
+16777216 1
+--- exit 0
+EOF
+rm -f out.time
+# The other way round: -max_bins=8 holds clocks 0..79 in bins of 10, not 80.
+printf '79 RAW 0 0\n' >b79.events
+check "-max_bins=8 (the report spelling): clock 79, w 10: 8 bins" \
+    bash -c 'tdat -max_bins=8 b79.events out.time 10 1 | grep "^bins "; rm out.time' <<'EOF'
+bins 8
+--- exit 0
+EOF
+printf '80 RAW 0 0\n' >b80.events
+check "--max-bins 8: clock 80, w 10 is in bin 8" tdat --max-bins 8 b80.events out.time 10 1 <<'EOF'
 --- stderr
-tdat: max.events: line 1: clock 18446744073709551615 falls in bin 18446744073709551, beyond the limit of 268435456 bins; use a bin width of at least 68719476736
+tdat: b80.events: line 1: clock 80 falls in bin 8, beyond the limit of 8 bins; use a bin width of at least 11, or raise the limit with --max-bins 9 (the time file has a line per bin)
 --- exit 2
 EOF
+# 2^64-1 is in bin floor((2^64-1) / 1000) = 18446744073709551, beyond what
+# --max-bins allows (2^32), so only the width: the smallest w with
+# (2^64-1) / w < 2^24 is floor((2^64-1) / 2^24) + 1 = 2^40 = 1099511627776
+# (that the suggestion is the smallest that fits: tests/unit/test_tdat.c).
+printf '18446744073709551615 RAW 0 0\n' >max.events
+check "clock 2^64-1 with w 1000: suggests 2^40" tdat max.events out.time 1000 1 <<'EOF'
+--- stderr
+tdat: max.events: line 1: clock 18446744073709551615 falls in bin 18446744073709551, beyond the limit of 16777216 bins; use a bin width of at least 1099511627776
+--- exit 2
+EOF
+check "one bin: no width holds clock 2^64-1" tdat --max-bins 1 max.events out.time 1 1 <<'EOF'
+--- stderr
+tdat: max.events: line 1: clock 18446744073709551615 falls in bin 18446744073709551615, beyond the limit of 1 bin; no bin width puts it in bin 0: give --max-bins 2 or more
+--- exit 2
+EOF
+no_outputs "too many bins (--max-bins): nothing left"
+
+# ---- overlong lines ------------------------------------------------------------
+# Lines are at most 1048576 characters (the line end aside); a longer one is
+# refused as soon as 1048578 characters without a line end have come, before
+# it is buffered whole: a 64 MiB line costs no 64 MiB of memory.
+{ printf '5 '; head -c 1048574 /dev/zero | tr '\0' x; printf '\r\n'; } >limit.events
+check "a line of 1048576 characters (and a CR)" bash -c 'tdat limit.events out.time 10 1 | grep "^events "; cat out.time; rm out.time' <<'EOF'
+events 1
+0 1
+--- exit 0
+EOF
+{ printf '5 RAW\n5 '; head -c 1048575 /dev/zero | tr '\0' x; printf '\n6 RAW\n'; } >over.events
+check "a line of 1048577 characters" tdat over.events out.time 10 1 <<'EOF'
+--- stderr
+tdat: over.events: line 2: longer than 1048576 characters
+--- exit 2
+EOF
+check "... even with --lenient" tdat --lenient over.events out.time 10 1 <<'EOF'
+--- stderr
+tdat: over.events: line 2: longer than 1048576 characters
+--- exit 2
+EOF
+head -c 67108864 /dev/zero | tr '\0' 1 >huge.events
+check "a line of 64 MiB" tdat huge.events out.time 10 1 <<'EOF'
+--- stderr
+tdat: huge.events: line 1: longer than 1048576 characters
+--- exit 2
+EOF
+check_memory "a line of 64 MiB: refused in less than 32 MiB of memory" 32768 tdat huge.events out.time 10 1
+STDIN=huge.events check_memory "... from standard input too" 32768 tdat - out.time 10 1
+rm -f huge.events
+no_outputs "overlong lines: nothing left"
 
 # ---- empty traces ------------------------------------------------------------
 : >empty.events
@@ -217,6 +282,8 @@ usage "-classes 1000001" "option --classes: 1000001 is out of range (1..1000000)
 usage "-classes x" "option -classes: 'x' is not a non-negative integer" -classes x basic.events out.time 10 1
 usage "-c 0" "option -c: 0 is out of range (1..65535)" -c 0 basic.events out.time 10 1
 usage "-c 65536" "option -c: 65536 is out of range (1..65535)" -c 65536 basic.events out.time 10 1
+usage "--max-bins 0" "option --max-bins: 0 is out of range (1..4294967296)" --max-bins 0 basic.events out.time 10 1
+usage "-max_bins 4294967297" "option -max_bins: 4294967297 is out of range (1..4294967296)" -max_bins 4294967297 basic.events out.time 10 1
 usage "-f without =" "option -f: expects N=VALUE (e.g. 2=WAR: field 2 equals WAR)" -f WAR basic.events out.time 10 1
 usage "-f 0=WAR" "option -f: N must be a field number from 1 to 65535 (N=VALUE)" -f 0=WAR basic.events out.time 10 1
 usage "-f x=WAR" "option -f: N must be a field number from 1 to 65535 (N=VALUE)" -f x=WAR basic.events out.time 10 1
@@ -226,12 +293,13 @@ usage "-f without a value" "option '-f' needs a value (N=VALUE)" basic.events ou
 usage "--svg without a value" "option '--svg' needs a value (FILE)" basic.events out.time 10 1 --svg
 usage "--lenient=yes" "option '--lenient' takes no value" --lenient=yes basic.events out.time 10 1
 no_outputs "option errors: nothing left"
-check "--help documents every option" bash -c 'tdat --help | grep -oE -- "(--classes|--filter|--clock-field|--lenient|--svg|--help|--version)" | sort -u' <<'EOF'
+check "--help documents every option" bash -c 'tdat --help | grep -oE -- "(--classes|--filter|--clock-field|--max-bins|--lenient|--svg|--help|--version)" | sort -u' <<'EOF'
 --classes
 --clock-field
 --filter
 --help
 --lenient
+--max-bins
 --svg
 --version
 --- exit 0

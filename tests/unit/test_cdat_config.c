@@ -485,6 +485,68 @@ START_TEST(cache_geometry)
 }
 END_TEST
 
+/* The limits of what cdat can build: no cache larger than the 4G address
+ * space, and at most 1G of cdat's memory for the caches of the whole machine
+ * (cache_memory: 4 bytes a line; a fully associative cache of more than 64
+ * lines 16 a line plus 4 a hash bucket). Each at the limit and one past it. */
+START_TEST(cache_limits)
+{
+    char path[4096];
+    cdat_config c;
+    ck_assert_uint_eq(cache_memory(64 * 1024, 2, 64), 4096);
+    ck_assert_uint_eq(cache_memory(12, 0, 4), 12);                 /* 3 lines, full: the array layout */
+    ck_assert_uint_eq(cache_memory(64 * 64, 0, 64), 256);          /* 64 lines: still the array */
+    ck_assert_uint_eq(cache_memory(65 * 64, 0, 64), 65 * 16 + 128 * 4);   /* hashed: 128 buckets */
+    ck_assert_uint_eq(cache_memory(4ull << 30, 0, 64), 1280u << 20);
+    ck_assert_uint_eq(cache_memory(0, 4, 64), 0);
+
+    /* 4G: the whole address space (2^26 lines of 64 bytes, 256M each). */
+    load_ok("[dcache]\nsize = 4G\n[icache]\nsize = 4194304K\n", &c, path, sizeof path);
+    ck_assert_uint_eq(c.dcache.size, 1ull << 32);
+    ck_assert_uint_eq(c.icache.size, 1ull << 32);
+    config_free(&c);
+    EXPECT_ERROR("[dcache]\nsize = 4194305K\n", 2,
+                 "[dcache] size: 4194305K is larger than 4G, the whole 32-bit address space");
+    EXPECT_ERROR("[system]\nline_size = 4K\n[dcache]\nsize = 4096G\n", 4,
+                 "[dcache] size: 4096G is larger than 4G, the whole 32-bit address space");
+    EXPECT_ERROR("[icache]\nsize = 8G\nassoc = full\n", 2,
+                 "[icache] size: 8G is larger than 4G, the whole 32-bit address space");
+    EXPECT_ERROR("[interconnect_cache]\nsize = 4294967360\n", 2,
+                 "[interconnect_cache] size: 4294967360 is larger than 4G, the whole 32-bit address space");
+
+    /* Memory: 2 processors x (256M + 256M) is 1G exactly; one more line of 4
+     * bytes anywhere is too much. The line of the last key involved. */
+    load_ok("[system]\nprocs_per_node = 2\n[dcache]\nsize = 4G\n[icache]\nsize = 4G\n", &c, path, sizeof path);
+    assert_caches_build(&c);
+    config_free(&c);
+    EXPECT_ERROR("[system]\nprocs_per_node = 2\n[dcache]\nsize = 4G\n[icache]\nsize = 4G\n"
+                 "[interconnect_cache]\nsize = 64\nassoc = 1\n[output]\ngeneral = 1\n", 9,
+                 "the caches need 1073741828 bytes of cdat's memory, more than the 1G it allows: 2 processors"
+                 " x (dcache 256M + icache 256M) + 1 node x interconnect_cache 4 bytes");
+    EXPECT_ERROR("[dcache]\nsize = 4G\n[icache]\nsize = 4G\n[system]\nprocs_per_node = 3\nnodes = 1\n", 7,
+                 "the caches need 1536M of cdat's memory, more than the 1G it allows: 3 processors"
+                 " x (dcache 256M + icache 256M)");
+    /* The fully associative layout: 2^25 lines of 32 bytes take 16 x 2^25 +
+     * 4 x 2^25 = 640M, with a 3G 3-way d-cache (384M) 1G exactly. One line
+     * more takes 16 bytes and doubles the hash buckets. */
+    load_ok("[system]\nline_size = 32\n[dcache]\nsize = 3G\nassoc = 3\n[icache]\nsize = 1G\nassoc = full\n",
+            &c, path, sizeof path);
+    config_free(&c);
+    EXPECT_ERROR("[system]\nline_size = 32\n[dcache]\nsize = 3G\nassoc = 3\n[icache]\nassoc = full\n"
+                 "size = 1073741856\n", 8,
+                 "the caches need 1207959568 bytes of cdat's memory, more than the 1G it allows: 1 processor"
+                 " x (dcache 384M + icache 805306384 bytes)");
+    /* The case: a 4G fully associative i-cache is 1280M alone. */
+    EXPECT_ERROR("[icache]\nsize = 4G\nassoc = full\n", 3,
+                 "the caches need 1310724K of cdat's memory, more than the 1G it allows: 1 processor"
+                 " x (dcache 4K + icache 1280M)");
+    /* 32 nodes of 4: the interconnect caches count once per node. */
+    EXPECT_ERROR("[system]\nnodes = 32\nprocs_per_node = 4\n[interconnect_cache]\nsize = 2G\nassoc = 8\n", 6,
+                 "the caches need 4097M of cdat's memory, more than the 1G it allows: 128 processors"
+                 " x (dcache 4K + icache 4K) + 32 nodes x interconnect_cache 128M");
+}
+END_TEST
+
 START_TEST(mapping_errors)
 {
     EXPECT_ERROR("[system]\nnodes = 2\nprocs_per_node = 4\n[mapping]\nthread.0 = 1.3\nthread.1 = 2.0\nthread.2 = 0.0\n",
@@ -560,6 +622,7 @@ Suite *cdat_config_suite(void)
     tcase_add_test(tc, malformed_numbers);
     tcase_add_test(tc, system_ranges);
     tcase_add_test(tc, cache_geometry);
+    tcase_add_test(tc, cache_limits);
     tcase_add_test(tc, mapping_errors);
     tcase_add_test(tc, missing_file);
     suite_add_tcase(s, tc);

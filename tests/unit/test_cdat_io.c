@@ -87,6 +87,7 @@ START_TEST(defaults)
     ck_assert_uint_eq(o.disk_latency.value, 10);
     ck_assert_uint_eq(o.ipc.value, 2);
     ck_assert_uint_eq(o.mhz.value, 180);
+    ck_assert_uint_eq(o.max_bytes.value, 67108864);
     ck_assert_ptr_null(io_options_orphan(&o));
 }
 END_TEST
@@ -178,6 +179,34 @@ START_TEST(raw_write_read_current)
     take(&r);
     ck_assert_uint_eq(io_call(&r.io, 1, 2, SMAIT_CT_WRITE, 0x1000, 64), 3600000 + 64 * 18);
     ck_assert_str_eq(take(&r), "-1@0 1000: 05 31 56 11\n");
+    rig_free(&r);
+}
+END_TEST
+
+/* -max_io_bytes: the buffer's size after the cut at 2^32 against the limit. */
+START_TEST(refusal_above_max_bytes)
+{
+    rig r;
+    rig_init(&r);
+    rig_start(&r);
+    ck_assert_uint_eq(r.o.max_bytes.value, 67108864);
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_READ, 0x1000, 67108864));
+    ck_assert_str_eq(io_refusal(&r.io, SMAIT_CT_READ, 0x1000, 67108865),
+                     "a file read of 67108865 bytes at 0x00001000: more than -max_io_bytes allows (67108864;"
+                     " -handle_io simulates one request per line of the buffer); a larger -max_io_bytes, up to"
+                     " 4294967296, lets it through");
+    /* 0xffffffc8 + 4294967295 is cut at 2^32: 56 bytes. */
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_WRITE, 0xffffffc8u, UINT32_MAX));
+    ck_assert_ptr_nonnull(io_refusal(&r.io, SMAIT_CT_WRITE, 0, UINT32_MAX));
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_SYSCALL, 0, UINT32_MAX));    /* not a transfer */
+    r.o.max_bytes.value = IO_MAX_MAX_BYTES;                                     /* everything through */
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_READ, 0, UINT32_MAX));
+    r.o.max_bytes.value = 64;
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_WRITE, 0x1000, 64));
+    ck_assert_ptr_nonnull(io_refusal(&r.io, SMAIT_CT_WRITE, 0x1000, 65));
+    r.o.handle = false;                                                         /* only under -handle_io */
+    ck_assert_ptr_null(io_refusal(&r.io, SMAIT_CT_WRITE, 0x1000, 65));
+    ck_assert_uint_eq(r.seqs, 0);
     rig_free(&r);
 }
 END_TEST
@@ -304,6 +333,7 @@ Suite *cdat_io_suite(void)
     c = tcase_create("requests");
     tcase_add_test(c, raw_read_lines);
     tcase_add_test(c, raw_write_read_current);
+    tcase_add_test(c, refusal_above_max_bytes);
     tcase_add_test(c, other_calls_and_off);
     tcase_add_test(c, asynch_no_wait);
     tcase_add_test(c, distributed_choice);

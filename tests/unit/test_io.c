@@ -5,13 +5,21 @@
 #include "../../common/line_reader.h"
 #include "../../common/out_file.h"
 #include "../../common/diag.h"
+#include "../../formats/memusage.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -263,6 +271,84 @@ START_TEST(lines_errors)
     snprintf(want, sizeof want, "dsmtrace: %s: line 3: compressed stream is truncated"
              " (unexpected end of file)\n", p);
     tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+
+    /* a NUL byte in line 2 (not the last line, and in a last line without
+     * a line end): named, not a line silently cut short */
+    p = tu_file("nul.txt");
+    tu_write(p, "one\ntw\0o\nthree\n", 15);
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: a NUL byte (not a text file?)\n", p);
+    tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+    tu_write(p, "one\ntwo\0", 8);
+    tu_assert_fatal(line_read_all_job, (void *)p, 2, want);
+}
+END_TEST
+
+/* line_reader_set_max: lines of max characters pass (a CR of a CR LF does not
+ * count), one more is an error naming the line, also across read chunks and
+ * in a last line without a line end. */
+typedef struct max_job_arg {
+    const char *path;
+    size_t max;
+} max_job_arg;
+
+static void line_read_max_job(void *arg)
+{
+    const max_job_arg *a = arg;
+    line_reader *r = line_reader_open(a->path);
+    line_reader_set_max(r, a->max);
+    while (line_reader_next(r, NULL)) {}
+    line_reader_close(r);
+}
+
+START_TEST(lines_max)
+{
+    char text[512], want[4096];
+    const char *p = tu_file("max.txt");
+    memset(text, 'x', sizeof text);
+    memcpy(text + 100, "\n", 1);
+    memcpy(text + 201, "\r\n", 2);
+    memcpy(text + 305, "\n", 1);
+    text[306] = '\0';
+    tu_write_str(p, text);              /* lines of 100, 100 (+ CR) and 102 */
+    line_reader *r = line_reader_open(p);
+    line_reader_set_max(r, 100);
+    size_t len;
+    ck_assert(line_reader_next(r, &len) && len == 100);
+    ck_assert(line_reader_next(r, &len) && len == 100);
+    line_reader_close(r);
+    max_job_arg a = { p, 100 };
+    snprintf(want, sizeof want, "dsmtrace: %s: line 3: longer than 100 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = 101;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 3: longer than 101 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = 102;
+    ck_assert_int_eq(tu_run(line_read_max_job, &a, NULL, NULL, NULL), 100);
+
+    /* The last line, without a line end: 101 characters. */
+    text[100] = '\0';
+    tu_write_str(p, "ok\n");
+    FILE *f = fopen(p, "a");
+    fputs(text, f);
+    fputs("y", f);
+    fclose(f);
+    a.max = 100;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: longer than 100 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+
+    /* Across the 64 KiB read chunks: 65536 characters and a CR LF pass, 65537 do not. */
+    size_t big = 65536;
+    char *t = malloc(2 * big + 16);
+    memset(t, 'a', 2 * big + 16);
+    memcpy(t + big, "\r\n", 2);
+    memcpy(t + 2 * big + 3, "\n", 2);
+    tu_write_str(p, t);
+    a.max = big;
+    snprintf(want, sizeof want, "dsmtrace: %s: line 2: longer than 65536 characters\n", p);
+    tu_assert_fatal(line_read_max_job, &a, 2, want);
+    a.max = big + 1;
+    ck_assert_int_eq(tu_run(line_read_max_job, &a, NULL, NULL, NULL), 100);
+    free(t);
 }
 END_TEST
 
@@ -447,6 +533,424 @@ START_TEST(out_file_special)
 }
 END_TEST
 
+/* ---- the commit of a run's outputs ------------------------------------------------ */
+
+/* Entries of dir whose name holds ".tmp." (temporaries and their backups). */
+static int count_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) n += strstr(e->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return n;
+}
+
+/* The one temporary in dir (the first found); caller frees. */
+static char *find_temp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    char *found = NULL;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp.")) {
+            found = malloc(strlen(dir) + strlen(e->d_name) + 2);
+            sprintf(found, "%s/%s", dir, e->d_name);
+        }
+    closedir(d);
+    ck_assert_msg(found != NULL, "no temporary in %s", dir);
+    return found;
+}
+
+static void assert_text(const char *path, const char *want)
+{
+    char *s = (char *)tu_read(path, NULL);
+    ck_assert_str_eq(s, want);
+    free(s);
+}
+
+/* A run with several outputs, in a child: each path gets its text; then the
+ * commit of them all. */
+typedef struct commit_job {
+    const char *paths[4];
+    const char *texts[4];
+    const char *block;      /* made a directory after the opens: its rename fails */
+    long fsize;             /* > 0: the file size limit (SIGXFSZ ignored), as a full disk */
+    bool held;              /* standard output held: "frequencies\n" */
+    const char *before;     /* printed to standard output before the run */
+    bool stdout_full;       /* standard output is /dev/full */
+    bool stderr_joined;     /* standard error shares standard output's file (2>&1) */
+} commit_job;
+
+static void commit_job_run(void *arg)
+{
+    const commit_job *j = arg;
+    if (j->stdout_full) {
+        int fd = open("/dev/full", O_WRONLY);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(97);
+        close(fd);
+    }
+    if (j->stderr_joined && dup2(STDOUT_FILENO, STDERR_FILENO) < 0) _exit(94);
+    if (j->before) {
+        printf("%s", j->before);
+        fflush(stdout);
+    }
+    out_file *h = j->held ? out_file_open_stdout() : NULL;
+    for (int i = 0; j->paths[i]; i++) {
+        out_file *f = out_file_open(j->paths[i], false);
+        out_file_printf(f, "%s", j->texts[i]);
+    }
+    if (h) out_file_printf(h, "frequencies\n");
+    if (j->block && mkdir(j->block, 0700) != 0) _exit(96);
+    if (j->fsize) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = { (rlim_t)j->fsize, (rlim_t)j->fsize };
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(95);
+    }
+    out_file_commit_all();
+}
+
+static char big_text[20000];
+
+static const char *fresh(const char *name)
+{
+    const char *d = tu_file(name);
+    tu_rmtree(d);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    return d;
+}
+
+START_TEST(commit_all_success)
+{
+    const char *dir = fresh("commit-ok");
+    char a[4096], n[4096];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(n, sizeof n, "%s/n", dir);
+    tu_write_str(a, "earlier a\n");
+    commit_job j = { { a, n }, { "new a\n", "new n\n" }, .held = true, .before = "before\n" };
+    char *out, *err;
+    ck_assert_int_eq(tu_run(commit_job_run, &j, NULL, &out, &err), 100);
+    ck_assert_str_eq(err, "");
+    ck_assert_str_eq(out, "before\nfrequencies\n");
+    free(out);
+    free(err);
+    assert_text(a, "new a\n");
+    assert_text(n, "new n\n");
+    ck_assert_int_eq(tu_count_entries(dir), 2);     /* no temporary, no backup */
+}
+END_TEST
+
+/* A rename that fails after others succeeded: the earlier file comes back,
+ * the new one goes, no temporary or backup stays. */
+START_TEST(commit_all_rename_fails)
+{
+    const char *dir = fresh("commit-rename");
+    char a[4096], n[4096], c[4096], want[8192];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(n, sizeof n, "%s/n", dir);
+    snprintf(c, sizeof c, "%s/c", dir);
+    tu_write_str(a, "earlier a\n");
+    commit_job j = { { a, n, c }, { "new a\n", "new n\n", "new c\n" }, .block = c };
+    snprintf(want, sizeof want, "dsmtrace: %s: cannot rename output into place: Is a directory\n", c);
+    tu_assert_fatal(commit_job_run, &j, 2, want);
+    assert_text(a, "earlier a\n");
+    ck_assert(!tu_exists(n));
+    ck_assert_int_eq(count_temps(dir), 0);
+    ck_assert_int_eq(tu_count_entries(dir), 2);     /* a and the directory c */
+
+    /* Standard output, a regular file, is cut back to what it held before. */
+    tu_rmtree(c);
+    j.held = true;
+    j.before = "earlier line\n";
+    char *out, *err;
+    ck_assert_int_eq(tu_run(commit_job_run, &j, NULL, &out, &err), 2);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, "earlier line\n");
+    free(out);
+    free(err);
+    assert_text(a, "earlier a\n");
+    ck_assert(!tu_exists(n));
+    ck_assert_int_eq(count_temps(dir), 0);
+
+    /* With 2>&1, the message follows the earlier text (no gap where the cut
+     * text was). */
+    tu_rmtree(c);
+    j.stderr_joined = true;
+    ck_assert_int_eq(tu_run(commit_job_run, &j, NULL, &out, &err), 2);
+    char joined[8300];
+    snprintf(joined, sizeof joined, "earlier line\n%s", want);
+    ck_assert_str_eq(out, joined);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* A write that fails at the commit (a full disk; here the file size limit):
+ * whichever file it is, no earlier output is replaced. */
+START_TEST(commit_all_write_fails)
+{
+    memset(big_text, 'x', sizeof big_text - 1);
+    const char *dir = fresh("commit-full");
+    char a[4096], b[4096], want[8192];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    tu_write_str(a, "earlier a\n");
+    tu_write_str(b, "earlier b\n");
+    snprintf(want, sizeof want, "dsmtrace: %s: write failed: File too large\n", b);
+    commit_job last = { { a, b }, { "new a\n", big_text }, .fsize = 8192, .held = true };
+    char *out, *err;
+    ck_assert_int_eq(tu_run(commit_job_run, &last, NULL, &out, &err), 2);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, "");                      /* no frequency output either */
+    free(out);
+    free(err);
+    commit_job first = { { b, a }, { big_text, "new a\n" }, .fsize = 8192 };
+    tu_assert_fatal(commit_job_run, &first, 2, want);
+    assert_text(a, "earlier a\n");
+    assert_text(b, "earlier b\n");
+    ck_assert_int_eq(tu_count_entries(dir), 2);
+}
+END_TEST
+
+/* Standard output that is a regular file is written before the renames: when
+ * it fails (here the file size limit, 2 bytes short), the files are not
+ * replaced and the partial text is cut off again. */
+START_TEST(commit_all_stdout_file_fails)
+{
+    static char before[8191];
+    memset(before, 'y', sizeof before - 1);
+    before[sizeof before - 2] = '\n';
+    const char *dir = fresh("commit-stdout");
+    char a[4096];
+    snprintf(a, sizeof a, "%s/a", dir);
+    tu_write_str(a, "earlier a\n");
+    commit_job j = { { a }, { "new a\n" }, .fsize = 8192, .held = true, .before = before };
+    char *out, *err;
+    ck_assert_int_eq(tu_run(commit_job_run, &j, NULL, &out, &err), 2);
+    ck_assert_str_eq(err, "dsmtrace: standard output: write failed: File too large\n");
+    ck_assert_str_eq(out, before);
+    free(out);
+    free(err);
+    assert_text(a, "earlier a\n");
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+}
+END_TEST
+
+/* Standard output that cannot be cut back (here /dev/full) is written after
+ * the files are in place: a failure there is reported, exit 2. */
+START_TEST(commit_all_stdout_not_a_file)
+{
+    const char *dir = fresh("commit-devfull");
+    char a[4096];
+    snprintf(a, sizeof a, "%s/a", dir);
+    commit_job j = { { a }, { "new a\n" }, .held = true, .stdout_full = true };
+    tu_assert_fatal(commit_job_run, &j, 2, "dsmtrace: standard output: write failed: No space left on device\n");
+    assert_text(a, "new a\n");
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+}
+END_TEST
+
+/* Outputs get a real 128 KiB stdio buffer: 100 KiB of small writes reach the
+ * file only at the commit. */
+START_TEST(out_file_buffer)
+{
+    const char *dir = fresh("buffer");
+    char p[4096];
+    snprintf(p, sizeof p, "%s/x", dir);
+    out_file *f = out_file_open(p, false);
+    for (int i = 0; i < 1024; i++) out_file_printf(f, "%099d\n", i);
+    char *tmp = find_temp(dir);
+    struct stat st;
+    ck_assert_int_eq(stat(tmp, &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    free(tmp);
+    out_file_commit(f);
+    ck_assert_int_eq(stat(p, &st), 0);
+    ck_assert_int_eq(st.st_size, 1024 * 100);
+}
+END_TEST
+
+static void killed_job(void *arg)
+{
+    out_file *f = out_file_open(arg, false);
+    out_file_printf(f, "partial\n");
+    raise(SIGKILL);
+}
+
+/* A run killed outright leaves its temporary; the next open into that
+ * directory removes it (and its backup), but neither the temporary of a run
+ * that is still alive nor a file of another host or program. */
+START_TEST(stale_temporaries)
+{
+    const char *dir = fresh("stale");
+    char x[4096], y[4096], z[4096], other[4096], plain[4096];
+    snprintf(x, sizeof x, "%s/x.report", dir);
+    snprintf(y, sizeof y, "%s/y.report", dir);
+    snprintf(z, sizeof z, "%s/z.report", dir);
+
+    /* A live run that has opened its output and waits. */
+    int go[2], ready[2];
+    ck_assert_int_eq(pipe(go), 0);
+    ck_assert_int_eq(pipe(ready), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        out_file *f = out_file_open(y, false);
+        out_file_printf(f, "live\n");
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1) _exit(90);
+        out_file_commit(f);
+        _exit(0);
+    }
+    char c;
+    ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    char *live = find_temp(dir);
+
+    /* A run killed with its output open, a backup of the kind a commit
+     * makes, another host's temporary (its tag is not hex) and a file that
+     * only looks alike. */
+    ck_assert_int_eq(tu_run(killed_job, x, NULL, NULL, NULL), 128 + SIGKILL);
+    ck_assert_int_eq(count_temps(dir), 2);
+    char stale[4200], backup[4300];
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    stale[0] = '\0';
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "x.report.tmp.", 13) == 0) snprintf(stale, sizeof stale, "%s/%s", dir, e->d_name);
+    closedir(d);
+    ck_assert_msg(stale[0], "the killed run left no temporary");
+    snprintf(backup, sizeof backup, "%s.old", stale);
+    ck_assert_int_eq(link(stale, backup), 0);
+    snprintf(other, sizeof other, "%s/w.tmp.%ld.zzzzzzzz.abcdef", dir, (long)INT32_MAX);
+    tu_write_str(other, "");
+    snprintf(plain, sizeof plain, "%s/notes.tmp.txt", dir);
+    tu_write_str(plain, "");
+    ck_assert_int_eq(count_temps(dir), 5);
+
+    out_file *f = out_file_open(z, false);
+    ck_assert(!tu_exists(stale));
+    ck_assert(!tu_exists(backup));
+    ck_assert(tu_exists(live));
+    ck_assert(tu_exists(other));
+    ck_assert(tu_exists(plain));
+    ck_assert_int_eq(count_temps(dir), 4);          /* live, other, plain, z's own */
+    ck_assert_int_eq(write(go[1], &c, 1), 1);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_text(y, "live\n");
+    out_file_abort(f);
+    free(live);
+}
+END_TEST
+
+/* The renames wait for the lock on the directory: while another process
+ * holds it, a commit does not change the directory. */
+static bool lock_waiter(ino_t ino)
+{
+    FILE *f = fopen("/proc/locks", "r");
+    if (!f) return false;
+    char line[512], want[64];
+    snprintf(want, sizeof want, ":%lu ", (unsigned long)ino);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, "->") && strstr(line, want);
+    fclose(f);
+    return found;
+}
+
+START_TEST(commit_waits_for_the_directory_lock)
+{
+    ck_assert_msg(access("/proc/locks", R_OK) == 0, "this test needs /proc/locks");
+    const char *dir = fresh("locked");
+    char p[4096];
+    snprintf(p, sizeof p, "%s/out", dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(dfd, 0);
+    struct stat dst;
+    ck_assert_int_eq(fstat(dfd, &dst), 0);
+    ck_assert_int_eq(flock(dfd, LOCK_EX), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(dfd);
+        out_file *f = out_file_open(p, false);
+        out_file_printf(f, "done\n");
+        out_file_commit_all();
+        _exit(0);
+    }
+    bool waiting = false;
+    for (int i = 0; i < 300 && !waiting; i++) {     /* up to 3 s for the child to get there */
+        waiting = lock_waiter(dst.st_ino);
+        if (!waiting) nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    }
+    ck_assert_msg(waiting, "the commit did not wait for the directory lock");
+    ck_assert(!tu_exists(p));
+    close(dfd);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_text(p, "done\n");
+}
+END_TEST
+
+/* ---- memusage (the reader's line numbers) ------------------------------------------ */
+
+static const char mu_head[] = "# dsmtrace memory usage\n# page_size 4096\n";
+
+/* memusage_read on text (n bytes): its message, or "ok" (static buffer). */
+static const char *mu_read(const char *text, size_t n)
+{
+    static char why[256];
+    const char *p = tu_file("x.memory");
+    tu_write(p, text, n);
+    memusage m;
+    if (!memusage_read(p, &m, why, sizeof why)) return why;
+    memusage_free(&m);
+    return "ok";
+}
+
+START_TEST(memusage_line_numbers)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1\n1 4 4 4 0 2 0 2 -1\n", mu_head);
+    ck_assert_str_eq(mu_read(text, n), "ok");
+
+    /* A NUL byte, in a short line and in one longer than the reader's
+     * buffer (fgets ended the string at the NUL and took the rest of the
+     * line for line 5). */
+    n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1", mu_head);
+    text[n++] = '\0';
+    n += (size_t)snprintf(text + n, sizeof text - n, " junk\n");
+    ck_assert_str_eq(mu_read(text, n), "line 3: a NUL byte (not a text file?)");
+    n = (size_t)snprintf(text, sizeof text, "%s# comment\n0 4 0 4 2 0 2 0 -1", mu_head);
+    text[n++] = '\0';
+    memset(text + n, 'x', 1100);
+    n += 1100;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n1 4 4 4 0 2 0 2 -1\n");
+    ck_assert_str_eq(mu_read(text, n), "line 4: a NUL byte (not a text file?)");
+
+    /* Too long: 1023 bytes are a line, 1024 are not; a later error keeps
+     * its number. */
+    n = (size_t)snprintf(text, sizeof text, "%s#", mu_head);
+    memset(text + n, ' ', 1022);
+    n += 1022;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n0 4 0 4 2 0 2 0 -1\nx\n");
+    ck_assert_str_eq(mu_read(text, n), "line 5: field 1 is not a number");
+    n = (size_t)snprintf(text, sizeof text, "%s#", mu_head);
+    memset(text + n, ' ', 1023);
+    n += 1023;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+    ck_assert_str_eq(mu_read(text, n), "line 3: line too long (more than 1023 bytes)");
+
+    /* No newline at the end, CR LF. */
+    n = (size_t)snprintf(text, sizeof text, "%s0 4 0 4 2 0 2 0 -1\r\n1 4 4 4 0 2 0 2 0", mu_head);
+    ck_assert_str_eq(mu_read(text, n), "ok");
+}
+END_TEST
+
 /* ---- diag ---------------------------------------------------------------------------- */
 
 START_TEST(diag_messages)
@@ -602,6 +1106,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, lines_plain_and_gzip);
     tcase_add_test(tc, lines_empty_and_long);
     tcase_add_test(tc, lines_errors);
+    tcase_add_test(tc, lines_max);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("out_file");
@@ -610,6 +1115,21 @@ Suite *io_suite(void)
     tcase_add_test(tc, out_file_gzip);
     tcase_add_test(tc, out_file_fatal_leaves_nothing);
     tcase_add_test(tc, out_file_special);
+    tcase_add_test(tc, out_file_buffer);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("commit");
+    tcase_add_test(tc, commit_all_success);
+    tcase_add_test(tc, commit_all_rename_fails);
+    tcase_add_test(tc, commit_all_write_fails);
+    tcase_add_test(tc, commit_all_stdout_file_fails);
+    tcase_add_test(tc, commit_all_stdout_not_a_file);
+    tcase_add_test(tc, stale_temporaries);
+    tcase_add_test(tc, commit_waits_for_the_directory_lock);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("memusage");
+    tcase_add_test(tc, memusage_line_numbers);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("diag");

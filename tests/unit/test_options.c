@@ -205,8 +205,12 @@ static const usage_case usage_cases[] = {
     { { "-s", "1000001" }, "option -s: 1000001 is out of range (1..1000000)" },
     { { "--minimum=4" }, "option --minimum=4: 4 is out of range (at least 5)" },
     { { "--dma-bw=99999999999999999999999" },
-      "option --dma-bw=99999999999999999999999: '99999999999999999999999' is not a"
-      " non-negative integer" },
+      "option --dma-bw=99999999999999999999999: 99999999999999999999999 is out of range"
+      " (at most 18446744073709551615)" },
+    { { "-s", "18446744073709551616" },
+      "option -s: 18446744073709551616 is out of range (1..1000000)" },
+    { { "-s", "0x1ffffffffffffffff" },
+      "option -s: 0x1ffffffffffffffff is out of range (1..1000000)" },
     { { "--byte-order=middle" }, "option --byte-order=middle: must be little, big or auto" },
     { { "--odd", "4" }, "option --odd: must end in an odd digit" },
 };

@@ -1,9 +1,11 @@
 /* test_report.c — common/report: the tagged lines of SPEC §6, the number
  * formats, the header (first, in the order written) and the atomic commit
- * (nothing at the final path before report_commit, no temporary after it). */
+ * (nothing at the final path before report_finish and out_file_commit_all,
+ * no temporary after it). */
 #include "suites.h"
 #include "../../common/report.h"
 #include "../../common/diag.h"
+#include "../../common/out_file.h"
 #include "../../common/trace_set.h"
 #include "../../common/version.h"
 
@@ -33,7 +35,14 @@ static char *slurp(const char *path)
     return s;
 }
 
-/* Commit r into a fresh directory and return the report's text. */
+/* The run's commit: the report, then every output together. */
+static void report_commit(report *r)
+{
+    report_finish(r);
+    out_file_commit_all();
+}
+
+/* Commit r and return the report's text. */
 static char *commit_and_read(report *r, const char *path)
 {
     report_commit(r);
@@ -170,8 +179,10 @@ START_TEST(nothing_before_commit)
     report_header(r, " header");
     for (int i = 0; i < 5000; i++) report_line(r, 1, i, 1, "line", "i %d", i);
     ck_assert(!tu_exists(path));
-    ck_assert_int_eq(tu_count_entries(dir), 0);     /* the body is an anonymous file */
-    report_commit(r);
+    ck_assert_int_eq(tu_count_entries(dir), 1);     /* the empty temporary; the body is anonymous */
+    report_finish(r);
+    ck_assert(!tu_exists(path));                    /* not before the commit */
+    out_file_commit_all();
     ck_assert(tu_exists(path));
     ck_assert_int_eq(tu_count_entries(dir), 1);     /* no temporary left */
 
@@ -181,7 +192,7 @@ START_TEST(nothing_before_commit)
     char *got = slurp(path);
     ck_assert(strncmp(got, "# header\nR1T0L01: line i 0\n", 27) == 0);
     free(got);
-    ck_assert_int_eq(tu_count_entries(dir), 1);
+    ck_assert_int_eq(tu_count_entries(dir), 2);
     report_commit(r);
     got = slurp(path);
     ck_assert_str_eq(got, "R1T0L00: second\n");
@@ -233,7 +244,7 @@ START_TEST(failed_run_leaves_nothing)
     free(got);
     ck_assert_int_eq(tu_count_entries(dir), 1);
 
-    /* Committing into a directory that does not exist: exit 2, nothing made. */
+    /* A report into a directory that does not exist: exit 2 at report_open, nothing made. */
     char bad[4096];
     snprintf(bad, sizeof bad, "%s/missing/x.report", dir);
     char want[8192];

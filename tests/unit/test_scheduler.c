@@ -30,11 +30,24 @@
  *                   without join, records left unprocessed;
  *   chaos           anything (random barrier counts, unbalanced sections,
  *                   stray joins and spawns) under --lenient: deadlocks
- *                   released, bad unlocks ignored and counted.
+ *                   released, bad unlocks ignored and counted;
+ *   recorded        traces that record their synchronisation (docs/scheduler.md
+ *                   §6.1), written from a random real-time order of the
+ *                   threads' steps, so every edge points back and no replay
+ *                   deadlocks: releases and acquires of objects, numbered
+ *                   critical and ordered sections, barriers, unmodelled
+ *                   records; replayed recorded (the reference has the rules
+ *                   of §6.1 too) or simulated. Recorded runs are also checked
+ *                   on their own: a thread goes on after an acquire or begin
+ *                   only after the releases it waits for, no clock goes back.
+ * The "sync" cases test common/scheduler_sync.c (watermark, releases out of
+ * order, repeats, numbers modulo 2^32) directly.
  * SCHED_TEST_COVERAGE=1 prints what each test's runs covered; each test also
  * asserts that its runs reached the paths it is there for. */
 #include "suites.h"
+#include "../../common/diag.h"
 #include "../../common/scheduler.h"
+#include "../../common/scheduler_sync.h"
 #include "../../common/trace_set.h"
 
 #include <inttypes.h>
@@ -129,10 +142,21 @@ static void compare_logs(const evlog *want, const evlog *got, const char *what)
 
 /* ---- the real scheduler, logged ------------------------------------------------------ */
 
+/* The synchronisation records the real scheduler processed, in order (for
+ * the property checks of recorded runs). */
+typedef struct sync_rec {
+    int space, thread;
+    uint32_t addr, seq;
+    bool release;
+    size_t at;                  /* its place in the event log */
+} sync_rec;
+
 typedef struct real_ctx {
     evlog *log;
     scheduler *s;
     trace_reader **rd;
+    sync_rec *sync;
+    size_t nsync, capsync;
 } real_ctx;
 
 static void h_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
@@ -164,6 +188,20 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     /* f2 of the record's arg1 as the last field: the six parts came together */
     push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec[SMAIT_CALL_ARG1].f2);
+    unsigned type = smait_call_type(rec->f1);
+    int space = type == SMAIT_CT_ACQUIRE || type == SMAIT_CT_RELEASE ? 2 :
+                type == SMAIT_CT_BEGIN_ORDER || type == SMAIT_CT_END_ORDER ? 1 :
+                type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_END_CRITICAL ? 0 : -1;
+    if (space >= 0) {
+        if (c->nsync == c->capsync) {
+            c->capsync = c->capsync ? 2 * c->capsync : 1024;
+            c->sync = realloc(c->sync, c->capsync * sizeof *c->sync);
+            REQUIRE(c->sync != NULL, "out of memory");
+        }
+        bool release = type == SMAIT_CT_RELEASE || type == SMAIT_CT_END_ORDER || type == SMAIT_CT_END_CRITICAL;
+        c->sync[c->nsync++] = (sync_rec){ space, t, rec[SMAIT_CALL_ARG1].f2, rec[SMAIT_CALL_ARG1 + 1].f2,
+                                          release, c->log->n - 1 };
+    }
     return 0;
 }
 
@@ -208,6 +246,7 @@ typedef struct rthread {
     int state;
     sched_wait wait;
     uint32_t key;
+    uint32_t seq;               /* recorded: releases 1..seq of the key it waits for */
     sched_counts c, at;         /* totals, and totals when the phase began */
 } rthread;
 
@@ -217,10 +256,23 @@ typedef struct rlock {
     int holder;                 /* -1 free */
 } rlock;
 
+/* Recorded synchronisation: which releases of a key were replayed (numbers
+ * stay small in these sets: no modulo). */
+typedef struct rkey {
+    int space;                  /* 0 critical, 1 ordered, 2 object */
+    uint32_t addr;
+    bool *done;                 /* done[r]: release r replayed */
+    size_t cap;
+} rkey;
+
 typedef struct ref {
     int n;
     rthread *th;
     bool parallel_start, lenient;
+    bool recorded;              /* --sync: replay acquire/release and section seq */
+    rkey *keys;
+    size_t nkeys;
+    uint64_t *um;               /* unmodelled counts [cause * n + thread]; cause 0: unnamed */
     uint32_t gap;
     int prev;
     sched_phase ph;
@@ -312,10 +364,43 @@ static rlock *r_lock(ref *s, sched_wait space, uint32_t addr, bool create)
     return &s->locks[s->nlocks++];
 }
 
+static rkey *r_key(ref *s, int space, uint32_t addr)
+{
+    for (size_t i = 0; i < s->nkeys; i++)
+        if (s->keys[i].space == space && s->keys[i].addr == addr) return &s->keys[i];
+    s->keys = realloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
+    s->keys[s->nkeys] = (rkey){ space, addr, NULL, 0 };
+    return &s->keys[s->nkeys++];
+}
+
+/* Releases 1..seq of the key are all replayed (seq 0: none needed). */
+static bool r_ready(ref *s, int space, uint32_t addr, uint32_t seq)
+{
+    rkey *k = r_key(s, space, addr);
+    for (uint32_t r = 1; r <= seq; r++)
+        if (r >= k->cap || !k->done[r]) return false;
+    return true;
+}
+
+static void r_replay(ref *s, int space, uint32_t addr, uint32_t r)
+{
+    rkey *k = r_key(s, space, addr);
+    if (r >= k->cap) {
+        size_t cap = 2 * (size_t)r + 16;
+        k->done = realloc(k->done, cap * sizeof *k->done);
+        memset(k->done + k->cap, 0, (cap - k->cap) * sizeof *k->done);
+        k->cap = cap;
+    }
+    REQUIRE(!k->done[r], "reference: release %u of key %d:0x%x replayed twice", r, space, addr);
+    k->done[r] = true;
+}
+
 static void r_call(ref *s, int t, const smait_raw *rec)
 {
     rthread *x = &s->th[t];
     uint32_t arg1 = rec[2].f2, arg2 = rec[3].f2;
+    /* Recorded synchronisation: seq and kind (formats/SMAIT.md §5.1). */
+    uint32_t seq = s->recorded ? arg2 : 0, kind = s->recorded ? rec[4].f2 : 0;
     switch (smait_call_type(rec->f1)) {
     case SMAIT_CT_SPAWN:
         if (t == 0 && s->ph.kind == PHASE_SERIAL && !s->parallel_start) {
@@ -356,10 +441,11 @@ static void r_call(ref *s, int t, const smait_raw *rec)
         sched_wait space = smait_call_type(rec->f1) == SMAIT_CT_BEGIN_ORDER ? WAIT_ORDERED
                                                                             : WAIT_CRITICAL;
         rlock *l = r_lock(s, space, arg1, true);
-        if (l->holder < 0) {
+        if (l->holder < 0 && r_ready(s, space == WAIT_ORDERED, arg1, seq)) {
             l->holder = t;
         } else {
             x->key = arg1;
+            x->seq = seq;
             r_stop(s, t, R_BLOCKED, space);
         }
         break;
@@ -374,11 +460,12 @@ static void r_call(ref *s, int t, const smait_raw *rec)
             s->pr.bad_unlocks++;
             break;
         }
-        int next = -1;                          /* smallest clock, ties lowest id */
-        for (int u = 0; u < s->n; u++) {
+        if (seq || kind) r_replay(s, space == WAIT_ORDERED, arg1, seq);
+        int next = -1;                          /* smallest clock, ties lowest id, */
+        for (int u = 0; u < s->n; u++) {        /* among those whose releases are replayed */
             rthread *y = &s->th[u];
             if (y->state == R_BLOCKED && y->wait == space && y->key == arg1 &&
-                (next < 0 || y->clock < s->th[next].clock))
+                (next < 0 || y->clock < s->th[next].clock) && r_ready(s, space == WAIT_ORDERED, arg1, y->seq))
                 next = u;
         }
         l->holder = next;
@@ -390,6 +477,23 @@ static void r_call(ref *s, int t, const smait_raw *rec)
         if (t == 0) {
             r_end_phase(s, false, false);
             r_begin_phase(s, s->ph.kind, PHASE_BY_MARKER, s->ph.active);
+        }
+        break;
+    case SMAIT_CT_ACQUIRE:
+        if (s->recorded && !r_ready(s, 2, arg1, seq)) {
+            x->key = arg1;
+            x->seq = seq;
+            r_stop(s, t, R_BLOCKED, WAIT_ACQUIRE);
+        }
+        break;
+    case SMAIT_CT_RELEASE:
+        if (!s->recorded || (!seq && !kind)) break;
+        r_replay(s, 2, arg1, seq);
+        for (int u = 0; u < s->n; u++) {        /* every completed wait, lowest id first */
+            rthread *y = &s->th[u];
+            if (y->state == R_BLOCKED && y->wait == WAIT_ACQUIRE && y->key == arg1 &&
+                r_ready(s, 2, arg1, y->seq))
+                r_resume(s, u, y->clock > x->clock ? y->clock : x->clock);
         }
         break;
     default:
@@ -419,6 +523,10 @@ static void r_step(ref *s, int t)
     uint32_t f1 = rec->f1;
     if ((f1 >> 12) == 1) {                      /* call record: no instruction */
         x->pos += SMAIT_CALL_PARTS;
+        if (smait_call_type(f1) == SMAIT_CT_UNMODELLED) {
+            uint32_t what = rec[2].f2;
+            s->um[(what < SMAIT_UM_COUNT ? what : 0) * (size_t)s->n + (size_t)t] += rec[3].f2;
+        }
         push(s->log, EV_REC, t, x->clock, index, f1, rec[SMAIT_CALL_ARG1].f2);
         r_call(s, t, rec);
         return;
@@ -529,7 +637,7 @@ static void r_run(ref *s)
 /* ---- trace generation ------------------------------------------------------------------ */
 
 /* How a set is built. */
-typedef enum gen_kind { GEN_PARALLEL, GEN_REGIONS, GEN_CHAOS } gen_kind;
+typedef enum gen_kind { GEN_PARALLEL, GEN_REGIONS, GEN_CHAOS, GEN_RECORDED } gen_kind;
 
 typedef struct gen {
     rng *r;
@@ -539,6 +647,7 @@ typedef struct gen {
     int style;                  /* 0 mixed, 1 many ties, 2 long jumps, 3 long straight runs */
     int threads;
     unsigned scale;             /* this thread's body length scale */
+    bool flagged;               /* a start_trace may say sync=1 (recorded synchronisation) */
 } gen;
 
 static uint32_t code_addr(rng *r)
@@ -595,7 +704,9 @@ static void g_harmless_call(gen *g)
         SMAIT_CT_MARKER,
     };
     unsigned type = types[rbelow(g->r, sizeof types / sizeof types[0])];
-    g_call(g, type, rbelow(g->r, type == SMAIT_CT_MARKER ? 5 : 1000), rbelow(g->r, 9));
+    uint32_t a1 = rbelow(g->r, type == SMAIT_CT_MARKER ? 5 : 1000);
+    if (type == SMAIT_CT_START_TRACE && !g->flagged) a1 &= ~(uint32_t)SMAIT_START_SYNC;
+    g_call(g, type, a1, rbelow(g->r, 9));
 }
 
 /* One straight-line item: memory accesses mostly, branches, procedure starts,
@@ -711,7 +822,7 @@ static void gen_parallel(rng *r, tu_recs *t, int P, uint32_t gap, int style, uns
         bar_n[k] = c == 0 ? 0 : c == 1 ? (uint32_t)P : (uint32_t)P + 1 + rbelow(r, 5);
     }
     for (int i = 0; i < P; i++) {
-        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
         if (rchance(r, 50)) g_call(&g, SMAIT_CT_START_TRACE, 0, 0);
         for (unsigned k = 0; k < nb; k++) {
             g_body(&g, body_len(r, g.scale));
@@ -730,7 +841,7 @@ static void gen_regions(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsi
     gen g[128];
     bool finished[128] = { false };
     for (int i = 0; i < P; i++)
-        g[i] = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        g[i] = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
     if (rchance(r, 50)) g_call(&g[0], SMAIT_CT_START_TRACE, 0, 0);
     g_body(&g[0], body_len(r, g[0].scale));
     unsigned regions = 1 + rbelow(r, 4);
@@ -778,9 +889,125 @@ static void gen_chaos(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsign
                       bool skewed)
 {
     for (int i = 0; i < P; i++) {
-        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed) };
+        gen g = { r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
         g_chaos(&g, body_len(r, g.scale));
     }
+}
+
+/* A set that records its synchronisation (start_trace sync=1), written as a
+ * real run would: one random global (real-time) order of the threads' steps,
+ * in which a thread begins a section only on a free lock and every thread
+ * meets at each barrier. Release numbers are given in that order, and an
+ * acquire or a begin records the releases that had happened, so every edge
+ * points back in real time and the replay can never deadlock. Sections nest
+ * as in g_section (critical ones by increasing address, ordered ones
+ * innermost); releases of the same object by several threads, acquires of
+ * older releases and acquires before any release occur. -p; barriers of all
+ * threads. */
+enum { REC_OBJECTS = 3 };
+static const uint32_t obj_addrs[REC_OBJECTS] = { 0x7000, 0x7040, 0x100 };  /* 0x100: also a lock */
+
+typedef struct rec_thread {
+    gen g;
+    unsigned left;              /* steps left in the current segment */
+    unsigned seg;               /* barriers passed */
+    int held[4];                /* section stack: 0..2 critical (lock_addrs), 3+k ordered k */
+    int nheld;
+    bool at_barrier, done;
+} rec_thread;
+
+static void g_call3(gen *g, unsigned type, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+    uint32_t t0 = rbelow(g->r, 100000);
+    tu_add_call(g->t, type, t0, t0 + rbelow(g->r, 50), a1, a2, a3, 0);
+}
+
+static void gen_recorded(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsigned scale, bool skewed)
+{
+    rec_thread *x = calloc((size_t)P, sizeof *x);
+    unsigned nb = rbelow(r, 4);
+    int holder[5];                  /* critical 0..2, ordered 0..1 (index 3, 4) */
+    uint32_t lock_rel[5] = { 0 }, obj_rel[REC_OBJECTS] = { 0 };
+    for (int k = 0; k < 5; k++) holder[k] = -1;
+    for (int i = 0; i < P; i++) {
+        x[i].g = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), true };
+        x[i].left = body_len(r, x[i].g.scale);
+        g_call3(&x[i].g, SMAIT_CT_START_TRACE, i == 0 || rchance(r, 70) ? SMAIT_START_SYNC : 0, 0, 0);
+    }
+    int *ready = calloc((size_t)P, sizeof *ready);
+    for (;;) {
+        int n = 0, waiting = 0;
+        for (int i = 0; i < P; i++) {
+            if (x[i].done) continue;
+            if (x[i].at_barrier) waiting++;
+            else ready[n++] = i;
+        }
+        if (!n) {
+            if (!waiting) break;
+            for (int i = 0; i < P; i++) {   /* everyone is at the barrier: it opens */
+                if (x[i].done) continue;
+                x[i].at_barrier = false;
+                x[i].seg++;
+                x[i].left = body_len(r, x[i].g.scale);
+            }
+            continue;
+        }
+        rec_thread *y = &x[ready[rbelow(r, (uint32_t)n)]];
+        gen *g = &y->g;
+        if (y->left == 0) {             /* the segment's end: close the sections first */
+            if (y->nheld) {
+                int k = y->held[--y->nheld];
+                holder[k] = -1;
+                lock_rel[k]++;
+                bool ord = k >= 3;
+                g_call3(g, ord ? SMAIT_CT_END_ORDER : SMAIT_CT_END_CRITICAL, lock_addrs[ord ? k - 3 : k],
+                        lock_rel[k], ord ? SMAIT_SK_OMP_ORDERED : SMAIT_SK_MUTEX);
+            } else if (y->seg < nb) {
+                g_call3(g, SMAIT_CT_BARRIER, 0x8000, 0, 0);
+                y->at_barrier = true;
+            } else {
+                if (rchance(r, 30)) g_call3(g, SMAIT_CT_UNMODELLED, 1 + rbelow(r, 9), rbelow(r, 5), 0);
+                if (rchance(r, 50)) g_call3(g, SMAIT_CT_END_TRACE, 0, 0, 0);
+                y->done = true;
+            }
+            continue;
+        }
+        y->left--;
+        unsigned c = rbelow(r, 100);
+        int top = y->nheld ? y->held[y->nheld - 1] : -1;
+        uint32_t o = rbelow(r, REC_OBJECTS);
+        if (c < 55) {
+            g_item(g);
+        } else if (c < 65) {                /* a release: the next number of the object */
+            g_call3(g, SMAIT_CT_RELEASE, obj_addrs[o], ++obj_rel[o], 1 + rbelow(r, SMAIT_SK_COUNT - 1));
+        } else if (c < 75) {                /* an acquire: of the last release, or an older one */
+            uint32_t seq = rchance(r, 75) ? obj_rel[o] : rbelow(r, obj_rel[o] + 1);
+            g_call3(g, SMAIT_CT_ACQUIRE, obj_addrs[o], seq, 1 + rbelow(r, SMAIT_SK_COUNT - 1));
+        } else if (c < 88 && top < 3) {     /* begin a section on a free lock, nested as allowed */
+            int k = rchance(r, 30) ? 3 + (int)rbelow(r, 2) : top + 1 + (int)rbelow(r, (uint32_t)(2 - top));
+            if (k < 5 && holder[k] < 0) {
+                bool ord = k >= 3;
+                holder[k] = (int)(y - x);
+                y->held[y->nheld++] = k;
+                /* seq: the releases of the lock so far */
+                g_call3(g, ord ? SMAIT_CT_BEGIN_ORDER : SMAIT_CT_BEGIN_CRITICAL, lock_addrs[ord ? k - 3 : k],
+                        lock_rel[k], ord ? SMAIT_SK_OMP_ORDERED : SMAIT_SK_MUTEX);
+            } else {
+                g_item(g);
+            }
+        } else if (y->nheld) {              /* end the innermost section */
+            int k = y->held[--y->nheld];
+            holder[k] = -1;
+            lock_rel[k]++;
+            bool ord = k >= 3;
+            g_call3(g, ord ? SMAIT_CT_END_ORDER : SMAIT_CT_END_CRITICAL, lock_addrs[ord ? k - 3 : k],
+                    lock_rel[k], ord ? SMAIT_SK_OMP_ORDERED : SMAIT_SK_MUTEX);
+        } else {
+            g_item(g);
+        }
+    }
+    free(ready);
+    free(x);
 }
 
 /* ---- one run ------------------------------------------------------------------------ */
@@ -795,8 +1022,65 @@ typedef struct run_spec {
  * paths it is meant to). */
 typedef struct coverage {
     uint64_t records, fetches, phases, deadlocks, bad_unlocks, unprocessed, barrier_waits,
-             lock_waits, joins, far_jumps, ties;
+             lock_waits, joins, far_jumps, ties, acquire_waits, unmodelled;
 } coverage;
+
+/* Properties of a recorded run, checked on the real scheduler alone: after
+ * an acquire or the begin of a section with seq s, the thread's next record
+ * comes after releases 1..s of its key; and no thread's clock ever goes back. */
+static void check_recorded(const real_ctx *c, const evlog *got, int P, const char *what)
+{
+    /* next[i]: the log position of the next record of event i's thread. */
+    size_t *next = malloc((got->n + 1) * sizeof *next), last[128];
+    for (int t = 0; t < P; t++) last[t] = SIZE_MAX;
+    for (size_t i = got->n; i-- > 0;) {
+        next[i] = last[got->e[i].thread < P ? got->e[i].thread : 0];
+        if (got->e[i].kind == EV_REC) last[got->e[i].thread] = i;
+    }
+    typedef struct key { int space; uint32_t addr; uint32_t n; size_t *at; } key;   /* at[r]: release r */
+    key *keys = NULL;
+    size_t nkeys = 0;
+    for (int pass = 0; pass < 2; pass++)      /* the releases first, then the waits */
+        for (size_t i = 0; i < c->nsync; i++) {
+            const sync_rec *e = &c->sync[i];
+            if (e->release != (pass == 0)) continue;
+            key *k = NULL;
+            for (size_t j = 0; j < nkeys && !k; j++)
+                if (keys[j].space == e->space && keys[j].addr == e->addr) k = &keys[j];
+            if (!k) {
+                keys = realloc(keys, (nkeys + 1) * sizeof *keys);
+                k = &keys[nkeys++];
+                *k = (key){ e->space, e->addr, 0, NULL };
+            }
+            if (e->seq >= k->n) {
+                uint32_t n = 2 * e->seq + 16;
+                k->at = realloc(k->at, n * sizeof *k->at);
+                for (uint32_t r = k->n; r < n; r++) k->at[r] = SIZE_MAX;
+                k->n = n;
+            }
+            if (e->release) {
+                k->at[e->seq] = e->at;
+                continue;
+            }
+            size_t q = next[e->at];
+            if (q == SIZE_MAX) continue;        /* its trace ends there */
+            for (uint32_t r = 1; r <= e->seq; r++)
+                REQUIRE(k->at[r] < q, "%s: thread %d goes on (event %zu) after waiting for release %u of"
+                        " key %d:0x%x (seq %u), which comes at event %zu", what, e->thread, q, r, e->space,
+                        e->addr, e->seq, k->at[r]);
+        }
+    for (size_t j = 0; j < nkeys; j++) free(keys[j].at);
+    free(keys);
+    free(next);
+    uint64_t clock[128] = { 0 };
+    for (size_t i = 0; i < got->n; i++) {
+        const ev *e = &got->e[i];
+        if (e->kind != EV_REC && e->kind != EV_STOP && e->kind != EV_RESUME) continue;
+        REQUIRE(e->thread < P && e->v[0] >= clock[e->thread], "%s: thread %d's clock goes back at event %zu",
+                what, e->thread, i);
+        clock[e->thread] = e->v[0];
+    }
+}
 
 static void one_run(const run_spec *rs, coverage *cov)
 {
@@ -810,9 +1094,19 @@ static void one_run(const run_spec *rs, coverage *cov)
     bool skewed = rchance(&r, 35);
     if (rs->kind == GEN_PARALLEL) gen_parallel(&r, t, P, gap, style, scale, skewed);
     else if (rs->kind == GEN_REGIONS) gen_regions(&r, t, P, gap, style, scale, skewed);
-    else gen_chaos(&r, t, P, gap, style, scale, skewed);
-    bool parallel_start = rs->kind == GEN_PARALLEL || (rs->kind == GEN_CHAOS && rchance(&r, 50));
+    else if (rs->kind == GEN_CHAOS) gen_chaos(&r, t, P, gap, style, scale, skewed);
+    else gen_recorded(&r, t, P, gap, style, scale, skewed);
+    bool parallel_start = rs->kind == GEN_PARALLEL || rs->kind == GEN_RECORDED ||
+                          (rs->kind == GEN_CHAOS && rchance(&r, 50));
     bool lenient = rs->kind == GEN_CHAOS;
+    /* Recorded sets: the recorded order (by default or asked for), or now and
+     * then the simulated one (the same sets are deadlock-free either way). */
+    sched_sync sync = SCHED_SYNC_AUTO;
+    if (rs->kind == GEN_RECORDED) {
+        uint32_t c = rbelow(&r, 4);
+        sync = c == 0 ? SCHED_SYNC_SIMULATED : c == 1 ? SCHED_SYNC_RECORDED : SCHED_SYNC_AUTO;
+    }
+    bool recorded = rs->kind == GEN_RECORDED && sync != SCHED_SYNC_SIMULATED;
 
     /* Write the set: plain or gzip, either byte order (given to the reader:
      * short random traces can be valid in both orders, and auto-detection
@@ -821,9 +1115,9 @@ static void one_run(const run_spec *rs, coverage *cov)
     char dir[4096], prefix[4200], what[256];
     snprintf(dir, sizeof dir, "%s/sched-%d-%d-%" PRIu64, tu_dir, rs->kind, P, rs->seed);
     snprintf(prefix, sizeof prefix, "%s/t.%d", dir, P);
-    snprintf(what, sizeof what, "kind %d, %d threads, seed %" PRIu64 ", gap %u, style %d%s%s%s",
+    snprintf(what, sizeof what, "kind %d, %d threads, seed %" PRIu64 ", gap %u, style %d%s%s%s%s",
              rs->kind, P, rs->seed, gap, style, skewed ? ", skewed" : "", parallel_start ? ", -p" : "",
-             lenient ? ", --lenient" : "");
+             lenient ? ", --lenient" : "", rs->kind != GEN_RECORDED ? "" : recorded ? ", recorded" : ", simulated");
     tu_rmtree(dir);
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     for (int i = 0; i < P; i++) {
@@ -841,7 +1135,7 @@ static void one_run(const run_spec *rs, coverage *cov)
                              .buffer_records = buffers[rbelow(&r, 5)] };
     trace_reader **rd = trace_set_open(&ts, &ro);
     evlog got = { 0 };
-    real_ctx ctx = { &got, NULL, rd };
+    real_ctx ctx = { .log = &got, .rd = rd };
     sched_hooks h = {
         .ctx = &ctx, .fetch = h_fetch, .mem = h_record, .call = h_call, .branch = h_record,
         .phase_begin = h_phase_begin, .phase_end = h_phase_end,
@@ -854,7 +1148,7 @@ static void one_run(const run_spec *rs, coverage *cov)
         h.fetch = NULL;
         h.fetch_run = h_fetch_run;
     }
-    sched_options so = { .parallel_start = parallel_start, .lenient = lenient, .gap_limit = gap };
+    sched_options so = { .parallel_start = parallel_start, .lenient = lenient, .gap_limit = gap, .sync = sync };
     ctx.s = sched_create(&ts, rd, &so, &h);
     tu_capture_begin();
     sched_run(ctx.s);
@@ -863,7 +1157,8 @@ static void one_run(const run_spec *rs, coverage *cov)
     /* The reference. */
     evlog want = { 0 };
     ref s = { .n = P, .parallel_start = parallel_start, .lenient = lenient, .gap = gap,
-              .prev = -1, .log = &want };
+              .prev = -1, .log = &want, .recorded = recorded };
+    s.um = calloc((size_t)SMAIT_UM_COUNT * (size_t)P, sizeof *s.um);
     s.th = calloc((size_t)P, sizeof *s.th);
     for (int i = 0; i < P; i++) s.th[i] = (rthread){ .rec = t[i].r, .n = t[i].n };
     r_run(&s);
@@ -888,6 +1183,7 @@ static void one_run(const run_spec *rs, coverage *cov)
     }
     compare_logs(&seen, &got, what);
     free(seen.e);
+    if (recorded) check_recorded(&ctx, &got, P, what);
     uint64_t last_clock[128] = { 0 };
     int last_t = -1;
     for (size_t i = 0; i < want.n; i++) {
@@ -904,6 +1200,7 @@ static void one_run(const run_spec *rs, coverage *cov)
         cov->barrier_waits += e->kind == EV_STOP && e->v[1] == WAIT_BARRIER;
         cov->lock_waits += e->kind == EV_STOP && (e->v[1] == WAIT_CRITICAL || e->v[1] == WAIT_ORDERED);
         cov->joins += e->kind == EV_STOP && e->v[1] == WAIT_JOIN;
+        cov->acquire_waits += e->kind == EV_STOP && e->v[1] == WAIT_ACQUIRE;
     }
     cov->deadlocks += s.pr.deadlocks;
     cov->bad_unlocks += s.pr.bad_unlocks;
@@ -922,10 +1219,23 @@ static void one_run(const run_spec *rs, coverage *cov)
     ck_assert_int_eq(sched_phase_count(ctx.s), s.ph.number);
     /* One warning per released deadlock, per ignored unlock, per thread with
      * records left over; none in a consistent set without leftovers. */
-    uint64_t lines = 0, leftover = 0;
+    uint64_t lines = 0, leftover = 0, causes = 0;
     for (const char *p = warnings; *p; p++) lines += *p == '\n';
     for (int i = 0; i < P; i++) leftover += s.th[i].pos < s.th[i].n;
-    ck_assert_msg(lines == s.pr.deadlocks + s.pr.bad_unlocks + leftover,
+    /* ... and one per cause of unmodelled synchronisation, whose counts
+     * per thread the scheduler keeps as the reference does. */
+    for (unsigned c = 0; c < SMAIT_UM_COUNT; c++) {
+        uint64_t sum = 0;
+        for (int i = 0; i < P; i++) {
+            sum += s.um[c * (size_t)P + (size_t)i];
+            ck_assert_msg(sched_unmodelled(ctx.s, c, i) == s.um[c * (size_t)P + (size_t)i],
+                          "%s: unmodelled cause %u, thread %d", what, c, i);
+        }
+        ck_assert_msg(sched_unmodelled(ctx.s, c, -1) == sum, "%s: unmodelled cause %u total", what, c);
+        causes += sum != 0;
+        cov->unmodelled += sum != 0;
+    }
+    ck_assert_msg(lines == s.pr.deadlocks + s.pr.bad_unlocks + leftover + causes,
                   "%s: %" PRIu64 " warning lines:\n%s", what, lines, warnings);
     free(warnings);
 
@@ -936,6 +1246,10 @@ static void one_run(const run_spec *rs, coverage *cov)
     free(t);
     free(s.th);
     free(s.locks);
+    for (size_t i = 0; i < s.nkeys; i++) free(s.keys[i].done);
+    free(s.keys);
+    free(s.um);
+    free(ctx.sync);
     free(got.e);
     free(want.e);
     tu_rmtree(dir);
@@ -954,9 +1268,10 @@ static coverage runs(gen_kind kind, int threads, int seeds)
         fprintf(stderr, "kind %d threads %d: records %" PRIu64 " fetches %" PRIu64 " phases %"
                 PRIu64 " deadlocks %" PRIu64 " bad_unlocks %" PRIu64 " unprocessed %" PRIu64
                 " barrier_waits %" PRIu64 " lock_waits %" PRIu64 " joins %" PRIu64
-                " far_jumps %" PRIu64 " ties %" PRIu64 "\n", kind, threads, cov.records,
-                cov.fetches, cov.phases, cov.deadlocks, cov.bad_unlocks, cov.unprocessed,
-                cov.barrier_waits, cov.lock_waits, cov.joins, cov.far_jumps, cov.ties);
+                " far_jumps %" PRIu64 " ties %" PRIu64 " acquire_waits %" PRIu64 " unmodelled %" PRIu64 "\n",
+                kind, threads, cov.records, cov.fetches, cov.phases, cov.deadlocks, cov.bad_unlocks,
+                cov.unprocessed, cov.barrier_waits, cov.lock_waits, cov.joins, cov.far_jumps, cov.ties,
+                cov.acquire_waits, cov.unmodelled);
     return cov;
 }
 
@@ -998,6 +1313,267 @@ START_TEST(random_chaos)
 }
 END_TEST
 
+/* ---- the pseudo clock's limit (SCHED_CLOCK_LIMIT) -------------------------------- */
+
+/* Disk waits from the call hook: waits[i] for the i-th call record. */
+typedef struct limit_run {
+    const char *prefix;
+    bool slices;
+    uint64_t waits[4];
+    int calls;
+    uint64_t end_clock;
+} limit_run;
+
+static uint64_t l_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)t; (void)cpu; (void)clock; (void)rec;
+    limit_run *l = ctx;
+    return l->waits[l->calls++];
+}
+
+static void l_phase_end(void *ctx, const sched_phase *ph)
+{
+    ((limit_run *)ctx)->end_clock = ph->end_clock;
+}
+
+static void limit_job(void *arg)
+{
+    limit_run *l = arg;
+    diag_set_tool("cdat");
+    trace_set ts;
+    trace_set_from_prefix(&ts, l->prefix);
+    trace_reader **rd = trace_set_open(&ts, NULL);
+    sched_options so = { .parallel_start = !l->slices, .slice_cpus = l->slices, .gap_limit = 4096 };
+    sched_hooks h = { .ctx = l, .call = l_call, .phase_end = l_phase_end };
+    scheduler *s = sched_create(&ts, rd, &so, &h);
+    sched_run(s);
+    printf("end %" PRIu64 "\n", l->end_clock);
+    sched_free(s);
+    trace_set_close_readers(&ts, rd);
+    trace_set_free(&ts);
+}
+
+/* One thread: a read (waits[0]) at clock 0, then a procedure start at
+ * 0x1000 and a branch from 0x1000 + 4·fill: a gap fill of `fill`
+ * instructions; then a second read (waits[1]). */
+static const char *limit_set(const char *name, uint32_t fill)
+{
+    tu_recs t = { 0 };
+    tu_add_call(&t, SMAIT_CT_READ, 0, 0, 0x2000, 64, 3, 0);
+    tu_add(&t, 0x40000000u, 0x1000);
+    tu_add(&t, 0x80000000u | (0x1000u + 4 * fill), 0x3000);
+    tu_add_call(&t, SMAIT_CT_READ, 0, 0, 0x2000, 64, 3, 0);
+    char path[64];
+    snprintf(path, sizeof path, "%s.1.0", name);
+    tu_write_trace(tu_file(path), &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+    snprintf(path, sizeof path, "%s.1", name);
+    return tu_file(path);
+}
+
+static void limit_expect(limit_run *l, int status, const char *out, const char *err_fmt)
+{
+    char *o = NULL, *e = NULL, want[512];
+    int st = tu_run(limit_job, l, NULL, &o, &e);
+    snprintf(want, sizeof want, err_fmt, l->prefix);
+    ck_assert_str_eq(e, want);
+    ck_assert_str_eq(o, out);
+    ck_assert_int_eq(st, status);
+    free(o);
+    free(e);
+}
+
+#define LIMIT_HINT_IO "(a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits)\n"
+
+START_TEST(clock_limit_reached_not_passed)
+{
+    /* Waits to 2^51 - 5, a fill of 5 (clock 2^51), a wait of 0: exactly the limit. */
+    limit_run l = { .prefix = limit_set("lim-exact", 5), .waits = { SCHED_CLOCK_LIMIT - 5, 0 } };
+    limit_expect(&l, 100, "end 2251799813685248\n", "");
+    l.slices = true;
+    l.calls = 0;
+    limit_expect(&l, 100, "end 2251799813685248\n", "");
+}
+END_TEST
+
+START_TEST(clock_limit_passed_by_a_wait)
+{
+    /* At the limit after the fill, a wait of 1 would pass it: the second
+     * read is record 8 (6 simple records of the first read, 6, 7), offset 64. */
+    limit_run l = { .prefix = limit_set("lim-wait", 5), .waits = { SCHED_CLOCK_LIMIT - 5, 1 } };
+    const char *err = "cdat: %s.0: 64: record 8: the disk wait of 1 cycles at clock 2251799813685248 would take"
+                      " the pseudo clock past its limit of 2^51 = 2251799813685248 " LIMIT_HINT_IO;
+    limit_expect(&l, 2, "", err);
+    l.slices = true;                /* slice mode: the processor's clock, the same message */
+    l.calls = 0;
+    limit_expect(&l, 2, "", err);
+    /* A first wait past it at clock 0 (a wait larger than the limit is not added up). */
+    limit_run big = { .prefix = l.prefix, .waits = { UINT64_MAX } };
+    limit_expect(&big, 2, "", "cdat: %s.0: 0: record 0: the disk wait of 18446744073709551615 cycles at clock 0"
+                 " would take the pseudo clock past its limit of 2^51 = 2251799813685248 " LIMIT_HINT_IO);
+}
+END_TEST
+
+START_TEST(clock_limit_passed_by_a_gap_fill)
+{
+    /* Waits to 2^51 - 5, then a fill of 6: the branch is record 7 (offset 56). */
+    limit_run l = { .prefix = limit_set("lim-fill", 6), .waits = { SCHED_CLOCK_LIMIT - 5, 0 } };
+    const char *err = "cdat: %s.0: 56: record 7: a gap fill of 6 instructions at clock 2251799813685243 would"
+                      " take the pseudo clock past its limit of 2^51 = 2251799813685248 (a smaller --gap-limit"
+                      " fills less)\n";
+    limit_expect(&l, 2, "", err);
+    l.slices = true;
+    l.calls = 0;
+    limit_expect(&l, 2, "", err);
+}
+END_TEST
+
+START_TEST(counts_add_saturates)
+{
+    sched_counts a = { .is.executed = UINT64_MAX - 1, .sync_idle = 5, .io_idle = UINT64_MAX };
+    sched_counts b = { .is.executed = 2, .sync_idle = 7, .io_idle = 1 };
+    sched_counts_add(&a, &b);
+    ck_assert_uint_eq(a.is.executed, UINT64_MAX);
+    ck_assert_uint_eq(a.sync_idle, 12);
+    ck_assert_uint_eq(a.io_idle, UINT64_MAX);
+}
+END_TEST
+
+START_TEST(random_recorded)
+{
+    coverage c = runs(GEN_RECORDED, thread_counts[_i], seeds_for(thread_counts[_i]));
+    ck_assert_uint_gt(c.records, 10000);
+    ck_assert_uint_gt(c.ties, 1000);
+    ck_assert_uint_gt(c.acquire_waits, 50);
+    ck_assert_uint_gt(c.lock_waits, 50);
+    ck_assert_uint_gt(c.barrier_waits, 20);
+    ck_assert_uint_gt(c.unmodelled, 5);
+}
+END_TEST
+
+/* ---- the releases replayed per key (common/scheduler_sync.c) ------------------------- */
+
+typedef struct dups { sync_release r[8]; int n; } dups;
+
+static void on_dup(void *ctx, const sync_release *again)
+{
+    dups *d = ctx;
+    ck_assert_int_lt(d->n, 8);
+    d->r[d->n++] = *again;
+}
+
+/* Numbers modulo 2^32: after 4294967295 comes 0, then 1; a release across
+ * the wrap replayed early waits for the numbers before it. */
+START_TEST(sync_wrap)
+{
+    sync_key k = { .used = true, .done = 0xFFFFFFFEu };
+    dups d = { .n = 0 };
+    ck_assert(sync_ready(&k, 0xFFFFFFFEu));
+    ck_assert(!sync_ready(&k, 0xFFFFFFFFu));
+    ck_assert(!sync_ready(&k, 1));                  /* 3 numbers ahead, across the wrap */
+    ck_assert(sync_ready(&k, 0x7FFFFFFFu));         /* 2^31 - 1 behind */
+    ck_assert(!sync_ready(&k, 0x7FFFFFFEu));        /* 2^31 ahead */
+    ck_assert(sync_ready(&k, 0));                   /* seq 0 waits for nothing */
+    ck_assert(!sync_mark(&k, 1, 2, 40, on_dup, &d));    /* early: kept */
+    ck_assert(!sync_mark(&k, 0, 1, 30, on_dup, &d));
+    ck_assert_uint_eq(k.npending, 2);
+    ck_assert(sync_mark(&k, 0xFFFFFFFFu, 1, 20, on_dup, &d));   /* then 0 and 1 follow */
+    ck_assert_uint_eq(k.done, 1);
+    ck_assert_uint_eq(k.npending, 0);
+    ck_assert(sync_ready(&k, 0xFFFFFFFFu) && sync_ready(&k, 1) && !sync_ready(&k, 2));
+    ck_assert_int_eq(d.n, 0);
+    free(k.pending);
+}
+END_TEST
+
+/* A number replayed twice: at once when it is at or behind the watermark,
+ * else when the watermark reaches it (the second one is reported). */
+START_TEST(sync_repeats)
+{
+    sync_key k = { .used = true };
+    dups d = { .n = 0 };
+    ck_assert(!sync_ready(&k, 1) && sync_ready(&k, 0) && sync_ready(NULL, 0) && !sync_ready(NULL, 1));
+    ck_assert(sync_mark(&k, 1, 0, 10, on_dup, &d));
+    ck_assert(!sync_mark(&k, 1, 3, 11, on_dup, &d));    /* at the watermark */
+    ck_assert_int_eq(d.n, 1);
+    ck_assert(d.r[0].seq == 1 && d.r[0].thread == 3 && d.r[0].index == 11);
+    ck_assert(!sync_mark(&k, 0x80000001u, 3, 12, on_dup, &d));  /* 2^31 ahead: taken as behind */
+    ck_assert_int_eq(d.n, 2);
+    ck_assert(!sync_mark(&k, 0x80000000u, 3, 13, on_dup, &d));  /* 2^31 - 1 ahead: kept */
+    ck_assert_int_eq(d.n, 2);
+    ck_assert(!sync_mark(&k, 4, 1, 14, on_dup, &d));
+    ck_assert(!sync_mark(&k, 3, 1, 15, on_dup, &d));
+    ck_assert(!sync_mark(&k, 4, 2, 16, on_dup, &d));    /* a second 4, not known yet */
+    ck_assert_int_eq(d.n, 2);
+    ck_assert_uint_eq(k.npending, 4);
+    char text[128];
+    sync_done_text(&k, text, sizeof text);
+    ck_assert_str_eq(text, "release 1 replayed, 4 later ones out of order");
+    ck_assert(sync_mark(&k, 2, 0, 17, on_dup, &d));     /* 2, 3, 4: the other 4 is a repeat */
+    ck_assert_uint_eq(k.done, 4);
+    ck_assert_int_eq(d.n, 3);
+    ck_assert(d.r[2].seq == 4 && (d.r[2].index == 14 || d.r[2].index == 16));
+    ck_assert_uint_eq(k.npending, 1);                   /* 0x80000000 */
+    sync_done_text(&k, text, sizeof text);
+    ck_assert_str_eq(text, "releases 1..4 replayed, 1 later one out of order");
+    sync_done_text(NULL, text, sizeof text);
+    ck_assert_str_eq(text, "no release replayed");
+    free(k.pending);
+}
+END_TEST
+
+/* --lenient gives a wait up: the watermark jumps, and the kept releases at
+ * or before it are taken in (those after it stay, in order). */
+START_TEST(sync_give_up)
+{
+    sync_key k = { .used = true };
+    dups d = { .n = 0 };
+    for (uint32_t r = 9; r >= 3; r -= 2) sync_mark(&k, r, 0, r, on_dup, &d);   /* 9, 7, 5, 3 */
+    sync_mark(&k, 12, 0, 12, on_dup, &d);
+    sync_force(&k, 6);                                  /* 1..6; 7 follows; 9 and 12 stay */
+    ck_assert_uint_eq(k.done, 7);
+    ck_assert_uint_eq(k.npending, 2);
+    sync_force(&k, 4);                                  /* already: nothing changes */
+    ck_assert_uint_eq(k.done, 7);
+    ck_assert(sync_mark(&k, 8, 0, 8, on_dup, &d));      /* 8, then the kept 9 */
+    ck_assert_uint_eq(k.done, 9);
+    sync_force(&k, 11);
+    ck_assert_uint_eq(k.done, 12);
+    ck_assert_uint_eq(k.npending, 0);
+    ck_assert_int_eq(d.n, 0);
+    free(k.pending);
+}
+END_TEST
+
+/* Many releases in a random order: the watermark is always the largest w
+ * with 1..w all replayed. */
+START_TEST(sync_shuffled)
+{
+    enum { N = 20000 };
+    uint32_t *order = malloc(N * sizeof *order);
+    bool *seen = calloc(N + 2, sizeof *seen);
+    rng r = { 7 };
+    for (uint32_t i = 0; i < N; i++) order[i] = i + 1;
+    for (uint32_t i = N - 1; i > 0; i--) {          /* mostly in order, some far out */
+        uint32_t j = rchance(&r, 20) ? rbelow(&r, i + 1) : i;
+        uint32_t x = order[i]; order[i] = order[j]; order[j] = x;
+    }
+    sync_key k = { .used = true, .done = 0xFFFFF000u };     /* and across the wrap */
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        sync_mark(&k, 0xFFFFF000u + order[i], 0, i, NULL, NULL);
+        seen[order[i]] = true;
+        while (seen[w + 1]) w++;
+        REQUIRE(k.done == 0xFFFFF000u + w, "after %u releases: done %u, expected %u", i + 1, k.done,
+                0xFFFFF000u + w);
+    }
+    ck_assert_uint_eq(k.npending, 0);
+    free(k.pending);
+    free(order);
+    free(seen);
+}
+END_TEST
+
 Suite *scheduler_suite(void)
 {
     Suite *s = suite_create("scheduler");
@@ -1007,6 +1583,19 @@ Suite *scheduler_suite(void)
     tcase_add_loop_test(tc, random_parallel, 0, n);
     tcase_add_loop_test(tc, random_regions, 0, n);
     tcase_add_loop_test(tc, random_chaos, 0, n);
+    tcase_add_loop_test(tc, random_recorded, 0, n);
     suite_add_tcase(s, tc);
+    TCase *lim = tcase_create("clock_limit");
+    tcase_add_test(lim, clock_limit_reached_not_passed);
+    tcase_add_test(lim, clock_limit_passed_by_a_wait);
+    tcase_add_test(lim, clock_limit_passed_by_a_gap_fill);
+    tcase_add_test(lim, counts_add_saturates);
+    suite_add_tcase(s, lim);
+    TCase *ts = tcase_create("sync");
+    tcase_add_test(ts, sync_wrap);
+    tcase_add_test(ts, sync_repeats);
+    tcase_add_test(ts, sync_give_up);
+    tcase_add_test(ts, sync_shuffled);
+    suite_add_tcase(s, ts);
     return s;
 }

@@ -14,7 +14,11 @@
  *     runs on processor i mod p; -k: no swap-out; -s v: a dispatch runs at
  *     most v instructions before a swap-out (plus the record that crossed);
  *   - each processor's clock never goes back; at the end active + idle is
- *     the end clock for every processor, and Σ active = Σ executed.
+ *     the end clock for every processor, and Σ active = Σ executed;
+ *   - an idle processor waits for a slice to complete: a processor other
+ *     than the one that just stopped takes a process only after a slice
+ *     completed (its tail processed, or its trace ended) or when a disk
+ *     read ends at its clock — never after a swap-out or a disk wait alone.
  * Plus hand-checked cases of the call hook's wait (a synchronous disk read):
  * in thread mode the thread's clock jumps; in slice mode the processor is
  * given up and idles until the read ends. */
@@ -64,6 +68,10 @@ typedef struct check_ctx {
     uint64_t dispatch_clock[MAXP];
     uint64_t cur_start[MAXP];       /* the start time the process's queued rest has */
     uint64_t executed[MAXP];
+    uint64_t ready[MAXP];           /* when each process's last disk read ends */
+    bool waited[MAXP];
+    int last_cpu;                   /* the last stop: its processor (-1: none yet) and why */
+    sched_wait last_why;
     int swaps, dispatches, io_waits;
 } check_ctx;
 
@@ -99,7 +107,12 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
     /* A file read waits 0..30 cycles (as cdat -handle_io would have it). */
     if (smait_call_type(rec->f1) == SMAIT_CT_READ) {
         c->io_waits++;
-        return rec[SMAIT_CALL_ARG1 + 1].f2 % 31;
+        uint64_t wait = rec[SMAIT_CALL_ARG1 + 1].f2 % 31;
+        if (wait) {
+            c->ready[t] = clock + wait;
+            c->waited[t] = true;
+        }
+        return wait;
     }
     return 0;
 }
@@ -113,6 +126,15 @@ static void h_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     ck_assert_uint_ge(clock, c->cpu_clock[cpu]);
     c->cpu_clock[cpu] = clock;
     if (c->first_cpu[t] < 0) c->first_cpu[t] = cpu;
+    if (c->last_cpu >= 0 && cpu != c->last_cpu) {
+        /* Another processor than the one that stopped last: it was idle. */
+        bool completed = c->last_why == WAIT_SLICE_END || c->last_why == WAIT_NONE;
+        bool read_ended = false;
+        for (int u = 0; u < c->T; u++) read_ended |= c->waited[u] && c->ready[u] == clock;
+        ck_assert_msg(completed || read_ended, "idle processor %d took process %d at clock %" PRIu64
+                      " after processor %d's %s, which completes no slice", cpu, t, clock, c->last_cpu,
+                      sched_wait_name(c->last_why));
+    }
     if (c->so.affinity) ck_assert_int_eq(cpu, c->first_cpu[t]);
     if (c->so.rr_interleaving) ck_assert_int_eq(cpu, t % c->p);
     if (!c->so.rr_interleaving) {
@@ -165,6 +187,8 @@ static void h_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
     }
     c->on[t] = -1;
     c->runs[cpu] = -1;
+    c->last_cpu = cpu;
+    c->last_why = why;
 }
 
 /* Random process traces: memory accesses, branches, synchronising and other
@@ -229,7 +253,7 @@ static void random_run(uint64_t seed, int *swaps, int *waits)
 {
     rng r = { seed * 0x9e3779b97f4a7c15ull + 1 };
     int T = 1 + (int)rbelow(&r, MAXP), p = 1 + (int)rbelow(&r, 5);
-    check_ctx c = { .T = T, .p = p };
+    check_ctx c = { .T = T, .p = p, .last_cpu = -1 };
     c.so.slice_cpus = p;
     c.so.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;
     c.so.affinity = rbelow(&r, 3) == 0;

@@ -55,6 +55,16 @@ static const fmt_case cases[] = {
     { CALL(0x16, 0, 0, 60, 0, 0, 0), "syscall num=60" },
     { CALL(0x17, 0, 0, 0, 0, 0, 0), "start_trace" },
     { CALL(0x18, 4294967295u, 0, 0, 0, 0, 0), "end_trace @4294967295:0" },
+    /* recorded synchronisation: seq/kind of sections and start_trace's sync
+     * flag only when not 0; acquire/release/unmodelled always named */
+    { CALL(0x17, 0, 0, 1, 0, 0, 0), "start_trace sync=1" },
+    { CALL(0x06, 0, 0, 0x9000, 4, 1, 0), "begin_critical lock=0x00009000 seq=4 kind=1" },
+    { CALL(0x07, 0, 0, 0x9000, 5, 1, 0), "end_critical lock=0x00009000 seq=5 kind=1" },
+    { CALL(0x04, 0, 0, 0x10, 0, 9, 0), "begin_order lock=0x00000010 kind=9" },
+    { CALL(0x05, 0, 0, 0x10, 3, 0, 7), "end_order lock=0x00000010 seq=3 arg4=7" },
+    { CALL(0x20, 1, 2, 0x7000, 2, 5, 0), "acquire obj=0x00007000 seq=2 kind=5 @1:2" },
+    { CALL(0x21, 0, 0, 0x7000, 0, 0, 0), "release obj=0x00007000 seq=0 kind=0" },
+    { CALL(0x22, 0, 0, 1, 3, 0, 0), "unmodelled what=1 count=3" },
     /* unnamed arguments print as argN, and only when not 0 */
     { CALL(0x02, 0, 0, 5, 0, 0, 9), "join arg1=5 arg4=9" },
     { CALL(0x16, 0, 7, 60, 0, 8, 0), "syscall num=60 arg3=8 @0:7" },

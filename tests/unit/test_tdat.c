@@ -135,7 +135,7 @@ END_TEST
 START_TEST(bins_unsorted_and_growth)
 {
     bins b;
-    bins_init(&b, 10);
+    bins_init(&b, 10, BINS_DEFAULT_MAX);
     /* Clocks out of order; 10 and 29 sit on / just below bin boundaries. */
     const uint64_t clocks[] = { 25, 3, 10, 9, 29, 0, 20, 19999 };
     for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) ck_assert(bins_add(&b, clocks[i]));
@@ -155,33 +155,69 @@ END_TEST
 START_TEST(bins_limit)
 {
     bins b;
-    bins_init(&b, 1);
-    /* Bin 2^28 is one too many: refused before anything is allocated. */
-    ck_assert(!bins_add(&b, BINS_MAX));
+    bins_init(&b, 1, BINS_DEFAULT_MAX);
+    /* Bin 2^24 is one too many by default: refused before anything is allocated. */
+    ck_assert_uint_eq(BINS_DEFAULT_MAX, (uint64_t)1 << 24);
+    ck_assert(!bins_add(&b, BINS_DEFAULT_MAX));
     ck_assert(!bins_add(&b, UINT64_MAX));
     ck_assert_uint_eq(b.events, 0);
     ck_assert_uint_eq(b.used, 0);
     ck_assert_ptr_null(b.count);
+    /* Bin 2^24 - 1, the last one, is fine (and the array stops at the limit). */
+    ck_assert(bins_add(&b, BINS_DEFAULT_MAX - 1));
+    ck_assert_uint_eq(b.used, BINS_DEFAULT_MAX);
+    ck_assert_uint_eq(b.cap, BINS_DEFAULT_MAX);
+    ck_assert(!bins_add(&b, BINS_DEFAULT_MAX));
+    ck_assert_uint_eq(b.events, 1);
+    bins_free(&b);
+    /* A raised limit (--max-bins 2^24 + 1) takes bin 2^24, not 2^24 + 1. */
+    bins_init(&b, 1, BINS_DEFAULT_MAX + 1);
+    ck_assert(bins_add(&b, BINS_DEFAULT_MAX));
+    ck_assert(!bins_add(&b, BINS_DEFAULT_MAX + 1));
+    ck_assert_uint_eq(b.used, BINS_DEFAULT_MAX + 1);
+    ck_assert_uint_eq(b.cap, BINS_DEFAULT_MAX + 1);
+    ck_assert_uint_eq(b.count[BINS_DEFAULT_MAX], 1);
+    bins_free(&b);
+    /* A lowered one: 8 bins. */
+    bins_init(&b, 10, 8);
+    ck_assert(bins_add(&b, 79));
+    ck_assert(!bins_add(&b, 80));
+    ck_assert_uint_eq(b.used, 8);
     bins_free(&b);
     /* With w = 2^40, clock 2^64-1 is in bin 2^24 - 1: fine. */
-    bins_init(&b, (uint64_t)1 << 40);
+    bins_init(&b, (uint64_t)1 << 40, BINS_DEFAULT_MAX);
     ck_assert(bins_add(&b, UINT64_MAX));
     ck_assert_uint_eq(b.used, (uint64_t)1 << 24);
     ck_assert_uint_eq(b.count[((uint64_t)1 << 24) - 1], 1);
     bins_free(&b);
+    /* The highest limit: bin 2^32 - 1 would be allowed, 2^32 is not. */
+    bins_init(&b, 1, BINS_MAX_LIMIT);
+    ck_assert(!bins_add(&b, BINS_MAX_LIMIT));
+    ck_assert_ptr_null(b.count);
+    bins_free(&b);
 
-    /* bins_width_for(c): the smallest w with c / w < 2^28. */
-    ck_assert_uint_eq(bins_width_for(0), 1);
-    ck_assert_uint_eq(bins_width_for(BINS_MAX - 1), 1);
-    ck_assert_uint_eq(bins_width_for(BINS_MAX), 2);
-    ck_assert_uint_eq(bins_width_for(2 * BINS_MAX - 1), 2);
-    ck_assert_uint_eq(bins_width_for(2 * BINS_MAX), 3);
-    const uint64_t cs[] = { 1000000000000ull, UINT64_MAX, UINT64_MAX / 3, 5 * BINS_MAX + 7 };
-    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        uint64_t w = bins_width_for(cs[i]);
-        ck_assert_uint_lt(cs[i] / w, BINS_MAX);
-        ck_assert_uint_ge(cs[i] / (w - 1), BINS_MAX);
-    }
+    /* bins_width_for(c, m): the smallest w with c / w < m. */
+    const uint64_t m = BINS_DEFAULT_MAX;
+    ck_assert_uint_eq(bins_width_for(0, m), 1);
+    ck_assert_uint_eq(bins_width_for(m - 1, m), 1);
+    ck_assert_uint_eq(bins_width_for(m, m), 2);
+    ck_assert_uint_eq(bins_width_for(2 * m - 1, m), 2);
+    ck_assert_uint_eq(bins_width_for(2 * m, m), 3);
+    ck_assert_uint_eq(bins_width_for(UINT64_MAX, m), (uint64_t)1 << 40);
+    ck_assert_uint_eq(bins_width_for(UINT64_MAX - 1, 1), UINT64_MAX);  /* one bin: clock / w = 0 */
+    ck_assert_uint_eq(bins_width_for(UINT64_MAX, 1), 0);               /* no width does */
+    const uint64_t ms[] = { 1, 8, BINS_DEFAULT_MAX, BINS_MAX_LIMIT };
+    const uint64_t cs[] = { 1000000000000ull, UINT64_MAX, UINT64_MAX / 3, 5 * BINS_DEFAULT_MAX + 7 };
+    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            uint64_t w = bins_width_for(cs[i], ms[k]);
+            if (w == 0) {
+                ck_assert(ms[k] == 1 && cs[i] == UINT64_MAX);
+                continue;
+            }
+            ck_assert_uint_lt(cs[i] / w, ms[k]);
+            if (w > 1) ck_assert_uint_ge(cs[i] / (w - 1), ms[k]);
+        }
 }
 END_TEST
 

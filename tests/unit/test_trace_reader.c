@@ -396,6 +396,45 @@ START_TEST(next_run_bulk_access)
 }
 END_TEST
 
+/* trace_reader_peek: the next logical record, not consumed — also when it
+ * lies in the next buffer fill and when it is a call record cut by the fill
+ * (buffers of 12 and 13 records), and NULL at the end. */
+START_TEST(peek_does_not_consume)
+{
+    tu_recs t = { 0 };
+    mixed_trace(&t, 200);
+    const char *p = write_recs("peek.trace", &t, SMAIT_ORDER_LITTLE);
+    char *want = tu_dump_recs(&t);
+    const size_t caps[] = { 0, 12, 13 };
+    for (int k = 0; k < 3; k++) {
+        trace_reader_opts o = { .buffer_records = caps[k] };
+        trace_reader *r = trace_reader_open(p, &o);
+        size_t cap = 1 << 16, n = 0;
+        char *got = malloc(cap), text[SMAIT_TEXT_MAX];
+        got[0] = '\0';
+        for (;;) {
+            const smait_raw *ahead = trace_reader_peek(r);
+            smait_raw copy[SMAIT_CALL_PARTS];
+            if (ahead) memcpy(copy, ahead, smait_record_span(ahead->f1) * sizeof *ahead);
+            const smait_raw *rec = trace_reader_next(r);
+            ck_assert((ahead == NULL) == (rec == NULL));
+            if (!rec) break;
+            ck_assert(memcmp(copy, rec, smait_record_span(rec->f1) * sizeof *rec) == 0);
+            smait_text_format(rec, text, sizeof text);
+            if (n + 300 > cap) got = realloc(got, cap *= 2);
+            n += (size_t)snprintf(got + n, cap - n, "%llu: %s\n",
+                                  (unsigned long long)trace_reader_index(r), text);
+        }
+        ck_assert_ptr_null(trace_reader_peek(r));
+        ck_assert_msg(strcmp(got, want) == 0, "buffer %zu", caps[k]);
+        free(got);
+        trace_reader_close(r);
+    }
+    free(want);
+    tu_recs_free(&t);
+}
+END_TEST
+
 static void read_stdin_job(void *arg)
 {
     (void)arg;
@@ -1078,6 +1117,7 @@ Suite *trace_reader_suite(void)
     tcase_add_test(tc, small_buffers_call_records_straddle);
     tcase_add_test(tc, buffer_12_13_17_by_hand);
     tcase_add_test(tc, next_run_bulk_access);
+    tcase_add_test(tc, peek_does_not_consume);
     tcase_add_test(tc, standard_input);
     suite_add_tcase(s, tc);
 

@@ -5,6 +5,7 @@
 #include "../../common/diag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -167,6 +168,17 @@ START_TEST(bad_lists)
     p = tu_dir;
     snprintf(want, sizeof want, "dsmtrace: %s: cannot read: is a directory\n", p);
     tu_assert_fatal(list_job, (void *)p, 2, want);
+
+    /* a line of 65536 characters is a path line at most; one more is refused */
+    p = tu_file("long.list");
+    size_t n = 65537;
+    char *line = malloc(n + 2);
+    memset(line, 'a', n);
+    strcpy(line + n, "\n");
+    tu_write_str(p, line);
+    snprintf(want, sizeof want, "dsmtrace: %s: line 1: longer than 65536 characters\n", p);
+    tu_assert_fatal(list_job, (void *)p, 2, want);
+    free(line);
 }
 END_TEST
 

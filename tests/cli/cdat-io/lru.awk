@@ -15,7 +15,8 @@
 # The model: every `fetch ADDR` line is one i-cache reference to the line of
 # ADDR. A `load|store|atomic SIZE ADDR` record references every line of the
 # bytes ADDR .. ADDR+SIZE-1 (one line for size 0), in ascending order; an
-# atomic is the load of those lines, then the store of them. A reference to
+# atomic read-modify-write references them once, as a store does (it asks
+# for the line owned; docs/cdat-protocol.md). A reference to
 # a line in the cache is a hit, else a miss that puts the line in the cache
 # (write-allocate); when the line's set is full, the least recently used
 # line of the set leaves. A hit or a fill makes the line the most recently
@@ -121,10 +122,7 @@ $3 == "fetch" {
 $3 ~ /^[0-9]+:$/ && ($4 == "load" || $4 == "store" || $4 == "atomic") {
     lines_of(strtonum_($6), $5 + 0)
     for (l = first; l <= last; l++) data[l] = 1
-    if ($4 != "store")
-        for (l = first; l <= last; l++) ref("d", l, 0)
-    if ($4 != "load")
-        for (l = first; l <= last; l++) ref("d", l, 1)
+    for (l = first; l <= last; l++) ref("d", l, $4 != "load")
 }
 
 # A 0x… hexadecimal number (any awk: no strtonum needed).
