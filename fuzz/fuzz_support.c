@@ -1,6 +1,7 @@
 /* fuzz_support.c — scratch files, trapped runs and their clean-up (fuzz_support.h). */
 #include "fuzz_support.h"
 #include "../common/diag.h"
+#include "../common/out_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -285,10 +286,13 @@ static void start(void)
             close(null);
         }
     }
-    /* stdout's buffer is allocated on its first use: not inside a run,
-     * where a failure would free it. */
+    /* What the tools keep for the whole process is built on first use: here,
+     * not inside a run, where a failure would free it — stdout's buffer, and
+     * out_file's list of directories it has cleaned of stale temporaries
+     * (every harness writes into the scratch directory). */
     fputc('\n', stdout);
     fflush(stdout);
+    out_file_abort(out_file_open(fz_path("first-output"), false));
     fz_dir();
     generation = 1;
     __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
