@@ -5,6 +5,7 @@
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
 #   make demo            run the tools on the bundled example and traced kernels
 #   make bench           throughput benchmarks (records/s, peak memory)
+#   make fuzz [FUZZ_SECONDS=N]  libFuzzer harnesses (clang; build-fuzz/), N s each
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -50,7 +51,7 @@ CDAT_LIB_SRCS := $(filter-out cdat/cdat.c,$(wildcard cdat/*.c))
 TDAT_LIB_SRCS := $(filter-out tdat/tdat.c,$(TDAT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 
-.PHONY: all build check check-run demo demo-run bench bench-run install clean deps
+.PHONY: all build check check-run demo demo-run bench bench-run fuzz fuzz-build fuzz-run install clean deps
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -106,9 +107,15 @@ $(BUILD)/tests/cdat_check: tests/tools/cdat_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
-check-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check
+# The fault-injection test's input mutator (tests/tools/mutate.c).
+$(BUILD)/tests/mutate: tests/tools/mutate.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+check-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate
 	$(BUILD)/tests/unit_tests
-	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) tests/run-cli-tests.sh
+	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
+		tests/run-cli-tests.sh
 
 # ---- demo and benchmarks -----------------------------------------------------
 demo: deps
@@ -127,6 +134,50 @@ bench: deps
 bench-run: build $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 	BIN=$(abspath $(BIN)) BENCH=$(abspath $(BUILD)/bench) bench/run-bench.sh
 
+# ---- fuzzing (fuzz/README.md) -----------------------------------------------
+# libFuzzer harnesses, built with clang under ASan + UBSan (objects in
+# build-fuzz/), each run FUZZ_SECONDS from seeds made from the test inputs.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FZ := build-fuzz
+FUZZERS := trace_reader smait_asm cdat_config memusage tdat ciat_sched
+FZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FZ_CFLAGS = -std=c11 -O1 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(FZ_FLAGS) $(PKG_CFLAGS)
+FZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FZ)/obj/%.o)
+
+# Coverage-instrumented for libFuzzer; a tool's main() becomes <dir>_main
+# (ciat/ciat.c: ciat_main) for its harness to call.
+$(FZ)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=$(firstword $(subst /, ,$*))_main -MMD -MP -c $< -o $@
+
+$(FZ)/libdsm.a: $(FZ_LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+# What each harness links beside the library.
+$(FZ)/fuzz_smait_asm: $(FZ)/obj/smait/asm.o
+$(FZ)/fuzz_cdat_config: $(FZ)/obj/cdat/config.o $(FZ)/obj/cdat/cache.o
+$(FZ)/fuzz_tdat: $(TDAT_SRCS:%.c=$(FZ)/obj/%.o)
+$(FZ)/fuzz_ciat_sched: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
+# fuzz_support.c closes the streams a failed run left open; the ciat
+# harness puts its checking hooks between ciat and the scheduler.
+FZ_LDFLAGS := -Wl,--wrap=fopen,--wrap=fdopen,--wrap=tmpfile,--wrap=fclose
+FZ_LDFLAGS_ciat_sched := -Wl,--wrap=sched_create
+
+$(FZ)/fuzz_%: $(FZ)/obj/fuzz/fuzz_%.o $(FZ)/obj/fuzz/fuzz_support.o $(FZ)/libdsm.a
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(FZ)/libdsm.a $(FZ_LDFLAGS) $(FZ_LDFLAGS_$*) $(LDLIBS_ALL)
+
+.SECONDARY: $(FUZZERS:%=$(FZ)/obj/fuzz/fuzz_%.o) $(FZ)/obj/fuzz/fuzz_support.o
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-build: $(FUZZERS:%=$(FZ)/fuzz_%)
+
+fuzz-run: build fuzz-build
+	BIN=$(abspath $(BIN)) FZ=$(abspath $(FZ)) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run-fuzzers.sh $(FUZZERS)
+
 # ---- install / clean ---------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -139,6 +190,6 @@ install: all
 	install -m 644 collector/smait_marker.h $(DESTDIR)$(PREFIX)/include/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+-include $(shell find build build-san build-fuzz -name '*.d' 2>/dev/null)

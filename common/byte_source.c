@@ -186,9 +186,14 @@ static long read_gzip(byte_source *s, unsigned char *buf, size_t n, const char *
     while (s->z.avail_out > 0 && !s->stream_done) {
         const char *reason = NULL;
         if (!fill_input(s, &reason)) return stream_failed(s, (size_t)(s->z.next_out - buf), reason, why);
-        if (s->z.avail_in == 0 && s->eof)
-            return stream_failed(s, (size_t)(s->z.next_out - buf), TRUNCATED, why);
+        /* Without input left, inflate may still hold output decoded from
+         * what it took (a long match cut by a full buffer): the stream is
+         * truncated only once inflate makes no progress. */
+        bool no_input = s->z.avail_in == 0 && s->eof;
+        unsigned char *before = s->z.next_out;
         int rc = inflate(&s->z, Z_NO_FLUSH);
+        if (no_input && rc != Z_STREAM_END && (rc == Z_OK || rc == Z_BUF_ERROR) && s->z.next_out == before)
+            return stream_failed(s, (size_t)(s->z.next_out - buf), TRUNCATED, why);
         if (rc == Z_STREAM_END) {
             /* Another gzip member may follow; anything else is an error. */
             if (!fill_input(s, &reason)) return stream_failed(s, (size_t)(s->z.next_out - buf), reason, why);

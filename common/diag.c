@@ -8,12 +8,46 @@
 #include <string.h>
 
 static const char *tool_name = "dsmtrace";
+static diag_trap *trap;
 
 void diag_set_tool(const char *name) { tool_name = name; }
 const char *diag_tool(void) { return tool_name; }
+void diag_set_trap(diag_trap *t) { trap = t; }
+
+/* The trap's message function gets the formatted text instead of stderr. */
+static void trap_message(const char *file, uint64_t offset, bool warning, const char *fmt, va_list ap)
+{
+    char small[1024];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n < 0) n = 0;
+    char *text = small;
+    if ((size_t)n >= sizeof small) {
+        text = malloc((size_t)n + 1);
+        if (text) vsnprintf(text, (size_t)n + 1, fmt, ap);
+        else text = small;      /* out of memory: the message cut short */
+    }
+    trap->message(trap, file, offset, warning, text);
+    if (text != small) free(text);
+}
+
+/* The end of every fatal path: the trap's fatal function when one is set
+ * (it does not come back), else exit. */
+static noreturn void finish(int status)
+{
+    out_file_abort_all();
+    if (trap && trap->fatal) trap->fatal(trap, status);
+    exit(status);
+}
 
 void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap)
 {
+    if (trap && trap->message) {
+        trap_message(file, offset, false, fmt, ap);
+        return;
+    }
     fflush(stdout);
     fprintf(stderr, "%s: ", tool_name);
     if (file)
@@ -28,6 +62,11 @@ void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (trap && trap->message) {
+        trap_message(file, offset, true, fmt, ap);
+        va_end(ap);
+        return;
+    }
     fflush(stdout);     /* keep the order when both streams go to one place */
     fprintf(stderr, "%s: warning: ", tool_name);
     if (file)
@@ -45,8 +84,7 @@ noreturn void diag_fatal(int status, const char *file, uint64_t offset, const ch
     va_start(ap, fmt);
     diag_vmessage(file, offset, fmt, ap);
     va_end(ap);
-    out_file_abort_all();
-    exit(status);
+    finish(status);
 }
 
 noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
@@ -55,8 +93,7 @@ noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt
     va_start(ap, fmt);
     diag_vmessage(file, offset, fmt, ap);
     va_end(ap);
-    out_file_abort_all();
-    exit(EXIT_DATA);
+    finish(EXIT_DATA);
 }
 
 noreturn void diag_usage_error(const char *fmt, ...)
@@ -65,9 +102,9 @@ noreturn void diag_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     diag_vmessage(NULL, DIAG_NO_OFFSET, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s: try '%s --help'\n", tool_name, tool_name);
-    out_file_abort_all();
-    exit(EXIT_USAGE);
+    if (!trap || !trap->message)
+        fprintf(stderr, "%s: try '%s --help'\n", tool_name, tool_name);
+    finish(EXIT_USAGE);
 }
 
 static noreturn void out_of_memory(size_t n)

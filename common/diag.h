@@ -6,6 +6,7 @@
 #define DSM_COMMON_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
@@ -37,6 +38,21 @@ noreturn void diag_fatal(int status, const char *file, uint64_t offset, const ch
 noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 noreturn void diag_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Test-only: a trap for the fuzzing harnesses (fuzz/), which run a tool's code
+ * many times in one process. With a trap set, messages and warnings go to
+ * `message` (the text without "tool: ", file or offset, and without the
+ * newline) instead of stderr, and a fatal error, after removing the
+ * unfinished outputs as always, calls `fatal`, which must not return (it
+ * longjmps back into the harness). A trap function that is NULL, or a `fatal`
+ * that returns, leaves the normal behaviour. The tools never set a trap. */
+typedef struct diag_trap diag_trap;
+struct diag_trap {
+    void (*message)(diag_trap *trap, const char *file, uint64_t offset, bool warning, const char *text);
+    void (*fatal)(diag_trap *trap, int status);
+};
+/* NULL: print and exit, as without a trap. */
+void diag_set_trap(diag_trap *trap);
 
 /* Allocation that never returns NULL (exit 3 instead). */
 void *xmalloc(size_t n);

@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -203,6 +205,53 @@ START_TEST(byte_source_partial_data_before_error)
         ck_assert_int_eq(byte_source_read(s, out, sizeof out, &why), -1);   /* and stays so */
         byte_source_close(s);
     }
+}
+END_TEST
+
+/* Bytes handed out before the error, reading in chunks of `chunk`. */
+static size_t bytes_before_error(const char *path, size_t chunk, unsigned char *out, size_t cap)
+{
+    const char *why = NULL;
+    byte_source *s = byte_source_open(path, &why);
+    ck_assert_ptr_nonnull(s);
+    size_t len = 0;
+    long k;
+    while (len + chunk <= cap && (k = byte_source_read(s, out + len, chunk, &why)) > 0) len += (size_t)k;
+    ck_assert_int_eq(byte_source_read(s, out + len, chunk, &why), -1);
+    ck_assert_str_eq(why, "compressed stream is truncated (unexpected end of file)");
+    byte_source_close(s);
+    return len;
+}
+
+START_TEST(byte_source_truncated_gzip_any_chunk)
+{
+    /* A stream cut short: zlib has taken all the input there is but still
+     * holds output when the caller's buffer is full. Small reads must get
+     * it all too, as big ones do (they used to stop at the end of input). */
+    enum { N = 200000 };
+    unsigned char *data = malloc(N), *out = malloc(N);
+    /* Runs of one byte, 1..2000 long: long matches, whose output zlib
+     * gives out piece by piece. */
+    uint32_t x = 1;
+    for (size_t i = 0; i < N;) {
+        x = x * 1103515245u + 12345u;
+        size_t run = (x >> 16) % 2000 + 1;
+        for (size_t j = 0; j < run && i < N; j++) data[i++] = (unsigned char)(x >> 8);
+    }
+    const char *p = tu_file("cut.gz");
+    tu_write_gz(p, data, N, "wb");
+    size_t n;
+    unsigned char *b = tu_read(p, &n);
+    tu_write(p, b, n / 2);
+    free(b);
+    size_t whole = bytes_before_error(p, N, out, N);
+    ck_assert_uint_gt(whole, N / 8);
+    ck_assert(!memcmp(out, data, whole));
+    const size_t chunks[] = { 1, 7, 136, 4096, 65536 };
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        ck_assert_uint_eq(bytes_before_error(p, chunks[k], out, N), whole);
+    free(data);
+    free(out);
 }
 END_TEST
 
@@ -1085,6 +1134,72 @@ START_TEST(diag_fatal_statuses)
 }
 END_TEST
 
+/* The fuzzing harnesses' trap: messages to a function, fatal errors back
+ * through longjmp with their status, unfinished outputs removed first. */
+typedef struct test_trap {
+    diag_trap t;
+    jmp_buf back;
+    char log[1024];
+    size_t len;
+} test_trap;
+
+static void trap_message(diag_trap *t, const char *file, uint64_t offset, bool warning, const char *text)
+{
+    test_trap *tt = (test_trap *)t;
+    tt->len += (size_t)snprintf(tt->log + tt->len, sizeof tt->log - tt->len, "[%s|%s|%" PRIu64 "|%s]",
+                                warning ? "warning" : "error", file ? file : "-", offset, text);
+}
+
+static void trap_fatal(diag_trap *t, int status)
+{
+    longjmp(((test_trap *)t)->back, status);
+}
+
+START_TEST(diag_trap_returns)
+{
+    static test_trap tt = { .t = { trap_message, trap_fatal } };
+    static const char *out;
+    static int step;
+    out = tu_file("trapped.report");
+    step = 0;
+    diag_set_trap(&tt.t);
+    tu_capture_begin();
+    int status = setjmp(tt.back);
+    switch (step++) {
+    case 0:
+        ck_assert_int_eq(status, 0);
+        diag_warn("t.1.0", 8, "record %d: odd", 1);
+        out_file_printf(out_file_open(out, false), "partial\n");
+        diag_data_error("t.1.0", 16, "record %d: bad", 2);
+        break;
+    case 1:
+        ck_assert_int_eq(status, EXIT_DATA);
+        ck_assert(!tu_exists(out));
+        diag_usage_error("missing %s", "operand");
+        break;
+    case 2:
+        ck_assert_int_eq(status, EXIT_USAGE);
+        xgrow(NULL, SIZE_MAX / 4, SIZE_MAX / 2, 8);
+        break;
+    case 3:
+        ck_assert_int_eq(status, EXIT_INTERNAL);
+        break;
+    }
+    diag_set_trap(NULL);
+    char *err = tu_capture_end();
+    ck_assert_str_eq(err, "");      /* nothing printed, and no "try --help" */
+    free(err);
+    ck_assert_int_eq(step, 4);
+    ck_assert_str_eq(tt.log, "[warning|t.1.0|8|record 1: odd][error|t.1.0|16|record 2: bad]"
+                     "[error|-|18446744073709551615|missing operand]"
+                     "[error|-|18446744073709551615|out of memory (allocating 18446744073709551615 bytes)]");
+    /* Without the trap, the same errors print and exit as before. */
+    int which = 0;
+    tu_assert_fatal(diag_fatal_job, &which, 2, "cdat: cfg: line 3: bad key\n");
+    diag_set_tool("dsmtrace");
+}
+END_TEST
+
 static void oom_job(void *arg)
 {
     (void)arg;
@@ -1126,6 +1241,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, byte_source_magic_not_name);
     tcase_add_test(tc, byte_source_open_errors);
     tcase_add_test(tc, byte_source_partial_data_before_error);
+    tcase_add_test(tc, byte_source_truncated_gzip_any_chunk);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("line_reader");
@@ -1162,6 +1278,7 @@ Suite *io_suite(void)
     tc = tcase_create("diag");
     tcase_add_test(tc, diag_messages);
     tcase_add_test(tc, diag_fatal_statuses);
+    tcase_add_test(tc, diag_trap_returns);
     tcase_add_test(tc, allocation_helpers);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,58 @@
+/* fuzz_support.h — what the libFuzzer harnesses of fuzz/ share.
+ *
+ * A harness turns libFuzzer's bytes into input files in a scratch directory
+ * and runs a tool's own code on them, many times in one process. The tools
+ * end a run with a fatal error by exiting (common/diag); fz_run sets diag's
+ * trap instead, so an expected input error comes back as the exit status the
+ * tool would have had, with its message. What the failed run left behind is
+ * released then: every allocation it made that is still live (found through
+ * the sanitizer allocator's hooks) and every file descriptor it opened — the
+ * tools leave that to exit, a harness cannot. A broken invariant calls
+ * fz_fail, which aborts: libFuzzer saves the input as a crash. */
+#ifndef DSM_FUZZ_SUPPORT_H
+#define DSM_FUZZ_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+/* The process's scratch directory ($FUZZ_TMPDIR, else /dev/shm, else $TMPDIR
+ * or /tmp), made on first use and removed at exit. */
+const char *fz_dir(void);
+/* "<dir>/<name>" (a ring of static buffers: valid for the next 16 calls). */
+const char *fz_path(const char *name);
+/* Writes data to fz_path(name) and returns that path. */
+const char *fz_write(const char *name, const void *data, size_t n);
+/* Removes fz_path(name) if it exists. */
+void fz_remove(const char *name);
+/* Whole file fz_path(name) into a new buffer (NULL when missing); *n its size. */
+unsigned char *fz_read(const char *name, size_t *n);
+
+/* How a run ended. */
+typedef struct fz_result {
+    int status;                 /* 0: returned; else the exit status of the fatal error */
+    char file[512];             /* the error's file, "" when none */
+    uint64_t offset;            /* its offset, UINT64_MAX (DIAG_NO_OFFSET) when none */
+    char text[1024];            /* its text (cut at 1023 bytes) */
+    unsigned warnings;          /* warnings during the run */
+} fz_result;
+
+/* Runs fn(arg) with diag's trap set; a fatal error ends it with that error's
+ * status in res->status. Returns res->status (fn's own return value when it
+ * returns, normally 0). FUZZ_VERBOSE=1 prints every message to stderr. */
+int fz_run(int (*fn)(void *arg), void *arg, fz_result *res);
+
+/* An invariant does not hold: print and abort. */
+noreturn void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define FZ_CHECK(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)
+
+/* The text of a result ("file: offset: text"), for fz_fail messages. */
+const char *fz_describe(const fz_result *res);
+
+/* Splits data at every occurrence of sep (sep_len bytes) into at most max
+ * parts; returns the count (at least 1). part[i], len[i] point into data. */
+int fz_split(const uint8_t *data, size_t n, const char *sep, size_t sep_len, int max,
+             const uint8_t **part, size_t *len);
+
+#endif

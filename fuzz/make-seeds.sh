@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make-seeds.sh — the harnesses' starting inputs, made from the test inputs.
+#
+#   BIN=build/bin fuzz/make-seeds.sh OUTDIR
+#
+# OUTDIR/<harness>/ gets one file per seed, named by its checksum (a seed
+# made twice is kept once). Sources: the text-form traces of tests/cli/**
+# and examples/ (assembled with smait asm into binary traces and sets), the
+# configurations of configs/ and tests/cli/**, and what ciat writes for the
+# example sets (memory usage files, communication event traces), with the
+# tdat event traces of tests/cli/tdat/. Each harness's input layout (flag
+# bytes, separators) is described at the top of its fuzz/fuzz_NAME.c.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: BIN=build/bin fuzz/make-seeds.sh OUTDIR}
+BIN=${BIN:?set BIN to the built tools}
+work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-seeds.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched}
+LIMIT=65536     # bytes: larger seeds only slow the fuzzers down
+
+# seed HARNESS: stdin becomes one seed of HARNESS (unless too large).
+seed() {
+    cat >"$work/seed"
+    local n
+    n=$(wc -c <"$work/seed")
+    [ "$n" -gt 0 ] && [ "$n" -le "$LIMIT" ] || return 0
+    cp "$work/seed" "$out/$1/$(cksum <"$work/seed" | tr ' ' '-')"
+}
+
+cd "$here"
+texts=$(ls tests/cli/{schedule,slice,ciat,cdat,cdat-iosim,smait,tdat}/*.txt examples/*.txt 2>/dev/null)
+i=0
+for txt in $texts; do
+    seed smait_asm <"$txt"
+    i=$((i + 1))
+    d="$work/set$i"
+    mkdir -p "$d"
+    "$BIN/smait" asm "$txt" "$d/t" 2>/dev/null || continue
+    if [ -f "$d/t" ]; then
+        traces="$d/t"
+    else
+        first=$(ls "$d"/t.*.0 2>/dev/null | head -n 1)
+        [ -n "$first" ] || continue
+        p=${first%.0}
+        p=${p##*.}
+        traces=$(for ((k = 0; k < p; k++)); do echo "$d/t.$p.$k"; done)
+    fi
+    # trace reader: each trace, strict and lenient with a small buffer, and gzipped
+    for f in $traces; do
+        { printf '\000'; cat "$f"; } | seed trace_reader
+        { printf '\014'; cat "$f"; } | seed trace_reader
+        { printf '\000'; gzip -c "$f"; } | seed trace_reader
+    done
+    # ciat: the set in thread mode (strict, lenient) and in slice mode on 2 processors
+    n=$(echo "$traces" | wc -w)
+    [ "$n" -le 8 ] || continue
+    for opts in '\000\000' '\001\000' '\005\001' '\044\005'; do
+        {
+            printf "$opts"
+            first=1
+            for f in $traces; do
+                [ $first = 1 ] || printf '#TRACE#\n'
+                first=0
+                cat "$f"
+            done
+        } | seed ciat_sched
+    done
+    # ciat's outputs: memory usage files and event traces for the others
+    if [ "$n" -gt 1 ] && [ "$traces" != "$d/t" ] && "$BIN/ciat" -q -ciat_events -o "$d" "$d/t.$n" >/dev/null 2>&1; then
+        seed memusage <"$d/t.$n.memory"
+        { printf '\000'; cat "$d/t.$n.ciat_events"; } | seed tdat
+        { printf '\104'; cat "$d/t.$n.ciat_events"; } | seed tdat
+    fi
+done
+for ini in configs/*.ini tests/cli/*/*.ini; do seed cdat_config <"$ini"; done
+for ev in tests/cli/tdat/*.events tests/cli/tdat/*.trace; do
+    { printf '\000'; cat "$ev"; } | seed tdat
+    { printf '\003'; cat "$ev"; } | seed tdat
+done
+for h in "$out"/*/; do echo "$(basename "$h"): $(ls "$h" | wc -l) seeds"; done
