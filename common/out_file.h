@@ -1,5 +1,5 @@
 /* out_file.h — a run's output files appear together and only when complete
- * (SPEC §3).
+ * (README, "Exit status and messages").
  *
  * out_file_open writes to a temporary name beside the target,
  * "<target>.tmp.<pid>.<host tag>.XXXXXX". out_file_commit_all then makes
