@@ -27,39 +27,6 @@ const char *sched_wait_name(sched_wait w)
     return names[w];
 }
 
-/* ---- locks ---- */
-
-static uint64_t hash64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
-
-static lock_entry *lock_find(scheduler *s, uint64_t key, bool create)
-{
-    if (create && 2 * (s->lock_used + 1) > s->lock_cap) {
-        size_t old_cap = s->lock_cap;
-        lock_entry *old = s->locks;
-        s->lock_cap = old_cap ? 2 * old_cap : 64;
-        s->locks = xcalloc(s->lock_cap, sizeof *s->locks);
-        s->lock_used = 0;
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i].used) *lock_find(s, old[i].key, true) = old[i];
-        free(old);
-    }
-    if (!s->lock_cap) return NULL;
-    size_t i = hash64(key) & (s->lock_cap - 1);
-    while (s->locks[i].used) {
-        if (s->locks[i].key == key) return &s->locks[i];
-        i = (i + 1) & (s->lock_cap - 1);
-    }
-    if (!create) return NULL;
-    s->locks[i] = (lock_entry){ key, -1, true };
-    s->lock_used++;
-    return &s->locks[i];
-}
 
 /* ---- thread state changes ---- */
 
@@ -208,10 +175,11 @@ static void barrier(scheduler *s, int t, uint32_t addr, uint32_t want)
     }
 }
 
-/* Also the key of the section's releases in the sync table (SYNC_SPACE_CRITICAL, _ORDERED). */
+/* A section's key in the sync table: its holder and its releases
+ * (critical and ordered sections are separate key spaces). */
 static uint64_t lock_key(sched_wait space, uint32_t addr)
 {
-    return (uint64_t)(space == WAIT_ORDERED) << 32 | addr;
+    return sync_key_of(space == WAIT_ORDERED ? SYNC_SPACE_ORDERED : SYNC_SPACE_CRITICAL, addr);
 }
 
 /* Begin of a section. Recorded synchronisation: seq > 0 also waits until
@@ -219,8 +187,8 @@ static uint64_t lock_key(sched_wait space, uint32_t addr)
 static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind,
                        bool wake)
 {
-    lock_entry *l = lock_find(s, lock_key(space, addr), true);
-    bool ready = !seq || sync_ready(sync_find(&s->sync, lock_key(space, addr), false), seq);
+    sync_key *l = sync_find(&s->sync, lock_key(space, addr), true);
+    bool ready = !seq || sync_ready(l, seq);
     if (l->holder < 0 && ready) {
         l->holder = t;
         return;
@@ -241,7 +209,7 @@ static void sync_mark_release(scheduler *s, int t, sched_wait space, uint32_t ad
  * release seq of the lock. */
 static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint32_t seq, uint32_t kind)
 {
-    lock_entry *l = lock_find(s, lock_key(space, addr), false);
+    sync_key *l = sync_find(&s->sync, lock_key(space, addr), false);
     if (!l || l->holder != t) {
         const char *what = space == WAIT_ORDERED ? "an ordered section" : "a critical section";
         char held[64];
@@ -256,10 +224,10 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
         s->problems.bad_unlocks++;
         return;
     }
-    sync_key *k = NULL;
-    if (seq || kind) {
+    bool numbered = seq || kind;
+    if (numbered) {
         sync_mark_release(s, t, space, addr, seq, kind);
-        k = sync_find(&s->sync, lock_key(space, addr), false);
+        l = sync_find(&s->sync, lock_key(space, addr), false);    /* the mark may grow the table */
     }
     /* Hand over to the waiter with the smallest clock (ties: lowest id);
      * recorded: among those whose releases are all replayed. */
@@ -267,7 +235,7 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
     for (int u = 0; u < s->n; u++) {
         thread *y = &s->th[u];
         if (y->state == T_BLOCKED && y->wait == space && y->wait_key == addr &&
-            (next < 0 || y->clock < s->th[next].clock) && (!y->wait_seq || sync_ready(k, y->wait_seq)))
+            (next < 0 || y->clock < s->th[next].clock) && (!y->wait_seq || sync_ready(numbered ? l : NULL, y->wait_seq)))
             next = u;
     }
     l->holder = next;
@@ -408,8 +376,8 @@ static void sync_give_up(scheduler *s, int t)
         k->waiting--;
         sync_force(k, x->wait_seq);
     } else if (x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) {
-        sync_force(sync_find(&s->sync, lock_key(x->wait, x->wait_key), true), x->wait_seq);
-        lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), true);
+        sync_key *l = sync_find(&s->sync, lock_key(x->wait, x->wait_key), true);
+        sync_force(l, x->wait_seq);
         if (l->holder < 0) l->holder = t;
     }
     x->wait_seq = 0;
@@ -624,7 +592,7 @@ static void nothing_runnable(scheduler *s)
             sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->r), what);
             if (x->wait == WAIT_BARRIER) sb_printf(&msg, " 0x%08x", x->wait_key);
             if ((x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) && what != edge) {
-                lock_entry *l = lock_find(s, lock_key(x->wait, x->wait_key), false);
+                const sync_key *l = sync_find(&s->sync, lock_key(x->wait, x->wait_key), false);
                 sb_printf(&msg, " lock 0x%08x held by thread %d", x->wait_key, l ? l->holder : -1);
             }
             sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->clock);
@@ -701,7 +669,6 @@ void sched_free(scheduler *s)
     slice_free(s);
     cq_free(&s->q);
     free(s->th);
-    free(s->locks);
     sync_table_free(&s->sync);
     free(s->unmodelled);
     progress_free(s->progress);

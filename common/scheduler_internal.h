@@ -34,13 +34,6 @@ typedef struct thread {
     sched_counts view;              /* scratch for the count getters */
 } thread;
 
-/* A held lock: critical sections and ordered sections use separate key spaces. */
-typedef struct lock_entry {
-    uint64_t key;               /* space << 32 | address; 0 slot = empty via used */
-    int holder;                 /* -1 = free */
-    bool used;
-} lock_entry;
-
 struct scheduler {
     const trace_set *set;
     int n;
@@ -51,8 +44,6 @@ struct scheduler {
     sched_phase phase;
     bool done;
     int prev;                   /* thread processed last */
-    lock_entry *locks;
-    size_t lock_cap, lock_used;
     sched_problems problems;
     trace_reader **readers;
     progress_meter *progress;

@@ -35,7 +35,7 @@ sync_key *sync_find(sync_table *t, uint64_t key, bool create)
         i = (i + 1) & (t->cap - 1);
     }
     if (!create) return NULL;
-    t->k[i] = (sync_key){ .key = key, .used = true };
+    t->k[i] = (sync_key){ .key = key, .used = true, .holder = -1 };
     t->used++;
     return &t->k[i];
 }

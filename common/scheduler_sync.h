@@ -1,5 +1,6 @@
-/* scheduler_sync.h — recorded synchronisation (docs/scheduler.md §6.1): for
- * each (key space, key), which of its releases the replay has processed.
+/* scheduler_sync.h — the scheduler's synchronisation keys: for each (key
+ * space, key), who holds it (sections, docs/scheduler.md §6) and which of its
+ * releases the replay has processed (recorded synchronisation, §6.1).
  *
  * The releases of a key are numbered 1, 2, … in the order they really
  * happened (formats/SMAIT.md §5.1); numbers are 32-bit and compared modulo
@@ -34,6 +35,7 @@ typedef struct sync_release {
 typedef struct sync_key {
     uint64_t key;
     bool used;
+    int holder;                 /* sections: the thread that holds the lock, -1 = free */
     uint32_t done;              /* releases 1..done replayed (modulo 2^32) */
     uint32_t waiting;           /* threads blocked in an acquire of this key */
     uint32_t npending, cap;
