@@ -10,7 +10,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}/collector
 N=${BENCH_MM_N:-256}
-CLANG=${SMAIT_CLANG:-$(sed -n 's/^CLANG=\${SMAIT_CLANG:-\(.*\)}$/\1/p' "$BIN/smait-cc")}
+CLANG=${SMAIT_CLANG:-$(sed -n 's/^DEFAULT_CLANG=//p' "$BIN/smait-cc")}
 FLAGS="-O2 -pthread -DN=$N"
 mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
