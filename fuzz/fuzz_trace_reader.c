@@ -109,7 +109,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     j.o.quiet = true;
     j.o.buffer_records = flags & 0x08 ? 16 + (flags >> 7) : 0;
     j.bulk = flags & 0x20;
-    bool gz = len[0] >= 2 && part[0][0] == 0x1f && part[0][1] == 0x8b;
+    /* Compressed (gzip, or a zstd or skippable frame): its sizes say nothing of the records. */
+    const uint8_t *m = part[0];
+    bool gz = (len[0] >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+              (len[0] >= 4 && ((m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+                               ((m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18)));
     fz_result res;
     fz_run(read_all, &j, &res);
     if (res.status) {
