@@ -8,6 +8,7 @@
  * processor (stats.c) and write the traces (traces.c). Each phase's lines are written
  * when it ends, the aggregate block at the end of the run; outputs appear only
  * when the whole run succeeds. */
+#include "install_dirs.h"
 #include "config.h"
 #include "io.h"
 #include "machine.h"
@@ -31,14 +32,17 @@ static const char usage_text[] =
     "Usage: cdat [options] [calls.P] trace.P cfg_file\n"
     "       cdat [options] [-c call_list] -t trace_list cfg_file\n"
     "\n"
-    "Simulates a distributed-shared-memory machine (cfg_file, an INI file:\n"
-    "configs/README.md) running the trace set: per-processor caches, a full-map\n"
+    "Simulates a distributed-shared-memory machine (cfg_file, an INI file,\n"
+    "cdat-config(5); a name like 4x4 is also looked up as 4x4.ini in\n"
+    "" DSM_DATADIR "/configs and then in the source tree's configs/)\n"
+    "running the trace set: per-processor caches, a full-map\n"
     "directory protocol (8 variants), page placement. Writes <prefix>.cdat_report\n"
     "and, as the configuration's [output] asks, the general traces\n"
     "<prefix>.general.<n> and the detailed trace <prefix>.detailed, beside the\n"
-    "traces or into -o DIR. Report lines: docs/cdat-report.md; protocol:\n"
-    "docs/cdat-protocol.md; I/O simulation (-handle_io): docs/cdat-io.md; trace\n"
-    "formats: formats/CDAT-TRACES.md.\n"
+    "traces or into -o DIR. Documents (in " DSM_DOCDIR ",\n"
+    "or the source tree): report lines docs/cdat-report.md; protocol\n"
+    "docs/cdat-protocol.md; I/O simulation (-handle_io) docs/cdat-io.md; trace\n"
+    "formats formats/CDAT-TRACES.md (cdat-traces(5)).\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat {

@@ -1,5 +1,6 @@
 /* config.c — cdat configuration: inih callbacks, value parsing, validation. */
 #include "config.h"
+#include "config_lookup.h"
 #include "cache.h"
 #include "../common/diag.h"
 #include "../common/path.h"
@@ -327,7 +328,9 @@ static void check_cache_memory(const cdat_config *c, const parse_state *p)
 void config_load(const char *path, cdat_config *c)
 {
     memset(c, 0, sizeof *c);
-    c->path = xstrdup(path);
+    c->path = config_lookup(path);
+    const char *given = path;
+    path = c->path;
     c->nodes = c->procs_per_node = c->banks_per_node = 1;
     c->line_size = 64;
     c->page_size = 4096;
@@ -338,7 +341,14 @@ void config_load(const char *path, cdat_config *c)
     c->icc = (cache_config){ 0, 4 };
     parse_state p = { .c = c };
     p.f = fopen(path, "r");
-    if (!p.f) diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(errno));
+    if (!p.f) {
+        int e = errno;
+        if (strcmp(given, path) == 0 && e == ENOENT && !strchr(given, '/') && !strstr(given, ".ini")) {
+            char *dirs = config_lookup_dirs();
+            diag_data_error(path, DIAG_NO_OFFSET, "no such configuration file, nor %s.ini in %s", given, dirs);
+        }
+        diag_data_error(path, DIAG_NO_OFFSET, "cannot read the configuration: %s", strerror(e));
+    }
     int rc = ini_parse_stream(counting_reader, &p, handler, &p);
     /* fgets fails the same way at the end and on a read error (a directory:
      * EISDIR); only ferror tells them apart. */

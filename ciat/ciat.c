@@ -6,6 +6,7 @@
  * the memory usage (usage.c). Each phase's lines are written when it ends;
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
+#include "install_dirs.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "stats.h"
@@ -31,7 +32,8 @@ static const char usage_text[] =
     "(RAW/WAR/WAW/RAR with sharing and invalidation degrees) and memory usage.\n"
     "Writes <prefix>.ciat_report, <prefix>.memory and, with -ciat_events,\n"
     "<prefix>.ciat_events, beside the traces or into -o DIR. Every report line\n"
-    "is described in docs/ciat-report.md.\n"
+    "is described in " DSM_DOCDIR "/docs/ciat-report.md (docs/ in the\n"
+    "source tree) and in ciat(1).\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct ciat_options {

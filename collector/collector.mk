@@ -55,5 +55,16 @@ $(BUILD)/include/smait_marker.h: collector/smait_marker.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# The collector is optional: without clang and the LLVM-C headers the
+# analysers still build and test (the collector tests skip themselves), and
+# the build says what smait-cc needs.
+COLLECTOR_MISSING = $(shell scripts/install-deps --check collector >/dev/null 2>&1 || echo yes)
+
 .PHONY: collector
+ifeq ($(COLLECTOR_MISSING),yes)
+collector:
+	@scripts/install-deps --check collector || true
+	@echo "dsmtrace: smait-cc (the trace collector) is not built; ciat, cdat, tdat and smait are" >&2
+else
 collector: $(COLLECTOR)
+endif

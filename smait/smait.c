@@ -1,6 +1,7 @@
 /* smait.c — the smait utility: inspect, assemble, validate, convert and
  * schedule SMAIT traces. Only parses the command line; the work is in dump.c,
  * asm.c, stat.c, convert.c and schedule.c. */
+#include "install_dirs.h"
 #include "smait_cmd.h"
 #include "../common/diag.h"
 #include "../common/options.h"
@@ -22,8 +23,9 @@ static const char usage[] =
     "       smait COMMAND --help              the options of one command\n"
     "\n"
     "FILE may be plain, gzip- or zstd-compressed or '-' (standard input; not\n"
-    "for convert). The text form is described in formats/SMAIT-TEXT.md; the binary\n"
-    "format in formats/SMAIT.md.\n"
+    "for convert). The text form is described in smait-text(5) and\n"
+    "" DSM_DOCDIR "/formats/SMAIT-TEXT.md; the binary format in\n"
+    "smait(5) and " DSM_DOCDIR "/formats/SMAIT.md (formats/ in the source tree).\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 static const char usage_schedule[] =
@@ -83,9 +85,9 @@ int main(int argc, char **argv)
           "byte order of the traces: little, big or auto (default auto); for asm: of the output" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &lenient, NULL, 0, 0,
           "skip and count bad records instead of stopping (dump, stat)" },
-        { "set", 0, NULL, OPT_STRING, "PREFIX", &set_prefix, NULL, 0, 0,
-          "dump/stat/convert the trace set PREFIX.P (files PREFIX.P.0 ... PREFIX.P.(P-1),"
-          " each also found as PREFIX.P.k.gz or PREFIX.P.k.zst)" },
+        { "set", 0, NULL, OPT_STRING, "NAME.P", &set_prefix, NULL, 0, 0,
+          "dump/stat/convert the trace set NAME.P, e.g. --set pc.4 (files pc.4.0 ... pc.4.3,"
+          " each also found as pc.4.k.gz or pc.4.k.zst)" },
         { "to", 0, NULL, OPT_CALL, "FORMAT", &to, parse_to, 0, 0,
           "convert: the format to write, plain, gzip or zstd" },
         { "level", 0, NULL, OPT_UINT, "N", &level, NULL, 1, 19,

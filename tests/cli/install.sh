@@ -1,0 +1,122 @@
+# install.sh — make install into a temporary prefix (DESTDIR), then every tool
+# run from there by its installed name: the layout (README, "Building"), the
+# manual pages (man -l renders each without a warning, mandoc -T lint finds
+# nothing), a configuration found by name (cdat t.4 4x4) in the installed
+# share/dsmtrace/configs, --help naming the installed documents. Needs the
+# source tree ($SRC, set by make check); skipped without it.
+if [ -z "${SRC:-}" ] || [ ! -f "$SRC/Makefile" ]; then
+    echo "(SRC is not set: the install test runs from make check)"
+    return 0
+fi
+PREFIX=${PREFIX:-/usr/local}
+stage=$PWD/stage
+root=$stage$PREFIX
+check "make install DESTDIR=stage" bash -c \
+    'make -C "$1" --no-print-directory install DESTDIR="$2" SANITIZE="$3" PREFIX="$4" >install.log 2>&1 || cat install.log' \
+    - "$SRC" "$stage" "${SANITIZE:-}" "$PREFIX" <<'EOF2'
+--- exit 0
+EOF2
+
+check "installed layout (the collector aside)" bash -c 'cd "$1" && ls bin | grep -Ev "^smait-c(c|\+\+|xx)$" && ls share/dsmtrace/configs share/man/man1 share/man/man5 &&
+    ls share/doc/dsmtrace share/doc/dsmtrace/docs/ciat-report.md share/doc/dsmtrace/formats/SMAIT.md' - "$root" <<'EOF2'
+cdat
+ciat
+smait
+tdat
+share/dsmtrace/configs:
+1x1.ini
+32x4.ini
+4x4.ini
+spp1600.ini
+
+share/man/man1:
+cdat.1
+ciat.1
+smait-cc.1
+smait.1
+tdat.1
+
+share/man/man5:
+cdat-config.5
+cdat-traces.5
+ciat-events.5
+ciat-memory.5
+smait-text.5
+smait.5
+share/doc/dsmtrace/docs/ciat-report.md
+share/doc/dsmtrace/formats/SMAIT.md
+
+share/doc/dsmtrace:
+README.md
+configs
+docs
+formats
+--- exit 0
+EOF2
+collector=no
+[ -x "$BIN/smait-instrument" ] && collector=yes
+if [ $collector = yes ]; then
+    check_true "smait-cc, smait-c++, smait-cxx in bin; smait-instrument in libexec, not in bin" \
+        test -x "$root/bin/smait-cc" -a -L "$root/bin/smait-c++" -a -L "$root/bin/smait-cxx" \
+        -a -x "$root/libexec/dsmtrace/smait-instrument" -a ! -e "$root/bin/smait-instrument"
+fi
+
+for page in "$root"/share/man/man1/*.1 "$root"/share/man/man5/*.5; do
+    name=$(basename "$page")
+    # groff's line-fitting notes on wide tables are not faults of the page.
+    check "man -l $name: renders, no warning but line fitting" bash -c \
+        'MANWIDTH=80 man -l "$1" 2>&1 >out.txt | grep -vE "$2"; head -n 1 out.txt | grep -Eq "^[A-Z-]+\([15]\)" || echo "no header"' \
+        - "$page" "cannot adjust line|can.t break line|table (wider than line width|squeezed horizontally)|^warning: file '<standard input>', around line" <<'EOF2'
+--- exit 0
+EOF2
+    check "mandoc -T lint $name" mandoc -T lint -W warning "$page" <<'EOF2'
+--- exit 0
+EOF2
+done
+check "man -l ciat.1: NAME, FILES with the installed documents" bash -c \
+    'MANWIDTH=200 man -l "$1/share/man/man1/ciat.1" | grep -E "^ +ciat - |^ +$2/share/doc/dsmtrace/docs/ciat-report.md" | sed -e "s/^ *//" -e "s|$2|PREFIX|"' \
+    - "$root" "$PREFIX" <<'EOF2'
+ciat - configuration independent analysis of a shared-memory trace set
+PREFIX/share/doc/dsmtrace/docs/ciat-report.md
+--- exit 0
+EOF2
+
+# The tools by their installed names, nothing of the build tree on PATH.
+export PATH="$root/bin:/usr/bin:/bin"
+printf 'thread 0\nload 4 0x100\nstore 4 0x104\nthread 1\nload 4 0x104\nstore 4 0x100\n' > t.txt
+check "smait asm (installed)" bash -c 'command -v smait | sed "s|$1|ROOT|"; smait asm t.txt t' - "$root" <<'EOF2'
+ROOT/bin/smait
+--- exit 0
+EOF2
+check "ciat t.2 (installed)" bash -c 'ciat -q -p t.2 && grep -c . t.2.ciat_report >/dev/null' <<'EOF2'
+--- exit 0
+EOF2
+check "cdat t.2 4x4: the configuration found by name among the installed ones" bash -c \
+    'cdat -q -p t.2 4x4 && grep "^# configuration:" t.2.cdat_report | sed "s|$1|ROOT|"' - "$(cd "$root" && pwd -P)" <<'EOF2'
+# configuration: ROOT/share/dsmtrace/configs/4x4.ini
+--- exit 0
+EOF2
+check "cdat t.2 9x9: no such configuration, and where it was looked for" bash -c \
+    'cdat -q -p t.2 9x9 2>&1 | sed -e "s|$1|ROOT|" -e "s| or .*configs| or SRC/configs|"' - "$(cd "$root" && pwd -P)" <<'EOF2'
+cdat: 9x9: no such configuration file, nor 9x9.ini in ROOT/share/dsmtrace/configs or SRC/configs
+--- exit 0
+EOF2
+check "tdat (installed)" bash -c 'printf "1\n5\n" | tdat - times 2 1 | grep ^events' <<'EOF2'
+events 2
+--- exit 0
+EOF2
+if [ $collector = yes ]; then
+    printf '#include <stdio.h>\nint x;\nint main(void) { x = 1; printf("%%d\\n", x); return 0; }\n' > p.c
+    check "smait-cc (installed) builds a traced program with the installed instrumenter and runtime" \
+        bash -c 'smait-cc -O1 p.c -o p && SMAIT_QUIET=1 TRACE_FILE_NAME=p ./p && smait stat p.1.0 | grep "^memory "' <<'EOF2'
+1
+memory 1 load 0 store 1 atomic 0
+--- exit 0
+EOF2
+fi
+check "cdat --help names the installed configurations and documents" bash -c \
+    'cdat --help | grep -o "$1/share/[a-z/]*" | sed "s|$1|PREFIX|"' - "$PREFIX" <<'EOF2'
+PREFIX/share/dsmtrace/configs
+PREFIX/share/doc/dsmtrace
+--- exit 0
+EOF2
