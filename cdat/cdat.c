@@ -427,6 +427,7 @@ int main(int argc, char **argv)
     if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);
     if (zstd && gzip) diag_usage_error("-z (zstd) and --gzip ask for two formats; give one");
     if (hpux) private_ranges_add_hpux(&c.ranges);
+    run_options_check_operands(&ro, ops, nops, 1);
 
     trace_set ts;
     run_options_trace_set(&ro, ops, nops - 1, &ts);

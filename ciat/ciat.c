@@ -475,6 +475,7 @@ int main(int argc, char **argv)
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
 
     trace_set ts;
+    run_options_check_operands(&ro, ops, nops, 0);
     run_options_trace_set(&ro, ops, nops, &ts);
     if (ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
     c.n = ts.count;

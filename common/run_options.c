@@ -75,6 +75,25 @@ static void check_slice_options(const run_options *ro)
         diag_usage_error("-k has no effect with -rr_interleaving, which switches processes every -s instructions");
 }
 
+void run_options_check_operands(const run_options *ro, char **operands, int n, int after)
+{
+    /* The set's operands are the leading NAME.P ones (at most 2, none with
+     * -t); then come the tool's own, and nothing after them. */
+    int set = 0;
+    if (ro->trace_list) {
+        if (n > 0 && trace_set_prefix_count(operands[0]) > 0) return;  /* select_set: "with -t, ..." */
+    } else {
+        while (set < n - after && trace_set_prefix_count(operands[set]) > 0) set++;
+        if (set == 0) return;       /* no set: select_set says what is wrong */
+        if (set > 2) diag_usage_error("extra operand '%s'", operands[2]);
+    }
+    if (n <= set + after) return;
+    char of[4096];
+    trace_set_of_file(operands[set + after], of, sizeof of);
+    if (!of[0]) diag_usage_error("extra operand '%s'", operands[set + after]);
+    /* a set's file where its name belongs: select_set says "did you mean" */
+}
+
 void run_options_trace_set(const run_options *ro, char **operands, int n, trace_set *ts)
 {
     check_slice_options(ro);
@@ -96,7 +115,7 @@ static void select_set(const run_options *ro, char **operands, int n, trace_set 
     }
     if (ro->call_list) diag_usage_error("-c needs -t (or give calls.P before trace.P)");
     if (n < 1) diag_usage_error("missing the trace prefix (trace.P, or -t trace_list)");
-    if (n > 2) diag_usage_error("too many operands ('%s')", operands[2]);
+    if (n > 2) diag_usage_error("extra operand '%s'", operands[2]);
     trace_set_from_prefix(ts, operands[n - 1]);
     if (n == 2) trace_set_calls_from_prefix(ts, operands[0]);
 }

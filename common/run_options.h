@@ -34,6 +34,12 @@ enum { RUN_OPTION_COUNT = 14 };
  * entries written to specs). */
 void run_options_init(run_options *ro, option_spec *specs);
 
+/* operands[0..n) are the trace set's (-t list, or [calls.P] trace.P) and
+ * then `after` operands of the tool's own (cdat's cfg_file: 1): a usage
+ * error "extra operand 'X'" for an operand past them (cdat pc.4 4x4.ini
+ * extra). Call before taking the tool's operands from the end. */
+void run_options_check_operands(const run_options *ro, char **operands, int n, int after);
+
 /* Build the trace set from the operands left for traces ([calls.P] trace.P,
  * or none with -t), and check the options that go together. Usage errors
  * exit 1. */

@@ -36,12 +36,31 @@ struct trace_reader {
     uint64_t calls_paired;          /* call records paired so far */
     bool calls_broken;              /* lenient: pairing given up */
     char stream_error[256];         /* read error after the last byte read, or "" */
+    bool text_like;                 /* the first bytes are printable text: the text form? */
     trace_reader_problems problems;
 };
 
 static uint64_t index_of(const trace_reader *r, const smait_raw *p)
 {
     return r->base + (uint64_t)(p - r->buf);
+}
+
+/* The start of a file that is printable text (the SMAIT text form, most
+ * likely: binary traces start with a record whose bytes are mostly not). */
+static bool looks_like_text(const unsigned char *p, size_t n)
+{
+    if (n > 64) n = 64;
+    if (n < 4) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || (p[i] >= 0x20 && p[i] < 0x7f))) return false;
+    return true;
+}
+
+/* What to add to a bad-record message for a file that is text. */
+static const char *text_hint(const trace_reader *r)
+{
+    return r->text_like ? " (this file is text: the SMAIT text form? 'smait asm TEXT OUT' converts it to a"
+                          " binary trace)" : "";
 }
 
 /* Report the read error met after the last byte read (see read_more). */
@@ -80,6 +99,7 @@ static void read_more(trace_reader *r)
         if (k == 0) r->eof = true;
         have += (size_t)k;
     }
+    if (r->base == 0 && r->fill == r->buf) r->text_like = looks_like_text(dst, have);
     size_t whole = have / 8;
     r->partial_len = have % 8;
     memcpy(r->partial, dst + whole * 8, r->partial_len);
@@ -245,7 +265,7 @@ static void bad_record(trace_reader *r)
                      " --byte-order=%s", smait_order_name(other), smait_order_name(other));
     }
     if (!r->lenient)
-        diag_data_error(r->path, idx * 8, "record %" PRIu64 ": %s", idx, why);
+        diag_data_error(r->path, idx * 8, "record %" PRIu64 ": %s%s", idx, why, text_hint(r));
     r->problems.skipped_records += skip;
     r->v.ready = p + skip;
     r->v.cur = r->v.ready;
@@ -276,8 +296,8 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
                 uint64_t off = index_of(r, r->fill) * 8;
                 if (!r->lenient)
                     diag_data_error(r->path, off, "record %" PRIu64 ": truncated final record"
-                                    " (file size is not a multiple of 8; %zu bytes left over)",
-                                    index_of(r, r->fill), r->partial_len);
+                                    " (file size is not a multiple of 8; %zu bytes left over)%s",
+                                    index_of(r, r->fill), r->partial_len, text_hint(r));
                 r->problems.truncated_bytes += r->partial_len;
                 r->partial_len = 0;
             }
@@ -367,6 +387,11 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     /* Read the first block now so the byte order is known right away. */
     read_more(r);
     if (r->order == SMAIT_ORDER_AUTO) r->order = SMAIT_ORDER_LITTLE;
+    /* Every tool treats an empty trace the same way: a warning naming it,
+     * then a report of what there is. */
+    if (r->eof && r->fill == r->buf && !r->partial_len && !r->stream_error[0] && !r->quiet &&
+        !opts->calls)
+        diag_warn(path, DIAG_NO_OFFSET, "empty trace (no records)");
     return r;
 }
 

@@ -24,6 +24,7 @@ typedef struct trace_reader_opts {
     bool lenient;           /* skip and count bad records instead of stopping */
     size_t buffer_records;  /* 0: default (65536 simple records = 512 KiB) */
     bool quiet;             /* no --lenient warnings (a second reader of a trace) */
+    bool calls;             /* a call trace (calls.P): being empty is no news */
 } trace_reader_opts;
 
 typedef struct trace_reader trace_reader;

@@ -26,9 +26,35 @@ int trace_set_prefix_count(const char *prefix)
     return v > 0 ? (int)v : -1;
 }
 
+void trace_set_of_file(const char *arg, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t n = strlen(arg);
+    if (n >= 3 && strcmp(arg + n - 3, ".gz") == 0) n -= 3;
+    else if (n >= 4 && strcmp(arg + n - 4, ".zst") == 0) n -= 4;
+    char *name = xmalloc(n + 1);
+    memcpy(name, arg, n);
+    name[n] = '\0';
+    char *dot = strrchr(name, '.');
+    if (dot && dot[1]) {
+        char *end;
+        unsigned long k = strtoul(dot + 1, &end, 10);
+        if (!*end && isdigit((unsigned char)dot[1])) {
+            *dot = '\0';
+            int p = trace_set_prefix_count(name);
+            if (p > 0 && k < (unsigned long)p) snprintf(buf, size, "%s", name);
+        }
+    }
+    free(name);
+}
+
 static char **paths_from_prefix(const char *prefix, int *count)
 {
     int n = trace_set_prefix_count(prefix);
+    char set[4096];
+    if (n < 0) trace_set_of_file(prefix, set, sizeof set);
+    if (n < 0 && set[0])
+        diag_usage_error("'%s' is a file of a trace set; give the set: did you mean %s?", prefix, set);
     if (n < 0)
         diag_usage_error("trace prefix '%s' must end in '.P', P = the number of traces"
                          " (1..%d), e.g. trace_level_3.4", prefix, MAX_TRACES);
@@ -122,9 +148,30 @@ static char **paths_from_list(const char *list, int *count)
     return paths;
 }
 
+/* pc.4.1 is a set's name as well (P = 1): when it is a file of the set pc.4
+ * and has no files of its own, the user meant pc.4. */
+static void file_given_for_set(const char *prefix)
+{
+    struct stat st;
+    if (stat(prefix, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    size_t len = strlen(prefix) + 8;
+    char *first = xmalloc(len);
+    bool any = false;
+    for (int k = 0; k < NAME_KINDS && !any; k++) {
+        snprintf(first, len, "%s.0%s", prefix, NAME_SUFFIXES[k]);
+        any = name_taken(first);
+    }
+    free(first);
+    char set[4096];
+    trace_set_of_file(prefix, set, sizeof set);
+    if (!any && set[0])
+        diag_usage_error("'%s' is a file of a trace set; give the set: did you mean %s?", prefix, set);
+}
+
 void trace_set_from_prefix(trace_set *ts, const char *prefix)
 {
     memset(ts, 0, sizeof *ts);
+    file_given_for_set(prefix);
     ts->paths = paths_from_prefix(prefix, &ts->count);
     ts->name = xstrdup(prefix);
     resolve_names(ts->paths, ts->count);
@@ -156,6 +203,7 @@ static void set_calls(trace_set *ts, char **paths, int n, const char *from, bool
 void trace_set_calls_from_prefix(trace_set *ts, const char *prefix)
 {
     int n;
+    file_given_for_set(prefix);
     char **p = paths_from_prefix(prefix, &n);
     set_calls(ts, p, n, prefix, false);
     resolve_names(ts->call_paths, n);
@@ -194,10 +242,12 @@ trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts
         size_t share = SET_BUFFER_BUDGET / (size_t)(ts->call_paths ? 2 * ts->count : ts->count);
         o.buffer_records = share < MIN_BUFFER ? MIN_BUFFER : share > MAX_BUFFER ? MAX_BUFFER : share;
     }
+    trace_reader_opts oc = o;
+    oc.calls = true;
     for (int t = 0; t < ts->count; t++) {
         r[t] = trace_reader_open(ts->paths[t], &o);
         if (ts->call_paths)
-            trace_reader_attach_calls(r[t], trace_reader_open(ts->call_paths[t], &o));
+            trace_reader_attach_calls(r[t], trace_reader_open(ts->call_paths[t], &oc));
     }
     return r;
 }

@@ -22,6 +22,10 @@ typedef struct trace_set {
 /* Number after the last dot of prefix, or -1 when there is none (or it is 0). */
 int trace_set_prefix_count(const char *prefix);
 
+/* For a file of a set given where the set's name belongs (pc.4.0,
+ * pc.4.0.gz, pc.4.3.zst): the set's name pc.4 into buf, else "". */
+void trace_set_of_file(const char *arg, char *buf, size_t size);
+
 /* Fill ts from a prefix or a list file; usage errors exit 1, unreadable lists,
  * a prefix's missing or ambiguous files 2. */
 void trace_set_from_prefix(trace_set *ts, const char *prefix);

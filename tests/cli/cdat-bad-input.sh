@@ -460,7 +460,7 @@ cdat: try 'cdat --help'
 EOF
 refused "too many operands" cdat g.2 g.2 g.2 out.ini <<'EOF'
 --- stderr
-cdat: too many operands ('g.2')
+cdat: extra operand 'g.2'
 cdat: try 'cdat --help'
 --- exit 1
 EOF

@@ -104,7 +104,7 @@ EOF
 printf 'abcde' >tiny.bin
 check "a file shorter than one record" smait stat tiny.bin <<'EOF'
 --- stderr
-smait: tiny.bin: 0: record 0: truncated final record (file size is not a multiple of 8; 5 bytes left over)
+smait: tiny.bin: 0: record 0: truncated final record (file size is not a multiple of 8; 5 bytes left over) (this file is text: the SMAIT text form? 'smait asm TEXT OUT' converts it to a binary trace)
 --- exit 2
 EOF
 
