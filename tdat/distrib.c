@@ -60,3 +60,10 @@ void distrib_classes(const distrib_summary *s, const uint64_t *count, uint64_t n
     memset(hist, 0, (size_t)nclasses * sizeof *hist);
     for (uint64_t i = 0; i < s->bins; i++) hist[distrib_class_of(s, nclasses, count[i])]++;
 }
+
+uint64_t distrib_default_classes(uint64_t nbins)
+{
+    uint64_t c = 1;
+    while (c < 20 && ((uint64_t)1 << (c - 1)) < nbins) c++;  /* 2^(c-2) < nbins <= 2^(c-1) */
+    return c;
+}

@@ -24,6 +24,11 @@ typedef struct distrib_summary {
 /* count[0, nbins) with nbins >= 1, p >= 1. */
 void distrib_summarize(const uint64_t *count, uint64_t nbins, uint64_t p, distrib_summary *s);
 
+/* The default number of classes for nbins bins: Sturges' rule,
+ * ceil(log2 nbins) + 1, at most 20 (so 3 bins get 3 classes, not 20 mostly
+ * empty ones; 2^19 bins and more get 20). */
+uint64_t distrib_default_classes(uint64_t nbins);
+
 /* Number of classes actually used: c, or 1 when min = max. */
 uint64_t distrib_class_count(const distrib_summary *s, uint64_t c);
 /* The class of a bin holding n events (0 .. nclasses-1). */

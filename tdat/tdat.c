@@ -12,6 +12,7 @@
  * read without error; the time file and the SVG are temporaries until the
  * end, the frequency file is held in memory, and all three appear together
  * (out_file_commit_all) or not at all. */
+#include "install_dirs.h"
 #include "bins.h"
 #include "distrib.h"
 #include "record.h"
@@ -30,36 +31,45 @@
 #include <sys/stat.h>
 
 static const char usage_text[] =
-    "Usage: tdat [options] event_trace time_file bin_width p > freq_file\n"
+    "Usage: tdat [options] event_trace [time_file] bin_width p > freq_file\n"
     "\n"
     "Time distribution of the events of a text trace (ciat's <prefix>.ciat_events,\n"
     "cdat's general and detailed traces, or any file with a clock field): counts\n"
     "the events in bins of bin_width clocks, bin i covering [i*w, (i+1)*w), from\n"
     "bin 0 to the bin of the largest clock (empty bins included; clocks need not\n"
     "be sorted), and writes\n"
-    "  time_file  one line per bin: <bin start clock> <events>\n"
-    "  stdout     '#' header, events, bins, bin_width, processors, avg_rate,\n"
-    "             min_rate, max_rate, stddev of the bin rate (events per bin / p),\n"
-    "             then per class 'density <lo> <hi> <bins> <fraction>' and\n"
-    "             'distribution <hi> <cumulative fraction>'.\n"
-    "event_trace may be plain, gzip-compressed or '-' (standard input).\n"
+    "  time_file  (optional; '-': standard output, and then the frequency file\n"
+    "             goes only to --freq FILE) one line per bin: <bin start clock>\n"
+    "             <events>\n"
+    "  stdout     the frequency file: '#' header, events, bins, bin_width,\n"
+    "             processors, avg_rate, min_rate, max_rate, stddev of the bin rate\n"
+    "             (events per bin / p), then per class 'density <lo> <hi> <bins>\n"
+    "             <fraction>' and 'distribution <hi> <cumulative fraction>'.\n"
+    "event_trace may be plain, gzip- or zstd-compressed or '-' (standard input).\n"
     "Blank lines and '#' lines are skipped; so are the lines before the first\n"
     "line whose clock field is an unsigned integer (a header). After that, a\n"
     "line whose clock field is missing or not an unsigned integer is an error\n"
-    "(--lenient: skipped and counted). Clocks are decimal, at most 2^64-1. At most\n"
+    "(--lenient: skipped and counted). Clocks are decimal, at most 2^64-1. An\n"
+    "input without events is a warning and a report of zero events. At most\n"
     "16777216 bins unless --max-bins says otherwise: a clock beyond the last bin\n"
     "stops tdat with the smallest bin width that would do. Lines are at most\n"
-    "1048576 characters. Details: docs/tdat.md.\n"
+    "1048576 characters. Details: tdat(1), " DSM_DOCDIR "/docs/tdat.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct tdat_options {
-    uint64_t classes;
+    uint64_t classes;           /* 0: as suits the number of bins */
     uint64_t clock_field;
     uint64_t max_bins;
     bool lenient;
     const char *svg;
+    const char *freq;           /* the frequency file's path, or NULL: stdout */
     rec_filter *filters;
     size_t nfilters;
+    /* the picture */
+    const char *title, *xlabel, *ylabel;
+    uint64_t size[2];           /* width, height */
+    bool log_y;
+    uint64_t series_field;      /* 0: one series */
 } tdat_options;
 
 /* What is allocated while the run can still fail, at file scope: a fatal
@@ -68,6 +78,11 @@ typedef struct tdat_options {
 static line_reader *volatile input_reader;
 static bins counts;
 static uint64_t *volatile class_hist;
+/* --series: one set of bins per value of the field, names in order of first
+ * appearance (sorted for the picture). */
+static bins series_bins[SVG_MAX_SERIES];
+static char *series_name[SVG_MAX_SERIES];
+static int nseries;
 
 /* What the pass over the input saw. */
 typedef struct tdat_counts {
@@ -86,6 +101,45 @@ static const char *add_filter(void *target, const char *value)
     return NULL;
 }
 
+/* --size WxH: the picture's width and height in pixels. */
+static const char *parse_size(void *target, const char *value)
+{
+    uint64_t *wh = target;
+    const char *x = strchr(value, 'x');
+    if (!x || rec_parse_u64(value, (size_t)(x - value), &wh[0]) != REC_NUM_OK ||
+        rec_parse_u64(x + 1, strlen(x + 1), &wh[1]) != REC_NUM_OK)
+        return "--size wants WIDTHxHEIGHT in pixels, e.g. 1200x900";
+    if (wh[0] < SVG_MIN_WIDTH || wh[1] < SVG_MIN_HEIGHT || wh[0] > SVG_MAX_SIZE || wh[1] > SVG_MAX_SIZE)
+        return "--size: width and height from 400 to 20000 pixels";
+    return NULL;
+}
+
+/* The series of a data line (--series N): its field N, a new series at the
+ * first sight of a value; NULL when the line has no field N. */
+static bins *series_of(line_reader *lr, const tdat_options *o, const char *fields, const bins *total)
+{
+    const char *v;
+    size_t len;
+    if (!rec_field(fields, (unsigned)o->series_field, &v, &len)) {
+        if (o->lenient) return NULL;
+        diag_data_error(line_reader_path(lr), DIAG_NO_OFFSET, "line %" PRIu64 ": no field %" PRIu64
+                        " for --series (the line has %u field%s)", line_reader_lineno(lr), o->series_field,
+                        rec_field_count(fields), rec_field_count(fields) == 1 ? "" : "s");
+    }
+    for (int k = 0; k < nseries; k++)
+        if (strlen(series_name[k]) == len && memcmp(series_name[k], v, len) == 0) return &series_bins[k];
+    if (nseries == SVG_MAX_SERIES)
+        diag_data_error(line_reader_path(lr), DIAG_NO_OFFSET, "line %" PRIu64 ": field %" PRIu64 " has more"
+                        " than %d values; --series draws at most %d series (keep fewer with -f)",
+                        line_reader_lineno(lr), o->series_field, SVG_MAX_SERIES, SVG_MAX_SERIES);
+    char *name = xmalloc(len + 1);
+    memcpy(name, v, len);
+    name[len] = '\0';
+    series_name[nseries] = name;
+    bins_init(&series_bins[nseries], total->width, total->max);
+    return &series_bins[nseries++];
+}
+
 /* bin_width and p: positive integers (SPEC §9: 0 is a usage error). */
 static uint64_t positive_operand(const char *what, const char *text)
 {
@@ -102,7 +156,8 @@ static uint64_t positive_operand(const char *what, const char *text)
 static void check_output(const char *what, const char *path, const char *input)
 {
     if (strcmp(path, "-") == 0)
-        diag_usage_error("the %s cannot be '-': standard output carries the frequency file", what);
+        diag_usage_error("the %s cannot be '-': standard output carries the %s", what,
+                         strcmp(what, "time file") == 0 ? "frequency file" : "frequency or time file");
     struct stat out, in;
     if (stat(path, &out) != 0) return;
     if (!S_ISREG(out.st_mode))
@@ -205,6 +260,10 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
             continue;
         }
         if (!bins_add(b, clock)) too_many_bins(lr, b, clock);
+        if (o->series_field) {
+            bins *sb = series_of(lr, o, p, b);
+            if (sb && !bins_add(sb, clock)) too_many_bins(lr, sb, clock);
+        }
     }
     line_reader_close(lr);
     input_reader = NULL;
@@ -274,6 +333,7 @@ static void print_freq(FILE *out, int argc, char **argv, const char *input, cons
     free(cmd);
     fprintf(out, "events %" PRIu64 "\n", s->events);
     fprintf(out, "bins %" PRIu64 "\n", s->bins);
+
     fprintf(out, "bin_width %" PRIu64 "\n", width);
     fprintf(out, "processors %" PRIu64 "\n", s->processors);
     fprintf(out, "avg_rate %.4f\n", s->avg_rate);
@@ -290,13 +350,26 @@ static void print_freq(FILE *out, int argc, char **argv, const char *input, cons
     }
 }
 
+/* Sorts the series by name, for a legend in a fixed order whatever the
+ * order of the input. */
+static void sort_series(svg_series *ser, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(ser[j - 1].name, ser[j].name) > 0; j--) {
+            svg_series t = ser[j];
+            ser[j] = ser[j - 1];
+            ser[j - 1] = t;
+        }
+}
+
 int main(int argc, char **argv)
 {
     diag_set_tool("tdat");
-    tdat_options o = { .classes = 20, .clock_field = 1, .max_bins = BINS_DEFAULT_MAX };
+    tdat_options o = { .classes = 0, .clock_field = 1, .max_bins = BINS_DEFAULT_MAX, .size = { 960, 780 } };
     const option_spec specs[] = {
         { "classes", 0, NULL, OPT_UINT, "C", &o.classes, NULL, 1, DISTRIB_MAX_CLASSES,
-          "classes of the density and distribution functions, 1..1000000 (default 20)" },
+          "classes of the density and distribution functions, 1..1000000 (default: as suits the number of"
+          " bins, ceil(log2 bins) + 1, at most 20)" },
         { "filter", 'f', NULL, OPT_CALL, "N=VALUE", &o, add_filter, 0, 0,
           "keep only records whose field N (from 1) is VALUE, e.g. -f 2=WAR (repeatable: all must match)" },
         { "clock-field", 'c', NULL, OPT_UINT, "N", &o.clock_field, NULL, 1, REC_MAX_FIELD,
@@ -305,31 +378,57 @@ int main(int argc, char **argv)
           "at most N bins, 1..4294967296 (default 16777216; 8 bytes of memory and a time file line each)" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &o.lenient, NULL, 0, 0,
           "skip and count lines with a missing or non-numeric clock (counts on stderr and in the header)" },
+        { "freq", 0, NULL, OPT_STRING, "FILE", &o.freq, NULL, 0, 0,
+          "write the frequency file to FILE instead of standard output" },
         { "svg", 0, NULL, OPT_STRING, "FILE", &o.svg, NULL, 0, 0,
-          "also draw events per bin over the clock and the density into the SVG picture FILE" },
+          "also draw the rate per bin over the clock and its density into the SVG picture FILE" },
+        { "title", 0, NULL, OPT_STRING, "TEXT", &o.title, NULL, 0, 0,
+          "the picture's title (default 'tdat: <event_trace>')" },
+        { "xlabel", 0, NULL, OPT_STRING, "TEXT", &o.xlabel, NULL, 0, 0,
+          "the clock axis' label (default 'clock (pseudo-clock instructions)'; cdat's traces: cycles)" },
+        { "ylabel", 0, NULL, OPT_STRING, "TEXT", &o.ylabel, NULL, 0, 0,
+          "the rate axis' label (default 'rate (events per bin per processor)')" },
+        { "size", 0, NULL, OPT_CALL, "WxH", o.size, parse_size, 0, 0,
+          "the picture's size in pixels, 400..20000 each (default 960x780)" },
+        { "log", 0, NULL, OPT_FLAG, NULL, &o.log_y, NULL, 0, 0,
+          "the rate over the clock on a log scale (bins without events on the axis)" },
+        { "series", 0, NULL, OPT_UINT, "N", &o.series_field, NULL, 1, REC_MAX_FIELD,
+          "one series per value of field N in the picture, with a legend (e.g. --series 2: RAW, WAR, WAW;"
+          " at most 10)" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int nops = options_parse(specs, argc, argv, usage_text, ops);
-    if (nops < 4)
-        diag_usage_error("missing %s (usage: tdat [options] event_trace time_file bin_width p)",
-                         nops == 0 ? "the event trace" : nops == 1 ? "the time file" : nops == 2 ? "the bin width"
+    if (nops < 3)
+        diag_usage_error("missing %s (usage: tdat [options] event_trace [time_file] bin_width p)",
+                         nops == 0 ? "the event trace" : nops == 1 ? "the bin width"
                          : "p, the number of processors");
-    if (nops > 4) diag_usage_error("too many operands ('%s')", ops[4]);
-    const char *input = ops[0], *time_path = ops[1];
-    uint64_t width = positive_operand("bin width", ops[2]);
-    uint64_t p = positive_operand("p (processors)", ops[3]);
+    if (nops > 4) diag_usage_error("extra operand '%s'", ops[4]);
+    const char *input = ops[0], *time_path = nops == 4 ? ops[1] : NULL;
+    uint64_t width = positive_operand("bin width", ops[nops - 2]);
+    uint64_t p = positive_operand("p (processors)", ops[nops - 1]);
     free(ops);      /* the operands point into argv */
-    check_output("time file", time_path, input);
-    if (o.svg) {
-        check_output("SVG file", o.svg, input);
-        if (strcmp(o.svg, time_path) == 0) diag_usage_error("the SVG file and the time file are both %s", o.svg);
-    }
+    bool time_stdout = time_path && strcmp(time_path, "-") == 0;
+    if (time_path && !time_stdout) check_output("time file", time_path, input);
+    if (o.freq) check_output("frequency file", o.freq, input);
+    if (o.svg) check_output("SVG file", o.svg, input);
+    const char *outs[3] = { time_stdout ? NULL : time_path, o.freq, o.svg };
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (outs[i] && outs[j] && strcmp(outs[i], outs[j]) == 0)
+                diag_usage_error("two outputs are both %s", outs[i]);
+    if (!o.svg && (o.title || o.xlabel || o.ylabel || o.log_y || o.series_field || o.size[0] != 960 ||
+                   o.size[1] != 780))
+        diag_usage_error("--title, --xlabel, --ylabel, --size, --log and --series are for the picture:"
+                         " give --svg FILE");
 
     /* Outputs are opened first (an unwritable place fails before a long
-     * read); they stay temporaries until the end, removed on any error. */
-    out_file *ff = out_file_open_stdout();      /* first: a closed stdout's fd 1 goes to no file */
-    out_file *tf = out_file_open(time_path, false);
+     * read); they stay temporaries until the end, removed on any error.
+     * Standard output carries the time file when it is '-', else the
+     * frequency file unless --freq names another place. */
+    out_file *so = (time_stdout || !o.freq) ? out_file_open_stdout() : NULL;  /* first: fd 1 */
+    out_file *tf = time_stdout ? so : time_path ? out_file_open(time_path, false) : NULL;
+    out_file *ff = o.freq ? out_file_open(o.freq, false) : time_stdout ? NULL : so;
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
 
     bins *b = &counts;
@@ -340,35 +439,57 @@ int main(int argc, char **argv)
         diag_warn(input, DIAG_NO_OFFSET, "skipped %" PRIu64 " line%s with a bad clock field (the first: line %"
                   PRIu64 ")", c.bad, c.bad == 1 ? "" : "s", c.first_bad);
     }
+    /* No events: as every tool does with an empty trace, a warning naming
+     * the input and a report of zero events (no bins, no classes). */
+    distrib_summary s = { .processors = p };
+    uint64_t nclasses = 0;
     if (b->events == 0) {
-        uint64_t data = c.filtered;
-        if (data)
-            diag_data_error(input, DIAG_NO_OFFSET, "no events: the filters (-f) kept none of the %" PRIu64
-                            " data line%s", data, data == 1 ? "" : "s");
-        diag_data_error(input, DIAG_NO_OFFSET, "no events: the trace has no data lines (%" PRIu64 " line%s"
-                        " read, none with an unsigned integer in field %" PRIu64 ")", c.lines,
-                        c.lines == 1 ? "" : "s", o.clock_field);
+        if (c.filtered)
+            diag_warn(input, DIAG_NO_OFFSET, "no events: the filters (-f) kept none of the %" PRIu64
+                      " data line%s", c.filtered, c.filtered == 1 ? "" : "s");
+        else
+            diag_warn(input, DIAG_NO_OFFSET, "no events: the trace has no data lines (%" PRIu64 " line%s"
+                      " read, none with an unsigned integer in field %" PRIu64 ")", c.lines,
+                      c.lines == 1 ? "" : "s", o.clock_field);
+    } else {
+        distrib_summarize(b->count, b->used, p, &s);
     }
+    if (!o.classes) o.classes = distrib_default_classes(b->used);
+    if (b->events) nclasses = distrib_class_count(&s, o.classes);
+    uint64_t *hist = class_hist = xmalloc((size_t)(nclasses ? nclasses : 1) * sizeof *hist);
+    if (nclasses) distrib_classes(&s, b->count, nclasses, hist);
 
-    distrib_summary s;
-    distrib_summarize(b->count, b->used, p, &s);
-    uint64_t nclasses = distrib_class_count(&s, o.classes);
-    uint64_t *hist = class_hist = xmalloc((size_t)nclasses * sizeof *hist);
-    distrib_classes(&s, b->count, nclasses, hist);
-
-    write_time_file(tf, b);
+    if (tf) write_time_file(tf, b);
     if (sf) {
         char *sub = describe_run(&o, &s, width);
-        svg_input si = { strcmp(input, "-") == 0 ? "standard input" : input, sub, b, &s, nclasses, hist };
+        const char *shown = strcmp(input, "-") == 0 ? "standard input" : input;
+        char *title = NULL;
+        if (!o.title) {
+            size_t n = strlen(shown) + 8;
+            title = xmalloc(n);
+            snprintf(title, n, "tdat: %s", shown);
+        }
+        svg_series ser[SVG_MAX_SERIES];
+        for (int k = 0; k < nseries; k++) ser[k] = (svg_series){ series_name[k], &series_bins[k] };
+        sort_series(ser, nseries);
+        svg_input si = { o.title ? o.title : title, sub,
+                         o.xlabel ? o.xlabel : "clock (pseudo-clock instructions)",
+                         o.ylabel ? o.ylabel : "rate (events per bin per processor)",
+                         (int)o.size[0], (int)o.size[1], o.log_y, b, ser, nseries, &s, nclasses, hist };
         svg_write(sf, &si);
         free(sub);
+        free(title);
     }
-    print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    if (ff) print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
     /* Everything succeeded: make the outputs appear, all or none. */
     out_file_commit_all();
 
     free(hist);
     bins_free(b);
+    for (int k = 0; k < nseries; k++) {
+        bins_free(&series_bins[k]);
+        free(series_name[k]);
+    }
     free(o.filters);
     return EXIT_OK;
 }

@@ -256,7 +256,7 @@ stalled_ciat
 temps_before=$(cd out && ls | grep '\.tmp\.' | sort)
 printf 'threads 1\nthread 0\nproc 0x1000\nload 4 0x100\n' >short.txt
 smait asm short.txt short
-check "a second run into the directory while the first runs" ciat -ciat_events -o out -t long.list <short.1.0 <<'EOF'
+STDIN=short.1.0 check "a second run into the directory while the first runs" ciat -ciat_events -o out -t long.list <<'EOF'
 --- exit 0
 EOF
 check "… leaves the first run's temporaries alone" sh -c 'cd out && ls | grep "\.tmp\." | sort' <<EOF

@@ -62,7 +62,7 @@ check "basic: time file (empty bin 3 listed)" cat basic.time <<'EOF'
 --- exit 0
 EOF
 
-check "basic: the default 20 classes" tdat_body basic.events basic.time 10 2 <<'EOF'
+check "basic: the default classes suit the 6 bins: ceil(log2 6) + 1 = 4 (-classes 4 above)" tdat_body basic.events basic.time 10 2 <<'EOF'
 events 12
 bins 6
 bin_width 10
@@ -71,45 +71,13 @@ avg_rate 1.0000
 min_rate 0.0000
 max_rate 2.0000
 stddev 0.6455
-density 0.0000 0.1000 1 0.1667
-distribution 0.1000 0.1667
-density 0.1000 0.2000 0 0.0000
-distribution 0.2000 0.1667
-density 0.2000 0.3000 0 0.0000
-distribution 0.3000 0.1667
-density 0.3000 0.4000 0 0.0000
-distribution 0.4000 0.1667
-density 0.4000 0.5000 0 0.0000
+density 0.0000 0.5000 1 0.1667
 distribution 0.5000 0.1667
-density 0.5000 0.6000 1 0.1667
-distribution 0.6000 0.3333
-density 0.6000 0.7000 0 0.0000
-distribution 0.7000 0.3333
-density 0.7000 0.8000 0 0.0000
-distribution 0.8000 0.3333
-density 0.8000 0.9000 0 0.0000
-distribution 0.9000 0.3333
-density 0.9000 1.0000 0 0.0000
+density 0.5000 1.0000 1 0.1667
 distribution 1.0000 0.3333
-density 1.0000 1.1000 2 0.3333
-distribution 1.1000 0.6667
-density 1.1000 1.2000 0 0.0000
-distribution 1.2000 0.6667
-density 1.2000 1.3000 0 0.0000
-distribution 1.3000 0.6667
-density 1.3000 1.4000 0 0.0000
-distribution 1.4000 0.6667
-density 1.4000 1.5000 0 0.0000
+density 1.0000 1.5000 2 0.3333
 distribution 1.5000 0.6667
-density 1.5000 1.6000 1 0.1667
-distribution 1.6000 0.8333
-density 1.6000 1.7000 0 0.0000
-distribution 1.7000 0.8333
-density 1.7000 1.8000 0 0.0000
-distribution 1.8000 0.8333
-density 1.8000 1.9000 0 0.0000
-distribution 1.9000 0.8333
-density 1.9000 2.0000 1 0.1667
+density 1.5000 2.0000 2 0.3333
 distribution 2.0000 1.0000
 --- exit 0
 EOF
@@ -224,7 +192,7 @@ check "-f 2=RAW -f 3=0: time file" cat r0.time <<'EOF'
 EOF
 # A filter on a field that no record has matches nothing (-f 9=x: exit 2,
 # tdat-bad-input.sh); a filter on the clock field itself works like any other.
-check "-f 1=25: the event at clock 25 alone" tdat_body -f 1=25 basic.events one.time 10 2 <<'EOF'
+check "-f 1=25: the event at clock 25 alone (3 bins: 3 classes)" tdat_body -f 1=25 basic.events one.time 10 2 <<'EOF'
 events 1
 bins 3
 bin_width 10
@@ -233,45 +201,11 @@ avg_rate 0.1667
 min_rate 0.0000
 max_rate 0.5000
 stddev 0.2357
-density 0.0000 0.0250 2 0.6667
-distribution 0.0250 0.6667
-density 0.0250 0.0500 0 0.0000
-distribution 0.0500 0.6667
-density 0.0500 0.0750 0 0.0000
-distribution 0.0750 0.6667
-density 0.0750 0.1000 0 0.0000
-distribution 0.1000 0.6667
-density 0.1000 0.1250 0 0.0000
-distribution 0.1250 0.6667
-density 0.1250 0.1500 0 0.0000
-distribution 0.1500 0.6667
-density 0.1500 0.1750 0 0.0000
-distribution 0.1750 0.6667
-density 0.1750 0.2000 0 0.0000
-distribution 0.2000 0.6667
-density 0.2000 0.2250 0 0.0000
-distribution 0.2250 0.6667
-density 0.2250 0.2500 0 0.0000
-distribution 0.2500 0.6667
-density 0.2500 0.2750 0 0.0000
-distribution 0.2750 0.6667
-density 0.2750 0.3000 0 0.0000
-distribution 0.3000 0.6667
-density 0.3000 0.3250 0 0.0000
-distribution 0.3250 0.6667
-density 0.3250 0.3500 0 0.0000
-distribution 0.3500 0.6667
-density 0.3500 0.3750 0 0.0000
-distribution 0.3750 0.6667
-density 0.3750 0.4000 0 0.0000
-distribution 0.4000 0.6667
-density 0.4000 0.4250 0 0.0000
-distribution 0.4250 0.6667
-density 0.4250 0.4500 0 0.0000
-distribution 0.4500 0.6667
-density 0.4500 0.4750 0 0.0000
-distribution 0.4750 0.6667
-density 0.4750 0.5000 1 0.3333
+density 0.0000 0.1667 2 0.6667
+distribution 0.1667 0.6667
+density 0.1667 0.3333 0 0.0000
+distribution 0.3333 0.6667
+density 0.3333 0.5000 1 0.3333
 distribution 0.5000 1.0000
 --- exit 0
 EOF

@@ -99,3 +99,28 @@ check "gzip | tdat - --svg" bash -c '
     cmp pipe.time ref.time && xmllint --noout pl.svg' <<'EOF'
 --- exit 0
 EOF
+
+# The time file is optional, and '-' sends it to standard output (then the
+# frequency file goes only where --freq says).
+check "no time file: the frequency file alone, as with one, and no other file" bash -c '
+    mkdir nt && cd nt && tdat -classes 4 ../pl.2.ciat_events 2 2 | grep -v "^#" >../nt.body &&
+    tdat -classes 4 ../pl.2.ciat_events ../ref.time 2 2 | grep -v "^#" | cmp - ../nt.body && ls | wc -l' <<'EOF'
+0
+--- exit 0
+EOF
+check "time file '-': the time file on standard output, no frequency file" \
+    bash -c 'tdat pl.2.ciat_events - 2 2 | cmp - pl.time && echo same' <<'EOF'
+same
+--- exit 0
+EOF
+check "time file '-' with --freq FILE: both" bash -c '
+    tdat -classes 4 --freq pl.freq pl.2.ciat_events - 2 2 | cmp - pl.time &&
+    grep -v "^#" pl.freq | cmp - nt.body && echo same' <<'EOF'
+same
+--- exit 0
+EOF
+check "time file '-' into a pipeline: a line per bin" \
+    bash -c 'tdat pl.2.ciat_events - 2 2 | wc -l' <<'EOF'
+4
+--- exit 0
+EOF

@@ -332,6 +332,24 @@ END_TEST
 
 /* ---- svg ticks ---------------------------------------------------------------- */
 
+/* The default class count suits the number of bins (Sturges): 3 bins get
+ * 3 classes, not 20 mostly empty ones; it stops at 20. */
+START_TEST(default_classes)
+{
+    ck_assert_uint_eq(distrib_default_classes(0), 1);
+    ck_assert_uint_eq(distrib_default_classes(1), 1);
+    ck_assert_uint_eq(distrib_default_classes(2), 2);
+    ck_assert_uint_eq(distrib_default_classes(3), 3);
+    ck_assert_uint_eq(distrib_default_classes(4), 3);
+    ck_assert_uint_eq(distrib_default_classes(5), 4);
+    ck_assert_uint_eq(distrib_default_classes(6), 4);
+    ck_assert_uint_eq(distrib_default_classes(1000), 11);
+    ck_assert_uint_eq(distrib_default_classes((uint64_t)1 << 18), 19);
+    ck_assert_uint_eq(distrib_default_classes(((uint64_t)1 << 18) + 1), 20);
+    ck_assert_uint_eq(distrib_default_classes(UINT64_MAX), 20);
+}
+END_TEST
+
 START_TEST(ticks)
 {
     /* range / target, rounded to 1, 2 or 5 times a power of ten. */
@@ -375,6 +393,7 @@ Suite *tdat_suite(void)
     tcase_add_test(tc, classes_on_boundaries);
     tcase_add_test(tc, one_class_when_flat);
     tcase_add_test(tc, classes_large_counts);
+    tcase_add_test(tc, default_classes);
     tcase_add_test(tc, ticks);
     suite_add_tcase(s, tc);
     return s;

@@ -1,12 +1,16 @@
 # svg-read.awk — reads tdat's SVG back into numbers, through its axes, for
 # tdat-svg.sh (one element per line, as tdat writes it).
 #
-#   awk -v what=series -f svg-read.awk FILE.svg
-#       one line "clock events" per point of the polyline of class "series":
-#       its pixel coordinates mapped back to data through the first plot's
-#       x-ticks and y-ticks (the linear map through the first and last tick
-#       of each axis), rounded to integers; "BAD x y" when a point is more
-#       than 0.05 off an integer (the picture does not match the axes).
+#   awk -v what=series [-v procs=P] [-v which=K] -f svg-read.awk FILE.svg
+#       one line "clock events" per step of the K-th polyline of class
+#       "series" (default the first): a step is a pair of points, (start,
+#       rate) and (end, rate); its pixel coordinates mapped back to data
+#       through the first plot's x-ticks and y-ticks (the linear map through
+#       the first and last tick of each axis), the rate times P (default 1)
+#       giving events, rounded to integers; "BAD x y" when a value is more
+#       than 0.05 off an integer or a step is not level (the picture does not
+#       match the axes). Each step's end is checked to be the next one's start
+#       ("BAD gap" otherwise); the last end is printed as "end CLOCK".
 #   awk -v what=density -f svg-read.awk FILE.svg
 #       one line "density LO HI N F" per bar of the group of class
 #       "density", from its <title>; then the bar itself is checked against
@@ -38,18 +42,24 @@ function data(a, p, v,    n) {
     n = nt[a, p]
     return tv[a, p, 1] + (v - tp[a, p, 1]) * (tv[a, p, n] - tv[a, p, 1]) / (tp[a, p, n] - tp[a, p, 1])
 }
-what == "series" && /<polyline class="series"/ {
+what == "series" && /<polyline class="series"/ && ++nser == (which == "" ? 1 : which) {
     s = $0
     sub(/.* points="/, "", s)
     sub(/".*/, "", s)
     k = split(s, pts, " ")
-    for (i = 1; i <= k; i++) {
-        split(pts[i], xy, ",")
-        x = data("x", 1, xy[1]); y = data("y", 1, xy[2])
+    if (procs == "") procs = 1
+    prev = ""
+    for (i = 1; i + 1 <= k; i += 2) {
+        split(pts[i], a, ","); split(pts[i + 1], b, ",")
+        if (a[2] != b[2]) print "BAD step not level", pts[i], pts[i + 1]
+        x = data("x", 1, a[1]); x1 = data("x", 1, b[1]); y = data("y", 1, a[2]) * procs
         rx = int(x + 0.5); ry = int(y + 0.5)
+        if (prev != "" && abs(x - prev) > 0.05) print "BAD gap", prev, x
+        prev = x1
         if (abs(x - rx) > 0.05 || abs(y - ry) > 0.05) print "BAD", x, y
         else print rx, ry
     }
+    if (prev != "") printf "end %d\n", int(prev + 0.5)
 }
 what == "density" && /<g class="density"/ { bars = 1; next }
 what == "density" && bars && /^<rect / {
