@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct text_line {
     char *text;
@@ -209,8 +210,17 @@ int smait_asm(const char *text_path, const char *out, smait_order order)
     scan(&a);
     int files = a.threads ? a.threads : 1;
     a.out = xcalloc((size_t)files, sizeof *a.out);
+    /* OUT '-': standard output holds one trace, so one thread at most. */
+    bool to_stdout = strcmp(out, "-") == 0;
+    if (to_stdout && files > 1)
+        diag_usage_error("OUT '-' (standard output) takes one trace, but %s has %d thread sections:"
+                         " give a name (OUT.%d.0 ... OUT.%d.%d are written)", text_path, files, files, files, files - 1);
+    if (to_stdout && isatty(STDOUT_FILENO))
+        diag_usage_error("OUT '-': standard output is a terminal; redirect it (> FILE, | smait dump -)");
     for (int t = 0; t < files; t++) {
-        if (a.threads) {
+        if (to_stdout) {
+            a.out[t] = out_file_open_stdout();
+        } else if (a.threads) {
             size_t n = strlen(out) + 32;
             char *p = xmalloc(n);
             snprintf(p, n, "%s.%d.%d", out, a.threads, t);

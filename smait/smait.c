@@ -13,7 +13,8 @@
 
 static const char usage[] =
     "Usage: smait dump [options] FILE...      print records as text (several files: a trace set)\n"
-    "       smait asm [options] TEXT OUT      text form to binary (thread sections: OUT.P.t)\n"
+    "       smait asm [options] TEXT OUT      text form to binary (thread sections: OUT.P.t;\n"
+    "                                         OUT '-': one trace to standard output)\n"
     "       smait stat [options] FILE...      record counts per kind and call type; validation\n"
     "       smait convert --to FORMAT [options] FILE...\n"
     "                                         rewrite files as plain, gzip or zstd (FILE.gz,\n"

@@ -213,3 +213,31 @@ run.2.0
 run.2.1
 --- exit 0
 EOF
+
+# ---- OUT '-': one trace to standard output; several threads cannot go there ----
+printf 'load 4 0x100\nstore 4 0x104\n' >one-std.txt
+check "asm TEXT -: the trace on standard output" bash -c 'smait asm one-std.txt - | smait dump -' <<'EOF'
+# smait dump of -
+byteorder little
+0: load 4 0x00000100
+1: store 4 0x00000104
+--- exit 0
+EOF
+check "asm TEXT -: the same bytes as to a file, and no file named -" bash -c 'smait asm one-std.txt f.bin && smait asm one-std.txt - | cmp - f.bin && ls -- - 2>&1' <<'EOF'
+ls: cannot access '-': No such file or directory
+--- exit 2
+EOF
+printf 'thread 0\nload 4 0x100\nthread 1\nstore 4 0x100\n' >two-std.txt
+check "asm TEXT - of two threads: refused, nothing written" bash -c 'smait asm two-std.txt - | wc -c' <<'EOF'
+0
+--- stderr
+smait: OUT '-' (standard output) takes one trace, but two-std.txt has 2 thread sections: give a name (OUT.2.0 ... OUT.2.1 are written)
+smait: try 'smait --help'
+--- exit 0
+EOF
+check_true "... and no file named -.2.0" test ! -e -.2.0
+printf 'thread 0\nload 4 0x100\n' >t1-std.txt
+check "asm TEXT - of one thread section: its trace" bash -c 'smait asm t1-std.txt - | wc -c' <<'EOF'
+8
+--- exit 0
+EOF
