@@ -95,18 +95,21 @@ bool stats_any(const thread_stats *s)
     return false;
 }
 
-/* load: byte half word float double other; store: zero byte half three word float double other */
+/* load: byte half word long float double other; store: zero byte half three
+ * word long float double other. long: 8-byte fixed-point (pointers and
+ * 64-bit integers, everywhere in x86-64 programs). */
 int stats_load_class(unsigned size_code, unsigned regtype)
 {
     if (regtype == SMAIT_REG_FIXED) {
         if (size_code == 1) return 0;
         if (size_code == 2) return 1;
         if (size_code == 4) return 2;
+        if (size_code == 8) return 3;
     } else if (regtype == SMAIT_REG_FLOAT) {
-        if (size_code == 4) return 3;
-        if (size_code == 8) return 4;
+        if (size_code == 4) return 4;
+        if (size_code == 8) return 5;
     }
-    return 5;
+    return 6;
 }
 
 int stats_store_class(unsigned size_code, unsigned regtype)
@@ -117,11 +120,12 @@ int stats_store_class(unsigned size_code, unsigned regtype)
         if (size_code == 1) return 1;
         if (size_code == 2) return 2;
         if (size_code == 4) return 4;
+        if (size_code == 8) return 5;
     } else if (regtype == SMAIT_REG_FLOAT) {
-        if (size_code == 4) return 5;
-        if (size_code == 8) return 6;
+        if (size_code == 4) return 6;
+        if (size_code == 8) return 7;
     }
-    return 7;
+    return 8;
 }
 
 void string_add(string_counts *c, uint64_t len)
@@ -198,23 +202,25 @@ static void degree_line(report *r, int phase, int thread, int ll, const char *na
 void stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc)
 {
     char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM], p4[REPORT_NUM], p5[REPORT_NUM],
-         p6[REPORT_NUM], p7[REPORT_NUM], p8[REPORT_NUM];
+         p6[REPORT_NUM], p7[REPORT_NUM], p8[REPORT_NUM], p9[REPORT_NUM];
     report_line(r, phase, thread, 1, "mem", "total %" PRIu64 " loads %" PRIu64 " %s stores %" PRIu64
                 " %s atomics %" PRIu64 " %s", s->mem, s->loads, report_pct(p1, s->loads, s->mem),
                 s->stores, report_pct(p2, s->stores, s->mem), s->atomics, report_pct(p3, s->atomics, s->mem));
     const uint64_t *lc = s->load_class, *sc8 = s->store_class;
     report_line(r, phase, thread, 2, "loads", "byte %" PRIu64 " %s half %" PRIu64 " %s word %" PRIu64
-                " %s float %" PRIu64 " %s double %" PRIu64 " %s other %" PRIu64 " %s",
+                " %s long %" PRIu64 " %s float %" PRIu64 " %s double %" PRIu64 " %s other %" PRIu64 " %s",
                 lc[0], report_pct(p1, lc[0], s->loads), lc[1], report_pct(p2, lc[1], s->loads),
                 lc[2], report_pct(p3, lc[2], s->loads), lc[3], report_pct(p4, lc[3], s->loads),
-                lc[4], report_pct(p5, lc[4], s->loads), lc[5], report_pct(p6, lc[5], s->loads));
+                lc[4], report_pct(p5, lc[4], s->loads), lc[5], report_pct(p6, lc[5], s->loads),
+                lc[6], report_pct(p7, lc[6], s->loads));
     report_line(r, phase, thread, 3, "stores", "zero %" PRIu64 " %s byte %" PRIu64 " %s half %" PRIu64
-                " %s three %" PRIu64 " %s word %" PRIu64 " %s float %" PRIu64 " %s double %" PRIu64
-                " %s other %" PRIu64 " %s",
+                " %s three %" PRIu64 " %s word %" PRIu64 " %s long %" PRIu64 " %s float %" PRIu64
+                " %s double %" PRIu64 " %s other %" PRIu64 " %s",
                 sc8[0], report_pct(p1, sc8[0], s->stores), sc8[1], report_pct(p2, sc8[1], s->stores),
                 sc8[2], report_pct(p3, sc8[2], s->stores), sc8[3], report_pct(p4, sc8[3], s->stores),
                 sc8[4], report_pct(p5, sc8[4], s->stores), sc8[5], report_pct(p6, sc8[5], s->stores),
-                sc8[6], report_pct(p7, sc8[6], s->stores), sc8[7], report_pct(p8, sc8[7], s->stores));
+                sc8[6], report_pct(p7, sc8[6], s->stores), sc8[7], report_pct(p8, sc8[7], s->stores),
+                sc8[8], report_pct(p9, sc8[8], s->stores));
     strings_line(r, phase, thread, 4, "load_strings", &s->load_strings);
     strings_line(r, phase, thread, 5, "store_strings", &s->store_strings);
     const istream_counts *is = &sc->is;

@@ -9,7 +9,7 @@
 #include "../common/report.h"
 #include "../common/scheduler.h"
 
-enum { LOAD_CLASSES = 6, STORE_CLASSES = 8 };
+enum { LOAD_CLASSES = 7, STORE_CLASSES = 9 };
 enum { STRING_EXACT = 64, STRING_BUCKETS = 33 };    /* 65-128, 129-256, … */
 
 /* Counts of load (or store) strings by length. */
@@ -31,8 +31,8 @@ typedef struct call_counts {
 
 typedef struct thread_stats {
     uint64_t mem, loads, stores, atomics;
-    uint64_t load_class[LOAD_CLASSES];      /* byte half word float double other */
-    uint64_t store_class[STORE_CLASSES];    /* zero byte half three word float double other */
+    uint64_t load_class[LOAD_CLASSES];      /* byte half word long float double other */
+    uint64_t store_class[STORE_CLASSES];    /* zero byte half three word long float double other */
     string_counts load_strings, store_strings;
     call_counts *calls;                     /* [256], allocated on the first call record */
     uint64_t raw, war, waw, rar;
