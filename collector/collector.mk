@@ -42,9 +42,10 @@ $(BIN)/smait-instrument: collector/instrument.c collector/rt/rt.h formats/smait.
 	$(CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) $(CFLAGS) -o $@ $< $(LLVM_LIBS)
 
 DSMTRACE_VERSION := $(shell sed -n 's/^\#define DSMTRACE_VERSION "\(.*\)"/\1/p' common/version.h)
-$(BIN)/smait-cc: collector/smait-cc.in common/version.h
+$(BIN)/smait-cc: collector/smait-cc.in common/version.h $(INSTALL_DIRS_H)
 	@mkdir -p $(dir $@)
-	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@VERSION@|$(DSMTRACE_VERSION)|' -e 's|@ZSTD_LIBS@|$(ZSTD_LIBS)|' $< > $@.tmp && \
+	sed -e 's|@CLANG@|$(SMAIT_CLANG)|' -e 's|@VERSION@|$(DSMTRACE_VERSION)|' -e 's|@ZSTD_LIBS@|$(ZSTD_LIBS)|' \
+		-e 's|@DOCDIR@|$(DOCDIR)|' $< > $@.tmp && \
 	chmod 755 $@.tmp && mv $@.tmp $@
 
 # smait-c++ and smait-cxx: the same script, every source C++.
