@@ -77,13 +77,15 @@ void rt_otf_read_env(const char *type)
         if (access(config, R_OK) != 0)
             rt_fatal("CONFIGURATION_FILE_NAME=%s: %s", config, strerror(errno));
     }
+    /* zstd by default: a run too big to store as plain traces spills about
+     * 2-5 % of their size (docs/collector.md §7.1). */
     const char *sp = getenv("SMAIT_SPILL");
-    if (!sp || !strcmp(sp, "normal"))
-        rt_type = RT_TYPE_NORMAL;
-    else if (!strcmp(sp, "compressed"))
+    if (!sp || !strcmp(sp, "compressed"))
         rt_type = RT_TYPE_COMPRESSED;
+    else if (!strcmp(sp, "normal"))
+        rt_type = RT_TYPE_NORMAL;
     else
-        rt_fatal("SMAIT_SPILL=%s: unknown spill type (normal or compressed)", sp);
+        rt_fatal("SMAIT_SPILL=%s: unknown spill type (compressed or normal)", sp);
     keep = getenv("SMAIT_KEEP_TRACES") != NULL;
     find_tool();
 }

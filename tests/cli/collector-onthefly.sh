@@ -36,8 +36,8 @@ m.5.memory
 --- exit 0
 EOF
 
-check "to_ciat with SMAIT_KEEP_TRACES: the traces of the run are kept as NAME.P.t" \
-    bash -c 'TRACE_FILE_NAME=k TRACE_FILE_TYPE=to_ciat SMAIT_KEEP_TRACES=1 SMAIT_QUIET=1 ./mat_mul; ls k.*; ls spill' <<'EOF'
+check "to_ciat with SMAIT_KEEP_TRACES (and plain spill files): the traces of the run are kept as NAME.P.t" \
+    bash -c 'TRACE_FILE_NAME=k TRACE_FILE_TYPE=to_ciat SMAIT_SPILL=normal SMAIT_KEEP_TRACES=1 SMAIT_QUIET=1 ./mat_mul; ls k.*; ls spill' <<'EOF'
 mat_mul: C[31][30] = 61
 k.5.0
 k.5.1
@@ -50,6 +50,7 @@ k.5.memory
 --- exit 0
 EOF
 mkdir files
+check_true "SMAIT_SPILL=normal: the kept traces are plain" bash -c 'smait stat k.5.1 | grep -qx "compressed no"'
 ciat -q -o files k.5
 body files/k.5.ciat_report > expected.txt; body k.5.ciat_report > actual.txt
 check_file "to_ciat: the report equals ciat's on the same run's trace files (header aside)" \
@@ -90,12 +91,12 @@ check_file "to_cdat: the report equals cdat's on the same run's trace files (hea
 
 # Contention: every thread but one queues for the lock thread 1 holds while
 # it writes 400000 accesses of trace; nothing of it is held in memory.
-check "contend: 13 threads, to_ciat with compressed spill files" \
-    bash -c 'TRACE_FILE_NAME=n TRACE_FILE_TYPE=to_ciat SMAIT_SPILL=compressed SMAIT_KEEP_TRACES=1 SMAIT_QUIET=1 ./contend; s=$?; ls spill; exit $s' <<'EOF'
+check "contend: 13 threads, to_ciat (compressed spill files, the default)" \
+    bash -c 'TRACE_FILE_NAME=n TRACE_FILE_TYPE=to_ciat SMAIT_KEEP_TRACES=1 SMAIT_QUIET=1 ./contend; s=$?; ls spill; exit $s' <<'EOF'
 contend: 13201
 --- exit 0
 EOF
-check_true "contend: the kept traces are zstd" bash -c 'smait stat n.13.1 | grep -q zstd'
+check_true "contend: the kept traces are zstd" bash -c 'smait stat n.13.1 | grep -qx "compressed zstd"'
 ciat -q -o files n.13
 body files/n.13.ciat_report > expected.txt; body n.13.ciat_report > actual.txt
 check_file "contend: the report equals ciat's on the same run's trace files (header aside)" \
@@ -154,7 +155,7 @@ EOF
 check "SMAIT_SPILL with an unknown type: refused before main" \
     env TRACE_FILE_NAME=x TRACE_FILE_TYPE=to_ciat SMAIT_SPILL=gzip ./mat_mul <<'EOF'
 --- stderr
-smait: SMAIT_SPILL=gzip: unknown spill type (normal or compressed)
+smait: SMAIT_SPILL=gzip: unknown spill type (compressed or normal)
 --- exit 2
 EOF
 check_true "no spill directory is left after all these runs" bash -c '[ -z "$(ls spill)" ]'
