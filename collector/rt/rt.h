@@ -133,6 +133,7 @@ void __smait_mem(uint32_t f1, const void *addr);    /* rt_record.c: one memory r
 /* rt_onthefly.c — TRACE_FILE_TYPE=to_ciat/to_cdat: spill files in a private
  * directory, the analyser run on them at exit. */
 bool rt_otf_active(void);
+bool rt_otf_forked(void);                      /* a child of fork: the spill is its parent's */
 void rt_otf_read_env(const char *type);        /* "to_ciat" or "to_cdat" */
 void rt_otf_start(const char *trace_name);
 void rt_otf_partial(const char *trace_name, int slot, char *out, size_t n);

@@ -93,6 +93,10 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
 
 static void at_exit(void)
 {
+    /* A child of fork shares the parent's spill files: only the parent
+     * ends them and runs the analysis. */
+    if (rt_otf_forked())
+        return;
     rt_slot *self = rt_self;
     if (!self && rt_slot_count() > 0)
         rt_self = rt_slot_get(0);   /* exit from a thread we do not know: trace 0 ends */

@@ -158,4 +158,15 @@ check "SMAIT_SPILL with an unknown type: refused before main" \
 smait: SMAIT_SPILL=gzip: unknown spill type (compressed or normal)
 --- exit 2
 EOF
+# A child of fork exits normally while the parent goes on: the spill files
+# are the parent's, which alone ends them and runs ciat.
+smait-cc -O1 "$D/forked.c" -o forked
+check "fork: the child's exit leaves the parent's spill alone; the parent's run is analysed" \
+    bash -c 'TRACE_FILE_NAME=fk TRACE_FILE_TYPE=to_ciat SMAIT_QUIET=1 ./forked; s=$?; ls fk.*; exit $s' <<'EOF'
+forked: child 0, sum 8386560
+fk.1.ciat_report
+fk.1.map
+fk.1.memory
+--- exit 0
+EOF
 check_true "no spill directory is left after all these runs" bash -c '[ -z "$(ls spill)" ]'
