@@ -138,6 +138,7 @@ void rt_otf_read_env(const char *type);        /* "to_ciat" or "to_cdat" */
 void rt_otf_start(const char *trace_name);
 void rt_otf_partial(const char *trace_name, int slot, char *out, size_t n);
 void rt_otf_finish(int P, const char *trace_name, uint64_t records, bool quiet);
+void rt_otf_abandon(int P, const char *trace_name);    /* remove the spill files, no analysis */
 
 /* rt_exec.c */
 void rt_exec_fixed(char **argv, char **envp);

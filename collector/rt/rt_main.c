@@ -108,8 +108,11 @@ static void at_exit(void)
         records += t->records;
         dropped += t->dropped;
         int err = t->sink->close(t->sink);
-        if (err)
+        if (err) {
+            if (rt_otf_active())
+                rt_otf_abandon(P, trace_name);
             rt_fatal("%s: cannot write trace: %s", t->path ? t->path : "trace", strerror(err));
+        }
     }
     bool quiet = getenv("SMAIT_QUIET") != NULL;
     /* Synchronisation after this (other exit handlers, destructors) is
@@ -126,8 +129,10 @@ static void at_exit(void)
     if (rt_otf_active()) {
         snprintf(final, sizeof final, "%s.%d.map", trace_name, P);
         int err = rt_fold_write_map(final);
-        if (err)
+        if (err) {
+            rt_otf_abandon(P, trace_name);
             rt_fatal("%s: cannot write the address map: %s", final, strerror(err));
+        }
         rt_unmodelled_summary(stderr);
         rt_otf_finish(P, trace_name, records, quiet);
         return;

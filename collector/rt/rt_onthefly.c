@@ -116,6 +116,10 @@ static const char *base_of(const char *name)
 void rt_otf_start(const char *trace_name)
 {
     char where[PATH_MAX_RT];
+    /* The outputs' directory is checked now, not after the whole run. */
+    dir_of(trace_name, where, sizeof where);
+    if (access(where, W_OK | X_OK) != 0)
+        rt_fatal("TRACE_FILE_NAME=%s: cannot write the analysis into %s: %s", trace_name, where, strerror(errno));
     const char *d = getenv("SMAIT_SPILL_DIR");
     if (d && *d)
         snprintf(where, sizeof where, "%s", d);
@@ -151,7 +155,21 @@ static void remove_spill(int P, const char *trace_name)
 /* Run the analyser on the spill files, named as the set NAME.P; its standard
  * output goes to standard error, so the program's own output is unchanged.
  * Returns its exit status (3 when it could not run or died by a signal). */
-static int run_tool(int P, const char *trace_name, const char *out_dir)
+/* The directory the analyser writes into: DIR, or the last -o of the
+ * options (-o DIR, --output-dir DIR, --output-dir=DIR, -output_dir DIR). */
+static const char *outputs_dir(char *const *words, int n, const char *dir)
+{
+    for (int i = 0; i < n; i++) {
+        const char *w = words[i];
+        if (!strncmp(w, "--output-dir=", 13))
+            dir = w + 13;
+        else if ((!strcmp(w, "-o") || !strcmp(w, "--output-dir") || !strcmp(w, "-output_dir")) && i + 1 < n)
+            dir = words[++i];
+    }
+    return dir;
+}
+
+static int run_tool(int P, const char *trace_name, const char *out_dir, char *wrote, size_t wrote_n)
 {
     char prefix[PATH_MAX_RT + 300];
     snprintf(prefix, sizeof prefix, "%s/%s.%d", spill_dir, base_of(trace_name), P);
@@ -168,6 +186,8 @@ static int run_tool(int P, const char *trace_name, const char *out_dir)
             rt_fatal("SMAIT_ANALYSER_OPTIONS has more than %d words", MAX_OPTION_WORDS - 3);
         argv[n++] = w;
     }
+    snprintf(wrote, wrote_n, "%s/%s.%d.%s", outputs_dir(argv + 3, n - 3, out_dir), base_of(trace_name), P,
+             config ? "cdat_report" : "ciat_report");
     argv[n++] = prefix;
     if (config)
         argv[n++] = (char *)config;
@@ -196,19 +216,28 @@ static int run_tool(int P, const char *trace_name, const char *out_dir)
     return 3;
 }
 
+void rt_otf_abandon(int P, const char *trace_name)
+{
+    remove_spill(P, trace_name);
+}
+
 void rt_otf_finish(int P, const char *trace_name, uint64_t records, bool quiet)
 {
     char from[PATH_MAX_RT + 300], to[PATH_MAX_RT + 300], out_dir[PATH_MAX_RT];
     for (int i = 0; i < P; i++) {
         rt_otf_partial(trace_name, i, from, sizeof from);
         snprintf(to, sizeof to, "%s/%s.%d.%d", spill_dir, base_of(trace_name), P, i);
-        if (rename(from, to) != 0)
-            rt_fatal("%s: cannot rename to %s: %s", from, to, strerror(errno));
+        if (rename(from, to) != 0) {
+            int err = errno;
+            remove_spill(P, trace_name);
+            rt_fatal("%s: cannot rename to %s: %s", from, to, strerror(err));
+        }
     }
     dir_of(trace_name, out_dir, sizeof out_dir);
     if (!quiet)
         fprintf(stderr, "smait: %d threads, %llu records: running %s\n", P, (unsigned long long)records, tool);
-    int status = run_tool(P, trace_name, out_dir);
+    char wrote[2 * PATH_MAX_RT];
+    int status = run_tool(P, trace_name, out_dir, wrote, sizeof wrote);
     if (status == 0 && keep)
         for (int i = 0; i < P; i++) {
             snprintf(from, sizeof from, "%s/%s.%d.%d", spill_dir, base_of(trace_name), P, i);
@@ -226,8 +255,7 @@ void rt_otf_finish(int P, const char *trace_name, uint64_t records, bool quiet)
         _exit(status);
     }
     if (!quiet) {
-        fprintf(stderr, "smait: %s wrote %s/%s.%d.%s\n", tool, out_dir, base_of(trace_name), P,
-                config ? "cdat_report" : "ciat_report");
+        fprintf(stderr, "smait: %s wrote %s\n", tool, wrote);
         if (keep)
             fprintf(stderr, "        traces kept as %s.%d.0 … %s.%d.%d\n", trace_name, P, trace_name, P, P - 1);
     }

@@ -69,6 +69,16 @@ check_true "SMAIT_ANALYSER_OPTIONS: the options are in the report's command line
 body files/g.5.ciat_events > expected.txt; body g.5.ciat_events > actual.txt
 check_same "SMAIT_ANALYSER_OPTIONS: the events file of -ciat_events (its header aside)" expected.txt actual.txt
 
+check "-o in SMAIT_ANALYSER_OPTIONS: the outputs go there, and the summary says so" \
+    bash -c 'mkdir other && TRACE_FILE_NAME=w TRACE_FILE_TYPE=to_ciat SMAIT_ANALYSER_OPTIONS="-o other" ./mat_mul 2> w.err; s=$?; counts < w.err; ls other; exit $s' <<'EOF'
+mat_mul: C[31][30] = 61
+smait: 5 threads, N records: running ciat
+smait: ciat wrote other/w.5.ciat_report
+w.5.ciat_report
+w.5.memory
+--- exit 0
+EOF
+
 check "to_cdat: the machine from CONFIGURATION_FILE_NAME" \
     bash -c 'TRACE_FILE_NAME=c TRACE_FILE_TYPE=to_cdat CONFIGURATION_FILE_NAME="$0" SMAIT_KEEP_TRACES=1 ./mat_mul 2> c.err; s=$?; counts < c.err; ls c.5.*; exit $s' "$CFG" <<'EOF'
 mat_mul: C[31][30] = 61
@@ -150,6 +160,12 @@ check "SMAIT_ANALYSER_DIR without the analyser: refused before main" \
     env TRACE_FILE_NAME=x TRACE_FILE_TYPE=to_ciat SMAIT_ANALYSER_DIR=spill ./mat_mul <<'EOF'
 --- stderr
 smait: SMAIT_ANALYSER_DIR=spill: no executable ciat there
+--- exit 2
+EOF
+check "TRACE_FILE_NAME in a missing directory: refused before main, nothing left" \
+    bash -c 'TRACE_FILE_NAME=nodir/t TRACE_FILE_TYPE=to_ciat ./mat_mul; s=$?; ls spill; exit $s' <<'EOF'
+--- stderr
+smait: TRACE_FILE_NAME=nodir/t: cannot write the analysis into nodir: No such file or directory
 --- exit 2
 EOF
 check "SMAIT_SPILL with an unknown type: refused before main" \
