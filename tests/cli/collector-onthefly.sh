@@ -126,6 +126,29 @@ else
     echo "(smait-cc -fopenmp cannot build here, no libomp? the OpenMP check is skipped)"
 fi
 
+# The other kernels of examples/ (as make demo builds them): each on-the-fly
+# report equals ciat's on the same run's traces.
+for k in pipeline counter stencil false_sharing omp_tasks atomic_flag work_queue sem_pipeline cxx_histogram; do
+    src=$EX/$k.c
+    [ -f "$src" ] || src=$EX/$k.cc
+    extra=""
+    case $k in omp_*) extra=-fopenmp ;; esac
+    if ! smait-cc -O2 -fno-vectorize -fno-slp-vectorize -pthread $extra "$src" -o "$k" 2> "$k.build"; then
+        [ -n "$extra" ] && { echo "(no OpenMP here: $k skipped)"; continue; }
+        check "$k: smait-cc builds it" cat "$k.build" < /dev/null <<'EOF'
+--- exit 0
+EOF
+        continue
+    fi
+    TRACE_FILE_NAME=$k TRACE_FILE_TYPE=to_ciat SMAIT_KEEP_TRACES=1 SMAIT_QUIET=1 "./$k" > "$k.out" 2> "$k.err"
+    map=$(ls "$k".*.map)
+    set_=${map%.map}
+    ciat -q -o files "$set_"
+    body "files/$set_.ciat_report" > expected.txt; body "$set_.ciat_report" > actual.txt
+    check_file "$k: the on-the-fly report equals ciat's on the same run's trace files (header aside)" \
+        expected.txt actual.txt
+done
+
 # The program's own exit status stays; an analyser error fails the run.
 printf '#include <stdio.h>\nint main(void) { puts("five"); return 5; }\n' > five.c
 smait-cc -O1 five.c -o five
