@@ -10,6 +10,7 @@
  * beside TRACE_FILE_NAME, and the directory is removed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,9 @@ static int run_tool(int P, const char *trace_name, const char *out_dir, char *wr
         argv[n++] = (char *)config;
     argv[n] = NULL;
     fflush(NULL);
+    /* The program may ignore SIGCHLD or reap every child in a handler; the
+     * analyser's status is ours to wait for. */
+    signal(SIGCHLD, SIG_DFL);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, 2, 1);

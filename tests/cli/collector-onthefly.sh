@@ -208,4 +208,14 @@ fk.1.map
 fk.1.memory
 --- exit 0
 EOF
+# SIGCHLD ignored: the analyser's child status would be lost (waitpid: ECHILD).
+smait-cc -O1 "$D/sigchld.c" -o sigchld
+check "a program that ignores SIGCHLD: the analysis still succeeds" \
+    bash -c 'TRACE_FILE_NAME=sc TRACE_FILE_TYPE=to_ciat SMAIT_QUIET=1 ./sigchld; s=$?; ls sc.*; exit $s' <<'EOF'
+sigchld: ignored
+sc.1.ciat_report
+sc.1.map
+sc.1.memory
+--- exit 0
+EOF
 check_true "no spill directory is left after all these runs" bash -c '[ -z "$(ls spill)" ]'
