@@ -12,7 +12,9 @@ RT_SRCS := $(wildcard collector/rt/*.c)
 # The compressed sink (rt_sink.c) uses libzstd; traced programs link it (smait-cc).
 ZSTD_CFLAGS = $(shell pkg-config --cflags libzstd)
 ZSTD_LIBS = $(shell pkg-config --libs libzstd)
-RT_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS)
+# RT_BINDIR: where TRACE_FILE_TYPE=to_ciat/to_cdat looks for the analyser first.
+RT_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS) \
+	-DRT_BINDIR='"$(abspath $(BIN))"'
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
 RT_LIB := $(BUILD)/lib/libsmait-rt.a
 # The part only C++ links take (it wraps functions of the C++ library).

@@ -1,7 +1,9 @@
 /* byte_source.c — plain / gzip / zstd / stdin input with zlib's inflate and
- * libzstd's streaming decompression. */
+ * libzstd's streaming decompression, which runs on a thread of its own
+ * (read_ahead.c). */
 #include "byte_source.h"
 #include "diag.h"
+#include "read_ahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +36,12 @@ struct byte_source {
     ZSTD_DCtx *zd;
     ZSTD_inBuffer zin;      /* zstd: the unread part of in */
     size_t zret;            /* zstd: last ZSTD_decompressStream result, 0 = frame complete */
+    read_ahead *ahead;      /* compressed: decompresses on its own thread; it owns
+                             * every field above but codec (the reader's thread
+                             * only sees what read_ahead hands out) */
 };
+
+static long fill_ahead(void *ctx, unsigned char *buf, size_t n, const char **why, uint64_t *mark);
 
 /* A zstd frame or a skippable frame (magic 0x184D2A50..5F) starts with these
  * four bytes (little-endian magic numbers). */
@@ -117,12 +124,14 @@ byte_source *byte_source_open(const char *path, const char **why)
         s->zd = ZSTD_createDCtx();
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
     }
+    if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
     return s;
 }
 
 void byte_source_close(byte_source *s)
 {
     if (!s) return;
+    read_ahead_stop(s->ahead);
     if (s->codec == CODEC_GZIP) inflateEnd(&s->z);
     ZSTD_freeDCtx(s->zd);
     if (s->own_fd) close(s->fd);
@@ -260,10 +269,23 @@ static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char *
     return (long)out.pos;
 }
 
+static long read_codec(byte_source *s, void *buf, size_t n, const char **why)
+{
+    return s->codec == CODEC_GZIP ? read_gzip(s, buf, n, why) :
+           s->codec == CODEC_ZSTD ? read_zstd(s, buf, n, why) : read_plain(s, buf, n, why);
+}
+
+static long fill_ahead(void *ctx, unsigned char *buf, size_t n, const char **why, uint64_t *mark)
+{
+    byte_source *s = ctx;
+    long k = read_codec(s, buf, n, why);
+    *mark = s->consumed;
+    return k;
+}
+
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why)
 {
-    long k = s->codec == CODEC_GZIP ? read_gzip(s, buf, n, why) :
-             s->codec == CODEC_ZSTD ? read_zstd(s, buf, n, why) : read_plain(s, buf, n, why);
+    long k = s->ahead ? read_ahead_read(s->ahead, buf, n, why) : read_codec(s, buf, n, why);
     if (k > 0) s->produced += (uint64_t)k;
     return k;
 }
@@ -273,6 +295,6 @@ const char *byte_source_format(const byte_source *s)
     return s->codec == CODEC_GZIP ? "gzip" : s->codec == CODEC_ZSTD ? "zstd" : NULL;
 }
 bool byte_source_compressed(const byte_source *s) { return s->codec != CODEC_PLAIN; }
-uint64_t byte_source_consumed(const byte_source *s) { return s->consumed; }
+uint64_t byte_source_consumed(const byte_source *s) { return s->ahead ? read_ahead_mark(s->ahead) : s->consumed; }
 uint64_t byte_source_size(const byte_source *s) { return s->size; }
 uint64_t byte_source_produced(const byte_source *s) { return s->produced; }

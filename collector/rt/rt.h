@@ -26,8 +26,8 @@ typedef struct rt_ent {
 
 enum { RT_BUF_ENTS = 1 << 16, RT_STACK = 256 };
 
-/* Where a slot's records go. A later to_ciat/to_cdat sink takes the same
- * calls: records arrive per thread, folded, in trace order. */
+/* Where a slot's records go: records arrive per thread, folded, in trace
+ * order. */
 typedef struct rt_sink rt_sink;
 struct rt_sink {
     bool wants_records;     /* false: records are dropped unfolded (suppressed) */
@@ -129,6 +129,16 @@ void __smait_atomic_begin(const void *addr);
 void __smait_atomic_end(const void *addr, uint32_t f1, uint32_t mode);
 void __smait_unmodelled(uint32_t what);
 void __smait_mem(uint32_t f1, const void *addr);    /* rt_record.c: one memory record */
+
+/* rt_onthefly.c — TRACE_FILE_TYPE=to_ciat/to_cdat: spill files in a private
+ * directory, the analyser run on them at exit. */
+bool rt_otf_active(void);
+bool rt_otf_forked(void);                      /* a child of fork: the spill is its parent's */
+void rt_otf_read_env(const char *type);        /* "to_ciat" or "to_cdat" */
+void rt_otf_start(const char *trace_name);
+void rt_otf_partial(const char *trace_name, int slot, char *out, size_t n);
+void rt_otf_finish(int P, const char *trace_name, uint64_t records, bool quiet);
+void rt_otf_abandon(int P, const char *trace_name);    /* remove the spill files, no analysis */
 
 /* rt_exec.c */
 void rt_exec_fixed(char **argv, char **envp);

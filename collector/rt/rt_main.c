@@ -1,7 +1,7 @@
 /* rt_main.c — start and end of a traced run: TRACE_FILE_NAME and
  * TRACE_FILE_TYPE, the fixed address layout (rt_exec.c), trace 0, and at
  * exit the final names NAME.P.t (P is known only then), the address map and
- * a summary. */
+ * a summary; on the fly (rt_onthefly.c), the analysis instead of the names. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -41,7 +41,10 @@ const char *rt_partial_path(int slot)
 {
     if (rt_type == RT_TYPE_SUPPRESSED)
         return NULL;
-    snprintf(path_buf, sizeof path_buf, "%s.%d.partial", trace_name, slot);
+    if (rt_otf_active())
+        rt_otf_partial(trace_name, slot, path_buf, sizeof path_buf);
+    else
+        snprintf(path_buf, sizeof path_buf, "%s.%d.partial", trace_name, slot);
     return path_buf;
 }
 
@@ -63,10 +66,9 @@ static void read_env(void)
     else if (!strcmp(ty, "suppressed"))
         rt_type = RT_TYPE_SUPPRESSED;
     else if (!strcmp(ty, "to_ciat") || !strcmp(ty, "to_cdat"))
-        rt_fatal("TRACE_FILE_TYPE=%s (on-the-fly analysis) is not supported yet: "
-                 "use normal, compressed or suppressed", ty);
+        rt_otf_read_env(ty);
     else
-        rt_fatal("TRACE_FILE_TYPE=%s: unknown trace type (normal, compressed or suppressed)", ty);
+        rt_fatal("TRACE_FILE_TYPE=%s: unknown trace type (normal, compressed, suppressed, to_ciat or to_cdat)", ty);
 }
 
 static void at_exit(void);
@@ -76,6 +78,8 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
     (void)argc;
     read_env();
     rt_exec_fixed(argv, envp);
+    if (rt_otf_active())
+        rt_otf_start(trace_name);
     rt_fold_init();
     /* The release counts' table is mapped now, in this thread, not at a
      * moment a worker's timing decides (an mmap then could move a thread
@@ -89,6 +93,10 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
 
 static void at_exit(void)
 {
+    /* A child of fork shares the parent's spill files: only the parent
+     * ends them and runs the analysis. */
+    if (rt_otf_forked())
+        return;
     rt_slot *self = rt_self;
     if (!self && rt_slot_count() > 0)
         rt_self = rt_slot_get(0);   /* exit from a thread we do not know: trace 0 ends */
@@ -100,8 +108,11 @@ static void at_exit(void)
         records += t->records;
         dropped += t->dropped;
         int err = t->sink->close(t->sink);
-        if (err)
+        if (err) {
+            if (rt_otf_active())
+                rt_otf_abandon(P, trace_name);
             rt_fatal("%s: cannot write trace: %s", t->path ? t->path : "trace", strerror(err));
+        }
     }
     bool quiet = getenv("SMAIT_QUIET") != NULL;
     /* Synchronisation after this (other exit handlers, destructors) is
@@ -114,9 +125,20 @@ static void at_exit(void)
         rt_unmodelled_summary(stderr);      /* warnings, even when quiet */
         return;
     }
+    char final[4200];
+    if (rt_otf_active()) {
+        snprintf(final, sizeof final, "%s.%d.map", trace_name, P);
+        int err = rt_fold_write_map(final);
+        if (err) {
+            rt_otf_abandon(P, trace_name);
+            rt_fatal("%s: cannot write the address map: %s", final, strerror(err));
+        }
+        rt_unmodelled_summary(stderr);
+        rt_otf_finish(P, trace_name, records, quiet);
+        return;
+    }
     if (!quiet)
         fprintf(stderr, "smait: trace output stored in:\n");
-    char final[4200];
     for (int i = 0; i < P; i++) {
         rt_slot *t = rt_slot_get(i);
         snprintf(final, sizeof final, "%s.%d.%d", trace_name, P, i);

@@ -492,10 +492,8 @@ same
 --- exit 0
 EOF
 check_status "bad TRACE_FILE_TYPE: exit 2, the values allowed" 2 \
-    '^smait: TRACE_FILE_TYPE=gzip: unknown trace type \(normal, compressed or suppressed\)$' \
+    '^smait: TRACE_FILE_TYPE=gzip: unknown trace type \(normal, compressed, suppressed, to_ciat or to_cdat\)$' \
     env TRACE_FILE_TYPE=gzip ./kinds
-check_status "TRACE_FILE_TYPE=to_ciat: not yet" 2 '^smait: TRACE_FILE_TYPE=to_ciat .*not supported yet' \
-    env TRACE_FILE_TYPE=to_ciat ./kinds
 check_status "empty TRACE_FILE_NAME" 2 '^smait: TRACE_FILE_NAME is empty' env TRACE_FILE_NAME= ./kinds
 check_status "TRACE_FILE_NAME in a missing directory: the file and the reason" 2 \
     '^smait: nodir/t\.0\.partial: cannot create trace file: No such file or directory$' \
