@@ -85,11 +85,10 @@ static inline void count_ref(cpu_stats *st, ref_counts *rc, mach_ref r)
     if (__builtin_expect(r.silent != 0, 0)) st->silent += r.silent;
 }
 
-/* The hooks below handle the common reference inline: one that hits among
- * the two most recently used lines of its set (cache_hit) and needs no
- * transaction only adds to the hit count. Everything else goes through the
- * machine in the out-of-line *_slow functions, so the hit path stays a small
- * leaf function. */
+/* The hooks below handle the common reference inline: one the machine calls
+ * a hit (mach_hit) only adds to the hit count. Everything else goes through
+ * the machine in the out-of-line *_slow functions, so the hit path stays a
+ * small leaf function. */
 
 static __attribute__((noinline)) void fetch_slow(cdat *c, int p, uint64_t clock, uint32_t line)
 {
@@ -103,7 +102,7 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     cdat *c = ctx;
     int p = c->proc_of[cpu];
     uint32_t line = mach_line(&c->m, addr);
-    if (__builtin_expect(cache_hit(&c->m.p[p].i, line) != CS_INVALID, 1)) {
+    if (__builtin_expect(mach_hit(&c->m, p, line, MACH_IFETCH), 1)) {
         stats_of(c, p)->instr.hits++;
         return;
     }
@@ -117,7 +116,6 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
-    cache *ic = &c->m.p[p].i;
     unsigned shift = c->m.line_shift;
     uint64_t hits = 0;
     while (n) {
@@ -125,7 +123,7 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
-        if (__builtin_expect(cache_hit(ic, line) != CS_INVALID, 1)) {
+        if (__builtin_expect(mach_hit(&c->m, p, line, MACH_IFETCH), 1)) {
             hits += k;
         } else {
             fetch_slow(c, p, clock, line);
@@ -172,12 +170,10 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     int p = c->proc_of[cpu];
     /* A load, or a store or atomic to a dirty line, within one line: a hit needs nothing else. */
     uint32_t line = mach_line(&c->m, addr);
-    if (mach_line(&c->m, addr + (size ? size - 1 : 0)) == line) {
-        cache_state st = cache_hit(&c->m.p[p].d, line);
-        if (__builtin_expect(st == CS_DIRTY || (st != CS_INVALID && access == SMAIT_LOAD), 1)) {
-            stats_of(c, p)->data.hits++;
-            return;
-        }
+    if (mach_line(&c->m, addr + (size ? size - 1 : 0)) == line &&
+        __builtin_expect(mach_hit(&c->m, p, line, access == SMAIT_LOAD ? MACH_LOAD : MACH_STORE), 1)) {
+        stats_of(c, p)->data.hits++;
+        return;
     }
     mem_slow(c, p, clock, addr, size, access);
 }
