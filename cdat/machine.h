@@ -91,6 +91,10 @@ void mach_free(machine *m);
 
 static inline uint32_t mach_line(const machine *m, uint32_t addr) { return addr >> m->line_shift; }
 
+/* Lines the caches hold now (every processor's two caches and the
+ * interconnect caches), for the directory's memory beside them. */
+uint64_t mach_cached_lines(const machine *m);
+
 /* References that miss, upgrade or need the directory (protocol.c). */
 enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);

@@ -72,6 +72,14 @@ void mach_free(machine *m)
     memset(m, 0, sizeof *m);
 }
 
+uint64_t mach_cached_lines(const machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->nprocs; i++) n += cache_count(&m->p[i].d) + cache_count(&m->p[i].i);
+    for (unsigned k = 0; m->icc && k < m->nodes; k++) n += cache_count(&m->icc[k]);
+    return n;
+}
+
 /* An impossible protocol state: a bug, never bad input. */
 static _Noreturn void bug(const machine *m, uint32_t line, const char *what)
 {
