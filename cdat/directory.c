@@ -1,19 +1,32 @@
 /* directory.c — the line map's chunks and the table of views that do not fit
- * a byte (see directory.h). The table uses linear probing with backward-shift
- * deletion, so removing an entry leaves no tombstone; it doubles when 3/4
- * full and halves when under 1/16 full, so it follows the entries in use. */
+ * a byte (see directory.h).
+ *
+ * The table's hash scatters groups of 16 neighbouring lines but keeps each
+ * group's entries side by side in a block of 16 slots: a program walking
+ * through shared data finds the next line's entry in the host cache line it
+ * just used. A probe steps to the next position of the next block (17
+ * slots): a group that finds its block taken moves to the next block as a
+ * whole instead of shoving another group's lines along one slot at a time.
+ * The step is odd, so slot * 17^-1 (mod cap) numbers the probe sequence
+ * consecutively: in those numbers the table is plain linear probing, and an
+ * entry is removed by backward-shift deletion (no tombstones). The table
+ * doubles when 3/4 full and halves when under 1/16 full, so it follows the
+ * entries in use. */
 #include "directory.h"
 #include "../common/diag.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { DIR_MIN_CAP = 64 };
+enum { DIR_MIN_CAP = 64, DIR_BLOCK = 16, DIR_STEP = DIR_BLOCK + 1 };
 
 static void set_cap(directory *d, size_t cap)
 {
     d->cap = cap;
-    d->shift = 32u - (unsigned)__builtin_ctzll(cap);
+    d->shift = 32u - (unsigned)__builtin_ctzll(cap / DIR_BLOCK);
+    uint64_t inv = DIR_STEP;                        /* Newton's iteration: DIR_STEP^-1 mod 2^64 */
+    for (int i = 0; i < 5; i++) inv *= 2 - DIR_STEP * inv;
+    d->step_inverse = inv;
     d->e = xcalloc(cap, sizeof *d->e);
 }
 
@@ -45,17 +58,24 @@ uint8_t *dir_new_chunk(directory *d, uint32_t line)
     return *c;
 }
 
+/* The slot where line's entry is looked for first: its group's block, chosen
+ * by Fibonacci hashing of the group number (the product's high bits). */
 static inline size_t home_of(const directory *d, uint32_t line)
 {
-    return (line * 0x9E3779B1u) >> d->shift;        /* Fibonacci hashing: spreads runs of lines */
+    return (size_t)(((line >> 4) * 0x9E3779B1u) >> d->shift) << 4 | (line & (DIR_BLOCK - 1));
 }
+
+static inline size_t next_slot(const directory *d, size_t i) { return (i + DIR_STEP) & (d->cap - 1); }
+
+/* A slot's place in the probe order: consecutive along every probe sequence. */
+static inline size_t probe_pos(const directory *d, size_t i) { return (size_t)(i * d->step_inverse) & (d->cap - 1); }
 
 /* The slot of line's entry, or of the free slot where it would go. */
 static inline size_t find(const directory *d, uint32_t line)
 {
     uint32_t key = line + 1;
-    size_t i = home_of(d, line), mask = d->cap - 1;
-    while (d->e[i].key && d->e[i].key != key) i = (i + 1) & mask;
+    size_t i = home_of(d, line);
+    while (d->e[i].key && d->e[i].key != key) i = next_slot(d, i);
     return i;
 }
 
@@ -69,9 +89,10 @@ static void rehash(directory *d, size_t cap)
     free(old);
 }
 
-void dir_load_table(const directory *d, uint32_t line, dir_view *v)
+void dir_load_table(directory *d, uint32_t line, dir_view *v)
 {
-    const dir_entry *e = &d->e[find(d, line)];
+    d->last = find(d, line);
+    const dir_entry *e = &d->e[d->last];
     if (!e->key) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: directory entry missing");
     v->state = e->state;
     v->owner = e->owner;
@@ -82,13 +103,14 @@ void dir_load_table(const directory *d, uint32_t line, dir_view *v)
  * toward their home slots, so every lookup still finds them. */
 static void remove_at(directory *d, size_t i)
 {
-    size_t mask = d->cap - 1, j = i;
+    size_t j = i;
     for (;;) {
-        j = (j + 1) & mask;
+        j = next_slot(d, j);
         if (!d->e[j].key) break;
-        size_t k = home_of(d, d->e[j].key - 1);
-        /* The entry at j may fill the hole at i unless its home lies cyclically in (i, j]. */
-        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        /* The entry at j may fill the hole at i unless its home lies
+         * cyclically in (i, j] in probe order. */
+        size_t pi = probe_pos(d, i), pj = probe_pos(d, j), pk = probe_pos(d, home_of(d, d->e[j].key - 1));
+        bool stays = pi <= pj ? (pi < pk && pk <= pj) : (pi < pk || pk <= pj);
         if (stays) continue;
         d->e[i] = d->e[j];
         i = j;
@@ -98,8 +120,9 @@ static void remove_at(directory *d, size_t i)
 
 void dir_store_slow(directory *d, uint32_t line, uint8_t *code, const dir_view *v, unsigned c)
 {
+    /* The entry dir_load found, unless the table changed since. */
+    size_t i = d->last < d->cap && d->e[d->last].key == line + 1 ? d->last : find(d, line);
     if (c != DIR_CODE_TABLE) {             /* it fits the map again: the entry goes */
-        size_t i = find(d, line);
         if (d->e[i].key) {
             remove_at(d, i);
             d->used--;
@@ -108,7 +131,6 @@ void dir_store_slow(directory *d, uint32_t line, uint8_t *code, const dir_view *
         *code = (uint8_t)c;
         return;
     }
-    size_t i = find(d, line);
     if (!d->e[i].key) {
         if ((d->used + 1) * 4 > d->cap * 3) {
             rehash(d, d->cap * 2);
@@ -129,7 +151,10 @@ bool dir_peek(const directory *d, uint32_t line, dir_view *v)
     if (!c || c[line & ((1u << DIR_CHUNK_BITS) - 1)] == DIR_CODE_NEW) return false;
     unsigned code = c[line & ((1u << DIR_CHUNK_BITS) - 1)];
     if (code == DIR_CODE_TABLE) {
-        dir_load_table(d, line, v);
+        const dir_entry *e = &d->e[find(d, line)];
+        v->state = e->state;
+        v->owner = e->owner;
+        v->holders = e->holders;
         return true;
     }
     memset(v, 0, sizeof *v);

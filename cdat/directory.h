@@ -69,9 +69,11 @@ typedef struct directory {
     size_t nchunks, chunks_used;
     unsigned dirty_base;        /* code of "dirty at owner p": dirty_base + p; 0: dirty views go
                                  * to the table (too many processors for a byte) */
-    dir_entry *e;               /* the table: open addressing, linear probing */
-    size_t cap, used;           /* cap a power of two, at least DIR_MIN_CAP */
-    unsigned shift;             /* 32 - log2(cap): the hash's bits */
+    dir_entry *e;               /* the table: open addressing (directory.c) */
+    size_t cap, used;           /* cap a power of two, at least 64 */
+    unsigned shift;             /* 32 - log2(cap / 16): a group hash's bits */
+    uint64_t step_inverse;      /* the probe step's inverse mod 2^64 */
+    size_t last;                /* the slot of the last entry dir_load read */
     size_t lines;               /* lines ever requested */
 } directory;
 
@@ -83,7 +85,7 @@ void dir_free(directory *d);
 enum { DIR_CODE_NEW = 0, DIR_CODE_IDLE = 1, DIR_CODE_TABLE = 2, DIR_CODE_EXCL = 3 };
 
 uint8_t *dir_new_chunk(directory *d, uint32_t line);
-void dir_load_table(const directory *d, uint32_t line, dir_view *v);
+void dir_load_table(directory *d, uint32_t line, dir_view *v);
 
 /* Where line's code lives (its chunk allocated when absent). Stable for the
  * directory's life: dir_store takes it back. */
