@@ -1,7 +1,7 @@
 /* byte_source.c — plain / gzip / zstd / stdin input with zlib's inflate and
  * libzstd's streaming decompression.
  *
- * A plain regular file is read through a mapping (mmap), 256 KiB at a time,
+ * A plain regular file is read through a mapping (mmap), 64 KiB at a time,
  * by copying from it: no read() system call and kernel copy per buffer, and
  * a window is unmapped once read, so the process's resident memory does not
  * grow with the file. Pipes, stdin, compressed input, and a file whose
@@ -22,7 +22,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-enum { PEEK = 4, IN_BUF = 1 << 17, MAP_WINDOW = 1 << 18 };
+enum { PEEK = 4, IN_BUF = 1 << 17, MAP_WINDOW = 1 << 16 };
 
 typedef enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD } codec;
 

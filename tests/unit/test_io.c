@@ -59,7 +59,7 @@ static unsigned char *read_source_format(const char *path, size_t chunk, size_t 
 }
 
 
-/* A plain file of many of the reader's 256 KiB mapped windows, read in
+/* A plain file of many of the reader's 64 KiB mapped windows, read in
  * chunks that straddle the windows' ends: the same bytes, all consumed. */
 START_TEST(byte_source_mapped_windows)
 {
