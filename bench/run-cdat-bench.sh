@@ -95,8 +95,8 @@ runi() {    # LABEL SET CONFIG
 for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done
 if command -v dineroIV >/dev/null; then
     # The same references in Dinero IV's din format (0 read, 1 write), the same cache.
-    "$BIN/smait" dump "$DIR/ir.1.0" | awk '$2 == "load:" || $2 == "store:" { print ($2 == "store:"), substr($4, 3) }
-        $2 == "load" || $2 == "store" { print ($2 == "store"), substr($4, 3) }' >"$DIR/ir.din"
+    "$BIN/smait" dump "$DIR/ir.1.0" | awk '$2 == "load" || $2 == "store" { print ($2 == "store"), substr($4, 3) }' \
+        >"$DIR/ir.din"
     for r in 1 2 3; do
         /usr/bin/env time -f "%e %M" -o "$DIR/time.out" dineroIV -l1-dsize 64k -l1-dassoc 2 -l1-dbsize 64 \
             -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a -informat d <"$DIR/ir.din" >/dev/null
