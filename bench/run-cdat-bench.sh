@@ -7,13 +7,23 @@
 # peak memory, directory size, and the cost of writing the detailed trace.
 # Targets (issue 5): 1x1 with a 64 KiB 2-way d-cache >= 40 M data refs/s;
 # 4x4 with 16 threads >= 15 M/s; the detailed trace at most 3x slower.
-# Environment: BIN, BENCH, BENCH_DIR as run-bench.sh.
+# Then the irregular mix (bench/gen_irregular: private streams, a hot shared
+# region, random words over 256 MiB): its data references alone
+# (bench/data_refs_only: no fetches) at 1x1, beside Dinero IV on the same
+# references when dineroIV is on the PATH, and the whole mix at 4x4 with 16
+# threads; each with the directory's memory (CDAT_DIRECTORY_STATS): its
+# table's bytes per line the caches hold at the end, and its line map's bytes
+# per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
+# table <= 32 bytes per cached line; 4x4 with 16 threads >= 30 M refs/s.
+# Environment: BIN, BENCH, BENCH_DIR as run-bench.sh; BENCH_IRREGULAR_K:
+# thousands of data references of the irregular runs (default 20000).
 set -euo pipefail
 : "${BIN:?}" "${BENCH:?}"
 DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
 CONFIGS=$(cd "$(dirname "$0")/../configs" && pwd)
 mkdir -p "$DIR"
-trap 'rm -f "$DIR"/cd.1.* "$DIR"/cdb.1.* "$DIR"/cd.16.* "$DIR"/cd-*.ini "$DIR/time.out"' EXIT
+trap 'rm -f "$DIR"/cd.1.* "$DIR"/cdb.1.* "$DIR"/cd.16.* "$DIR"/cd-*.ini "$DIR/time.out" "$DIR"/ir*.1.* \
+    "$DIR"/ir.16.* "$DIR/dir.out" "$DIR/ir.din"' EXIT
 MK=${BENCH_KERNEL_MRECORDS:-16}
 "$BENCH/gen_kernel" "$DIR/cdb" 1 "$MK" blocked
 "$BENCH/gen_kernel" "$DIR/cd" 1 "$MK"
@@ -25,7 +35,7 @@ cat "$DIR"/cdb.1.* "$DIR"/cd.1.* "$DIR"/cd.16.* >/dev/null
 run() {
     local label=$1 set=$2 cfg=$3 user sys
     /usr/bin/env time -f "%e %M %U %S" -o "$DIR/time.out" "$BIN/cdat" -p -q -o "$DIR" "$DIR/$set" "$cfg"
-    read -r secs rss_kib user sys < "$DIR/time.out"
+    read -r secs rss_kib user sys < <(tail -1 "$DIR/time.out")
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
     local refs records lines
     refs=$(awk '$1 == "RxTxL01:" { print $4 }' "$DIR/$set.cdat_report")
@@ -61,3 +71,41 @@ awk -v a="$secs" -v b="$plain" -v c="$cpu" -v d="$plain_cpu" \
     'BEGIN { printf "both traces: %.2fx the time without them (CPU time %.2fx)\n", a / b, c / d }'
 du -ch "$DIR"/cd.16.detailed "$DIR"/cd.16.general.* | tail -1 | sed 's/^/trace bytes: /'
 rm -f "$DIR"/cd.16.detailed "$DIR"/cd.16.general.* "$DIR"/cd.*.cdat_report
+
+echo "== cdat on the irregular mix (targets: 1x1 data references alone >= 70 M data refs/s and"
+echo "   directory table <= 32 bytes per cached line; 4x4 with 16 threads >= 30 M refs/s)"
+IK=${BENCH_IRREGULAR_K:-20000}
+"$BENCH/gen_irregular" "$DIR/irall" 1 "$IK"
+"$BENCH/data_refs_only" "$DIR/irall.1.0" "$DIR/ir.1.0"
+rm -f "$DIR/irall.1.0"
+"$BENCH/gen_irregular" "$DIR/ir" 16 $(( IK / 16 ))
+cat "$DIR"/ir.1.* "$DIR"/ir.16.* >/dev/null
+
+# dir_stats SET: the directory's memory at the end of a run of SET (stderr of
+# cdat under CDAT_DIRECTORY_STATS, in $DIR/dir.out).
+dir_stats() {
+    awk '/^cdat: directory:/ { printf "directory: %d lines ever requested, %d table entries, %d cached lines;" \
+        " table %.1f bytes per cached line, line map %.2f bytes per line ever requested\n", $4, $6, $12,
+        $8 / ($12 ? $12 : 1), $10 / ($4 ? $4 : 1) }' "$DIR/dir.out"
+}
+runi() {    # LABEL SET CONFIG
+    CDAT_DIRECTORY_STATS=1 run "$@" 2>"$DIR/dir.out"
+    dir_stats
+}
+for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done
+if command -v dineroIV >/dev/null; then
+    # The same references in Dinero IV's din format (0 read, 1 write), the same cache.
+    "$BIN/smait" dump "$DIR/ir.1.0" | awk '$2 == "load" || $2 == "store" { print ($2 == "store"), substr($4, 3) }' \
+        >"$DIR/ir.din"
+    for r in 1 2 3; do
+        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" dineroIV -l1-dsize 64k -l1-dassoc 2 -l1-dbsize 64 \
+            -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a -informat d <"$DIR/ir.din" >/dev/null
+        read -r dsecs drss <"$DIR/time.out"
+        awk -v t="$dsecs" -v m="$drss" -v d="$IK" 'BEGIN { printf "dineroIV 1x1 irregular data references: %.2f s,"
+            " %.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
+    done
+else
+    echo "(dineroIV is not on the PATH: no Dinero IV comparison)"
+fi
+for r in 1 2; do runi "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini"; done
+rm -f "$DIR"/ir.*.cdat_report

@@ -3,10 +3,20 @@
  *
  * A holder is a "slot": global processor p (0..127) is slot p; the
  * interconnect cache of node n (SPEC §8.4) is slot DIR_ICC_SLOT + n. I/O
- * processors never hold lines. Entries live in an open-addressing hash table
- * keyed by line number, created on a line's first request, so memory grows
- * with the lines that missed somewhere, not with the address space or the
- * trace length. */
+ * processors never hold lines.
+ *
+ * Two levels, so memory follows the views that need more than a byte:
+ *  - a line map, one byte per line in 4 KiB chunks allocated on demand: never
+ *    requested, idle, exclusive or dirty at one owner (the owner in the byte),
+ *    or "in the table". Most views are one of these, so a miss reads one byte
+ *    (an idle line costs nothing more than its byte).
+ *  - a hash table of full entries for the other views: shared (any holders,
+ *    stale ones included) and, on machines of more than 126 processors,
+ *    dirty. An entry is removed when its line's view fits the map again, so
+ *    the table holds about the lines the caches hold plus the stale sharers
+ *    the protocol must remember.
+ * The protocol reads a view with dir_load, changes its copy, and writes it
+ * back with dir_store. */
 #ifndef DSM_CDAT_DIRECTORY_H
 #define DSM_CDAT_DIRECTORY_H
 
@@ -27,56 +37,128 @@ static inline unsigned hs_count(const holder_set *h)
 {
     return (unsigned)(__builtin_popcountll(h->w[0]) + __builtin_popcountll(h->w[1]) + __builtin_popcountll(h->w[2]));
 }
+/* Whether h is exactly { s }. */
+static inline bool hs_only(const holder_set *h, unsigned s)
+{
+    holder_set o = { { 0, 0, 0 } };
+    hs_add(&o, s);
+    return h->w[0] == o.w[0] && h->w[1] == o.w[1] && h->w[2] == o.w[2];
+}
 
 /* The view's state; values are the general trace's status numbers. */
 typedef enum dir_state { DIR_IDLE = 1, DIR_SHARED = 2, DIR_EXCLUSIVE = 3, DIR_DIRTY = 4 } dir_state;
 
-/* dir_entry.home of a new entry. */
-enum { DIR_HOME_UNSET = INT8_MIN };
-
-typedef struct dir_entry {
-    uint32_t key;               /* line + 1; 0 = free slot */
+/* The home's view of one line, as the protocol works on it. */
+typedef struct dir_view {
     uint8_t state;              /* dir_state */
-    uint8_t owner;              /* slot of the owner when exclusive or dirty */
-    int8_t home;                /* the user's note of the line's home (the machine keeps its page's
-                                 * placement there); DIR_HOME_UNSET in a new entry */
+    uint8_t owner;              /* slot of the owner when exclusive or dirty (else meaningless) */
     holder_set holders;         /* recorded holders (the owner alone when exclusive or dirty) */
+} dir_view;
+
+/* A table entry: a view and its line (32 bytes). */
+typedef struct dir_entry {
+    holder_set holders;
+    uint32_t key;               /* line + 1; 0 = free slot */
+    uint8_t state, owner;
 } dir_entry;
 
+enum { DIR_CHUNK_BITS = 12 };   /* lines per line-map chunk: 4096 (4 KiB) */
+
 typedef struct directory {
-    dir_entry *e;
-    size_t cap, used;           /* cap a power of two, at least 32 */
-    unsigned group_shift;       /* 32 - log2(cap / 16): a group hash's bits */
+    uint8_t **chunk;            /* line >> DIR_CHUNK_BITS → the chunk's line codes, or NULL */
+    size_t nchunks, chunks_used;
+    unsigned dirty_base;        /* code of "dirty at owner p": dirty_base + p; 0: dirty views go
+                                 * to the table (too many processors for a byte) */
+    dir_entry *e;               /* the table: open addressing (directory.c) */
+    size_t cap, used;           /* cap a power of two, at least 64 */
+    unsigned shift;             /* 32 - log2(cap / 16): a group hash's bits */
+    uint64_t step_inverse;      /* the probe step's inverse mod 2^64 */
+    size_t last;                /* the slot of the last entry dir_load read */
+    size_t lines;               /* lines ever requested */
 } directory;
 
-void dir_init(directory *d);
+/* nprocs processors (1..128); line_shift: log2 of the line size. */
+void dir_init(directory *d, unsigned nprocs, unsigned line_shift);
 void dir_free(directory *d);
 
-/* The entry of line, created idle when absent. The pointer is valid until the
- * next dir_get (the table may grow). */
-dir_entry *dir_get(directory *d, uint32_t line);
+/* A line's code in the map (private to directory.c and the inline functions). */
+enum { DIR_CODE_NEW = 0, DIR_CODE_IDLE = 1, DIR_CODE_TABLE = 2, DIR_CODE_EXCL = 3 };
 
-/* The table slot where line's entry is looked for first: the 16 lines of a
- * group side by side in a block of 16 slots, the block chosen by Fibonacci
- * hashing of the group number (its product's high bits). */
-static inline size_t dir_slot_of(const directory *d, uint32_t line)
+uint8_t *dir_new_chunk(directory *d, uint32_t line);
+void dir_load_table(directory *d, uint32_t line, dir_view *v);
+
+/* Where line's code lives (its chunk allocated when absent). Stable for the
+ * directory's life: dir_store takes it back. */
+static inline uint8_t *dir_code(directory *d, uint32_t line)
 {
-    uint32_t group = line >> 4;
-    return (size_t)((group * 0x9E3779B1u) >> d->group_shift) << 4 | (line & 15);
+    uint8_t *c = d->chunk[line >> DIR_CHUNK_BITS];
+    if (__builtin_expect(!c, 0)) c = dir_new_chunk(d, line);
+    return c + (line & ((1u << DIR_CHUNK_BITS) - 1));
 }
 
-/* Start loading the table's memory for line, ahead of a dir_get of it (a
- * hint only: nothing changes). */
+/* The view of line into *v; a line never requested before becomes idle (and
+ * counts in dir_lines). Returns the code's place for dir_store. */
+static inline uint8_t *dir_load(directory *d, uint32_t line, dir_view *v)
+{
+    uint8_t *code = dir_code(d, line);
+    unsigned c = *code;
+    if (c == DIR_CODE_TABLE) {
+        dir_load_table(d, line, v);
+        return code;
+    }
+    v->holders.w[0] = v->holders.w[1] = v->holders.w[2] = 0;
+    if (c <= DIR_CODE_IDLE) {
+        if (c == DIR_CODE_NEW) {
+            d->lines++;
+            *code = DIR_CODE_IDLE;
+        }
+        v->state = DIR_IDLE;
+        v->owner = 0;
+        return code;
+    }
+    bool dirty = d->dirty_base && c >= d->dirty_base;
+    v->state = dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
+    v->owner = (uint8_t)(c - (dirty ? d->dirty_base : DIR_CODE_EXCL));
+    hs_add(&v->holders, v->owner);
+    return code;
+}
+
+void dir_store_slow(directory *d, uint32_t line, uint8_t *code, const dir_view *v, unsigned c);
+
+/* Write line's view back (code: dir_load's answer for line). */
+static inline void dir_store(directory *d, uint32_t line, uint8_t *code, const dir_view *v)
+{
+    unsigned c;
+    if (v->state == DIR_IDLE && hs_empty(&v->holders)) c = DIR_CODE_IDLE;
+    else if (v->state == DIR_EXCLUSIVE && hs_only(&v->holders, v->owner)) c = DIR_CODE_EXCL + v->owner;
+    else if (v->state == DIR_DIRTY && d->dirty_base && hs_only(&v->holders, v->owner)) c = d->dirty_base + v->owner;
+    else c = DIR_CODE_TABLE;
+    if (c == DIR_CODE_TABLE || *code == DIR_CODE_TABLE) {
+        dir_store_slow(d, line, code, v, c);
+        return;
+    }
+    *code = (uint8_t)c;
+}
+
+/* Start loading line's code, ahead of a dir_load of it (a hint only). */
 static inline void dir_prefetch(const directory *d, uint32_t line)
 {
-    __builtin_prefetch(&d->e[dir_slot_of(d, line)], 1);
+    const uint8_t *c = d->chunk[line >> DIR_CHUNK_BITS];
+    if (c) __builtin_prefetch(c + (line & ((1u << DIR_CHUNK_BITS) - 1)), 1);
 }
 
-/* The entry of line, or NULL (for tests and statistics). */
-const dir_entry *dir_find(const directory *d, uint32_t line);
+/* The view of line without creating anything: false when it was never
+ * requested (for tests and statistics). */
+bool dir_peek(const directory *d, uint32_t line, dir_view *v);
 
-/* Entries in use and bytes held (for benchmarks). */
-static inline size_t dir_lines(const directory *d) { return d->used; }
-static inline size_t dir_bytes(const directory *d) { return d->cap * sizeof(dir_entry); }
+/* Lines ever requested (the report's "directory: lines"). */
+static inline size_t dir_lines(const directory *d) { return d->lines; }
+/* Table entries in use, and bytes held: the table's, the line map's. */
+static inline size_t dir_entries(const directory *d) { return d->used; }
+static inline size_t dir_table_bytes(const directory *d) { return d->cap * sizeof(dir_entry); }
+static inline size_t dir_map_bytes(const directory *d)
+{
+    return d->chunks_used << DIR_CHUNK_BITS;
+}
 
 #endif

@@ -8,8 +8,9 @@
  * reference returns whether it hit, missed or upgraded and where a miss was
  * satisfied from. The rules, case by case, are in docs/cdat-protocol.md.
  *
- * The common case, a cache hit, is inline below and touches only the
- * processor's cache; everything else is in protocol.c. */
+ * The common case, a cache hit, is inline below (mach_hit, then mach_fetch,
+ * mach_load, mach_store) and touches only the processor's cache; everything
+ * else is in protocol.c. */
 #ifndef DSM_CDAT_MACHINE_H
 #define DSM_CDAT_MACHINE_H
 
@@ -90,6 +91,10 @@ void mach_free(machine *m);
 
 static inline uint32_t mach_line(const machine *m, uint32_t addr) { return addr >> m->line_shift; }
 
+/* Lines the caches hold now (every processor's two caches and the
+ * interconnect caches), for the directory's memory beside them. */
+uint64_t mach_cached_lines(const machine *m);
+
 /* References that miss, upgrade or need the directory (protocol.c). */
 enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);
@@ -99,6 +104,20 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
  * read lands in memory) or read_current (a file write reads memory). io is
  * the I/O processor's number k >= 1 (named -k), on node io_node. */
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge);
+
+/* The common case of a reference of processor cpu to one line, inline: kind
+ * (MACH_IFETCH, MACH_LOAD, MACH_STORE) hits among the two most recently used
+ * lines of its set and needs no transaction (a fetch or load of a present
+ * line, a store to a dirty one). Returns false otherwise, when the reference
+ * needs mach_fetch, mach_load or mach_store; nothing the protocol sees has
+ * changed then (the set's two most recent lines may have swapped, as those
+ * calls' own hit would swap them). */
+static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
+{
+    if (kind == MACH_IFETCH) return cache_hit(&m->p[cpu].i, line) != CS_INVALID;
+    cache_state st = cache_hit(&m->p[cpu].d, line);
+    return st == CS_DIRTY || (st != CS_INVALID && kind == MACH_LOAD);
+}
 
 /* One reference of processor cpu to one line. */
 static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t line)

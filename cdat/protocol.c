@@ -48,7 +48,7 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     m->node_slots = xcalloc(m->nodes, sizeof *m->node_slots);
     for (unsigned s = 0; s < m->nprocs; s++) hs_add(&m->node_slots[m->p[s].node], s);
     for (unsigned n = 0; n < m->nodes; n++) hs_add(&m->node_slots[n], DIR_ICC_SLOT + n);
-    dir_init(&m->dir);
+    dir_init(&m->dir, m->nprocs, m->line_shift);
     m->pl = pl;
     m->on_seq = on_seq;
     m->ctx = ctx;
@@ -70,6 +70,14 @@ void mach_free(machine *m)
     dir_free(&m->dir);
     free(m->seq.tx);
     memset(m, 0, sizeof *m);
+}
+
+uint64_t mach_cached_lines(const machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->nprocs; i++) n += cache_count(&m->p[i].d) + cache_count(&m->p[i].i);
+    for (unsigned k = 0; m->icc && k < m->nodes; k++) n += cache_count(&m->icc[k]);
+    return n;
 }
 
 /* An impossible protocol state: a bug, never bad input. */
@@ -120,17 +128,16 @@ static mach_presence presence(const machine *m, const holder_set *h, int except,
 
 static inline int bank_of(const machine *m, uint32_t line) { return (int)(line % m->banks); }
 
-/* The home node of line (entry e) for a requester on req_node. The page's
- * placement is decided at the first request for any of its lines and never
- * changes, so the entry keeps it: later sequences skip the placement table. */
-static inline int line_home(machine *m, dir_entry *e, uint32_t line, int req_node)
+/* The home node of line for a requester on req_node. The page's placement
+ * is decided at the first request for any of its lines and never changes. */
+static inline int line_home(machine *m, uint32_t line, int req_node)
 {
-    if (e->home == DIR_HOME_UNSET) e->home = (int8_t)placement_page(m->pl, line << m->line_shift, req_node);
-    return e->home == PLACE_REPLICATED ? req_node : e->home;
+    int h = placement_page(m->pl, line << m->line_shift, req_node);
+    return h == PLACE_REPLICATED ? req_node : h;
 }
 
 static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
-                      const dir_entry *e, uint8_t code)
+                      const dir_view *e, uint8_t code)
 {
     mach_seq *s = &m->seq;
     s->clock = clock;
@@ -279,14 +286,16 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
     }
     uint8_t code = vst == CS_DIRTY ? TX_WRITE_BACK : TX_UPDATE_TAG;
     int node = m->p[cpu].node;
-    dir_entry *e = dir_get(&m->dir, victim);
-    int home = line_home(m, e, victim, node);
+    dir_view v, *e = &v;
+    uint8_t *code_at = dir_load(&m->dir, victim, e);
+    int home = line_home(m, victim, node);
     if ((e->state != DIR_EXCLUSIVE && e->state != DIR_DIRTY) || e->owner != cpu)
         bug(m, victim, "a returned line is not recorded as the processor's");
     seq_begin(m, cpu, node, clock, victim, home, e, code);
     tx_requester(m, code);
     e->state = DIR_IDLE;
     hs_clear(&e->holders);
+    dir_store(&m->dir, victim, code_at, e);
     emit(m);
 }
 
@@ -305,14 +314,14 @@ static void fill(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, c
 /* A remote line reached node n in shared state from outside: the node's
  * interconnect cache keeps it and the home records it (SPEC §8.4). Its own
  * victims go silently (the home keeps a stale holder). */
-static void icc_keep(machine *m, dir_entry *e, int n, uint32_t line)
+static void icc_keep(machine *m, dir_view *e, int n, uint32_t line)
 {
     if (!m->icc || m->seq.home == n) return;
     cache_fill(&m->icc[n], line, CS_SHARED, NULL, NULL);
     hs_add(&e->holders, DIR_ICC_SLOT + (unsigned)n);
 }
 
-static void set_owner(dir_entry *e, dir_state st, unsigned owner)
+static void set_owner(dir_view *e, dir_state st, unsigned owner)
 {
     e->state = (uint8_t)st;
     e->owner = (uint8_t)owner;
@@ -322,7 +331,7 @@ static void set_owner(dir_entry *e, dir_state st, unsigned owner)
 
 /* The view after processor p got the line in state pst: owned by p, or shared
  * by p and, when q >= 0, by q (the former owner that kept a shared copy). */
-static void set_view(dir_entry *e, cache_state pst, unsigned p, int q)
+static void set_view(dir_view *e, cache_state pst, unsigned p, int q)
 {
     if (pst != CS_SHARED) {
         set_owner(e, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, p);
@@ -347,7 +356,7 @@ static cache_state from_memory(uint8_t request, bool may_excl)
 /* The owner q's answer to a recall (31, 32, 33) for the requester, who ends
  * in state *pst (set here); the directory entry follows. io: an I/O
  * read_current (no c2c, the I/O processor never holds the line). */
-static void recall(machine *m, dir_entry *e, uint32_t line, uint8_t request, bool may_excl)
+static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool may_excl)
 {
     unsigned q = e->owner;
     int cpu = m->seq.requester;
@@ -428,8 +437,9 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         cache_state vst = cache_lru(&P->d, line, &victim);
         if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
     }
-    dir_entry *e = dir_get(&m->dir, line);
-    int home = line_home(m, e, line, n);
+    dir_view v, *e = &v;
+    uint8_t *code_at = dir_load(&m->dir, line, e);
+    int home = line_home(m, line, n);
     bool owned = e->state == DIR_EXCLUSIVE || e->state == DIR_DIRTY;
 
     /* Local snoop: another processor of the node holds the line dirty. */
@@ -444,6 +454,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         if (pst == CS_DIRTY) drop_proc(m, q, line);
         else cache_set_state(&m->p[q].d, line, CS_SHARED);
         set_view(e, pst, (unsigned)cpu, pst == CS_SHARED ? (int)q : -1);
+        dir_store(&m->dir, line, code_at, e);
         emit(m);
         r.source = SRC_LOCAL_CACHE;
         fill(m, cpu, clock, line, kind, pst, &r);
@@ -489,6 +500,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     /* Shared data from outside the node: the interconnect cache keeps a copy
      * (a snooped copy, handled above, never came from outside). */
     if (pst == CS_SHARED) icc_keep(m, e, n, line);
+    dir_store(&m->dir, line, code_at, e);
     emit(m);
     r.source = m->seq.source;
     fill(m, cpu, clock, line, kind, pst, &r);
@@ -499,8 +511,9 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
     mach_ref r = { REF_UPGRADE, SRC_NONE, 0 };
     int n = m->p[cpu].node;
-    dir_entry *e = dir_get(&m->dir, line);
-    int home = line_home(m, e, line, n);
+    dir_view v, *e = &v;
+    uint8_t *code_at = dir_load(&m->dir, line, e);
+    int home = line_home(m, line, n);
     if (e->state != DIR_SHARED) bug(m, line, "req_inv for a line the home does not record as shared");
     seq_begin(m, cpu, n, clock, line, home, e, TX_REQ_INV);
     tx_requester(m, TX_REQ_INV);
@@ -508,6 +521,7 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
     tx_requester(m, TX_ALLOC_DONE);
     m->seq.critical = any ? 4 : 2;
     set_owner(e, DIR_DIRTY, (unsigned)cpu);
+    dir_store(&m->dir, line, code_at, e);
     cache_set_state(&m->p[cpu].d, line, CS_DIRTY);
     emit(m);
     return r;
@@ -516,8 +530,9 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge)
 {
     uint8_t request = write_purge ? TX_WRITE_PURGE : TX_READ_CURRENT;
-    dir_entry *e = dir_get(&m->dir, line);
-    int home = line_home(m, e, line, io_node);
+    dir_view v, *e = &v;
+    uint8_t *code_at = dir_load(&m->dir, line, e);
+    int home = line_home(m, line, io_node);
     seq_begin(m, -io, io_node, clock, line, home, e, request);
     tx_requester(m, request);
     if (write_purge) {
@@ -535,5 +550,6 @@ void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, boo
         m->seq.critical = 2;
         m->seq.source = (int8_t)memory_source(m);
     }
+    dir_store(&m->dir, line, code_at, e);
     emit(m);
 }

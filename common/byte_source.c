@@ -1,6 +1,14 @@
 /* byte_source.c — plain / gzip / zstd / stdin input with zlib's inflate and
  * libzstd's streaming decompression, which runs on a thread of its own
- * (read_ahead.c). */
+ * (read_ahead.c).
+ *
+ * A plain regular file is read through a mapping (mmap), 64 KiB at a time,
+ * by copying from it: no read() system call and kernel copy per buffer, and
+ * a window is unmapped once read, so the process's resident memory does not
+ * grow with the file. Pipes, stdin, compressed input, and a file whose
+ * window cannot be mapped use read(). The file's size is taken at open; like
+ * any mapped file, one that another process shortens while it is read ends
+ * the run with SIGBUS. */
 #include "byte_source.h"
 #include "diag.h"
 #include "read_ahead.h"
@@ -9,13 +17,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
-enum { PEEK = 4, IN_BUF = 1 << 17 };
+enum { PEEK = 4, IN_BUF = 1 << 17, MAP_WINDOW = 1 << 16 };
 
 typedef enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD } codec;
 
@@ -31,6 +40,10 @@ struct byte_source {
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
     uint64_t produced;      /* bytes handed out by byte_source_read */
+    bool mapped;            /* plain regular file read through mapped windows */
+    const unsigned char *win;   /* the window mapped now, or NULL */
+    uint64_t win_off, win_len;  /* its place in the file */
+    uint64_t map_pos;       /* the next byte of the file to hand out */
     z_stream z;
     unsigned char *in;      /* compressed input buffer */
     ZSTD_DCtx *zd;
@@ -123,6 +136,9 @@ byte_source *byte_source_open(const char *path, const char **why)
         s->zret = 1;            /* a frame has begun and not ended */
         s->zd = ZSTD_createDCtx();
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    } else if (S_ISREG(st.st_mode) && s->size > (uint64_t)k) {
+        s->mapped = true;
+        s->map_pos = (uint64_t)k;           /* the peeked bytes come from peek[] */
     }
     if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
     return s;
@@ -134,9 +150,41 @@ void byte_source_close(byte_source *s)
     read_ahead_stop(s->ahead);
     if (s->codec == CODEC_GZIP) inflateEnd(&s->z);
     ZSTD_freeDCtx(s->zd);
+    if (s->win) munmap((void *)s->win, (size_t)s->win_len);
     if (s->own_fd) close(s->fd);
     free(s->in);
     free(s);
+}
+
+/* Copy up to n bytes from the mapped windows. A window that cannot be mapped
+ * turns the source back to read() from where it stands. */
+static size_t read_mapped(byte_source *s, unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n && s->map_pos < s->size) {
+        if (!s->win || s->map_pos >= s->win_off + s->win_len) {
+            if (s->win) munmap((void *)s->win, (size_t)s->win_len);
+            s->win = NULL;
+            s->win_off = s->map_pos & ~(uint64_t)(MAP_WINDOW - 1);
+            s->win_len = s->size - s->win_off < MAP_WINDOW ? s->size - s->win_off : MAP_WINDOW;
+            void *m = mmap(NULL, (size_t)s->win_len, PROT_READ, MAP_PRIVATE, s->fd, (off_t)s->win_off);
+            if (m == MAP_FAILED) {
+                s->mapped = false;
+                lseek(s->fd, (off_t)s->map_pos, SEEK_SET);
+                return got;
+            }
+            s->win = m;
+            posix_madvise(m, (size_t)s->win_len, POSIX_MADV_SEQUENTIAL);
+        }
+        uint64_t k = s->win_off + s->win_len - s->map_pos;
+        if (k > n - got) k = n - got;
+        memcpy(buf + got, s->win + (s->map_pos - s->win_off), (size_t)k);
+        s->map_pos += k;
+        s->consumed += k;
+        got += (size_t)k;
+    }
+    if (s->map_pos == s->size) s->eof = true;
+    return got;
 }
 
 static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char **why)
@@ -145,6 +193,10 @@ static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char 
     while (s->peek_pos < s->peek_len && got < n)
         buf[got++] = s->peek[s->peek_pos++];
     if (got == n || s->eof) return (long)got;
+    if (s->mapped) {
+        got += read_mapped(s, buf + got, n - got);
+        if (s->mapped || got == n || s->eof) return (long)got;
+    }
     long k = read_full(s->fd, buf + got, n - got);
     if (k < 0) {
         *why = strerror(errno);

@@ -58,6 +58,28 @@ static unsigned char *read_source_format(const char *path, size_t chunk, size_t 
     return buf;
 }
 
+
+/* A plain file of many of the reader's 64 KiB mapped windows, read in
+ * chunks that straddle the windows' ends: the same bytes, all consumed. */
+START_TEST(byte_source_mapped_windows)
+{
+    size_t size = (9u << 20) + 5;
+    unsigned char *data = malloc(size);
+    for (size_t i = 0; i < size; i++) data[i] = (unsigned char)(i * 13 + (i >> 12));
+    const char *p = tu_file("big");
+    tu_write(p, data, size);
+    const size_t chunks[] = { (3u << 20) + 1, 65536 + 3, 4u << 20 };
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        size_t n;
+        unsigned char *got = read_source(p, chunks[c], &n, NULL);
+        ck_assert_uint_eq(n, size);
+        ck_assert(memcmp(got, data, size) == 0);
+        free(got);
+    }
+    free(data);
+}
+END_TEST
+
 START_TEST(byte_source_chunks)
 {
     unsigned char data[3000];
@@ -1237,6 +1259,7 @@ Suite *io_suite(void)
     Suite *s = suite_create("io");
     TCase *tc = tcase_create("byte_source");
     tcase_add_test(tc, byte_source_chunks);
+    tcase_add_test(tc, byte_source_mapped_windows);
     tcase_add_test(tc, byte_source_zstd_frames);
     tcase_add_test(tc, byte_source_magic_not_name);
     tcase_add_test(tc, byte_source_open_errors);

@@ -66,7 +66,13 @@ static const char *take(rig *r)
 
 enum { L0 = 0x0000 >> 6, L1 = 0x1000 >> 6 };   /* a line of page 0 (home node 0), of page 1 (home node 1) */
 
-static const dir_entry *view(rig *r, uint32_t line) { return dir_find(&r->m.dir, line); }
+/* The home's view of line (the line must have been requested). */
+static const dir_view *view(rig *r, uint32_t line)
+{
+    static dir_view v;
+    ck_assert(dir_peek(&r->m.dir, line, &v));
+    return &v;
+}
 
 START_TEST(write_purge_idle)
 {
@@ -235,6 +241,156 @@ START_TEST(upgrade_invalidates_stale_sharers)
 }
 END_TEST
 
+
+/* mach_hit: what needs no transaction hits; everything else returns false,
+ * emits nothing and leaves the states as they were, so the full reference
+ * that follows sees what it would have seen. */
+START_TEST(hit_path)
+{
+    rig r;
+    rig_init(&r, 1);
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_LOAD));           /* absent */
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_STORE));
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_IFETCH));
+    ck_assert_str_eq(take(&r), "");
+    mach_load(&r.m, 0, 1, L0);                              /* local, protocol 1: exclusive */
+    take(&r);
+    ck_assert(mach_hit(&r.m, 0, L0, MACH_LOAD));
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_IFETCH));         /* the i-cache is another cache */
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_STORE));          /* exclusive: the store turns it dirty */
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0), CS_EXCLUSIVE);
+    ck_assert_int_eq(mach_store(&r.m, 0, 2, L0).outcome, REF_HIT);
+    ck_assert(mach_hit(&r.m, 0, L0, MACH_STORE));
+    mach_load(&r.m, 1, 3, L0);                              /* processor 1 snoops: both shared */
+    take(&r);
+    ck_assert(mach_hit(&r.m, 0, L0, MACH_LOAD));
+    ck_assert(!mach_hit(&r.m, 0, L0, MACH_STORE));          /* shared: an upgrade */
+    ck_assert_str_eq(take(&r), "");
+    ck_assert_int_eq(cache_probe(&r.m.p[0].d, L0), CS_SHARED);
+    ck_assert_int_eq(mach_store(&r.m, 0, 4, L0).outcome, REF_UPGRADE);
+    mach_fetch(&r.m, 2, 5, L1);
+    ck_assert(mach_hit(&r.m, 2, L1, MACH_IFETCH));
+    ck_assert(!mach_hit(&r.m, 2, L1, MACH_LOAD));
+    rig_free(&r);
+}
+END_TEST
+
+/* ---- the directory alone ---- */
+
+static dir_view mkview(unsigned state, unsigned owner, const unsigned *holders, unsigned n)
+{
+    dir_view v;
+    memset(&v, 0, sizeof v);
+    v.state = (uint8_t)state;
+    v.owner = (uint8_t)owner;
+    for (unsigned i = 0; i < n; i++) hs_add(&v.holders, holders[i]);
+    return v;
+}
+
+static bool same_view(const dir_view *a, const dir_view *b)
+{
+    if (a->state != b->state) return false;
+    if (memcmp(&a->holders, &b->holders, sizeof a->holders)) return false;
+    return (a->state != DIR_EXCLUSIVE && a->state != DIR_DIRTY) || a->owner == b->owner;
+}
+
+/* Idle and single-owner views live in the line map; shared ones (and, past
+ * 126 processors, dirty ones) take a table entry, which goes again when the
+ * view fits the map. Lines count once, at their first load. */
+START_TEST(directory_codes_and_entries)
+{
+    for (unsigned nprocs = 1; nprocs <= 128; nprocs += 127) {
+        directory d;
+        dir_init(&d, nprocs, 6);
+        dir_view v, got;
+        uint8_t *c = dir_load(&d, 1000, &v);
+        ck_assert_int_eq(v.state, DIR_IDLE);
+        ck_assert_uint_eq(dir_lines(&d), 1);
+        ck_assert(!dir_peek(&d, 1001, &got));
+        unsigned owner = nprocs - 1;
+        v = mkview(DIR_EXCLUSIVE, owner, &owner, 1);
+        dir_store(&d, 1000, c, &v);
+        ck_assert_uint_eq(dir_entries(&d), 0);
+        ck_assert(dir_peek(&d, 1000, &got) && same_view(&v, &got));
+        v = mkview(DIR_DIRTY, owner, &owner, 1);
+        dir_store(&d, 1000, c, &v);
+        ck_assert_uint_eq(dir_entries(&d), nprocs > 126 ? 1 : 0);
+        ck_assert(dir_peek(&d, 1000, &got) && same_view(&v, &got));
+        unsigned sh[3] = { 0, owner, DIR_ICC_SLOT + 1 };
+        v = mkview(DIR_SHARED, 0, sh, 3);
+        dir_store(&d, 1000, c, &v);
+        ck_assert_uint_eq(dir_entries(&d), 1);
+        c = dir_load(&d, 1000, &got);
+        ck_assert(same_view(&v, &got));
+        ck_assert_uint_eq(dir_lines(&d), 1);
+        v = mkview(DIR_IDLE, 0, NULL, 0);
+        dir_store(&d, 1000, c, &v);
+        ck_assert_uint_eq(dir_entries(&d), 0);
+        ck_assert(dir_peek(&d, 1000, &got) && same_view(&v, &got));
+        dir_free(&d);
+    }
+}
+END_TEST
+
+/* Random views of lines that collide in the table (a stride of its size),
+ * stored and read back against a plain array: entries removed from the
+ * middle of a probe run leave the others findable, and the table grows and
+ * shrinks with the entries in use. */
+START_TEST(directory_random_against_array)
+{
+    enum { N = 3000 };
+    static dir_view ref[N];
+    static bool seen[N];
+    memset(seen, 0, sizeof seen);
+    directory d;
+    dir_init(&d, 8, 2);
+    uint32_t x = 12345;
+    size_t max_cap = 0;
+    for (int round = 0; round < 100000; round++) {
+        x = x * 1103515245u + 12345u;
+        unsigned i = (x >> 8) % N;
+        uint32_t line = i * 4096u + (x & 1);        /* many lines with one low part */
+        unsigned k = i * 2 + (x & 1);
+        if (k >= N) continue;
+        dir_view v, got;
+        uint8_t *c = dir_load(&d, line, &v);
+        if (seen[k]) ck_assert(same_view(&ref[k], &v));
+        else ck_assert_int_eq(v.state, DIR_IDLE);
+        seen[k] = true;
+        unsigned kind = (x >> 20) % 4, owner = (x >> 24) % 8, h[2] = { owner, DIR_ICC_SLOT + (x >> 27) % 4 };
+        v = kind == 0 ? mkview(DIR_IDLE, 0, NULL, 0) : kind == 1 ? mkview(DIR_EXCLUSIVE, owner, h, 1)
+          : kind == 2 ? mkview(DIR_DIRTY, owner, h, 1) : mkview(DIR_SHARED, 0, h, 1 + (x >> 30) % 2);
+        dir_store(&d, line, c, &v);
+        ref[k] = v;
+        ck_assert(dir_peek(&d, line, &got) && same_view(&v, &got));
+        if (d.cap > max_cap) max_cap = d.cap;
+    }
+    size_t shared = 0, lines = 0;
+    for (unsigned k = 0; k < N; k++) {
+        if (!seen[k]) continue;
+        lines++;
+        dir_view got;
+        ck_assert(dir_peek(&d, (k / 2) * 4096u + (k & 1), &got) && same_view(&ref[k], &got));
+        shared += ref[k].state == DIR_SHARED;
+    }
+    ck_assert_uint_eq(dir_entries(&d), shared);
+    ck_assert_uint_eq(dir_lines(&d), lines);
+    /* Every line idle again: the table is back to its first size. */
+    for (unsigned k = 0; k < N; k++) {
+        if (!seen[k]) continue;
+        uint32_t line = (k / 2) * 4096u + (k & 1);
+        dir_view v;
+        uint8_t *c = dir_load(&d, line, &v);
+        v = mkview(DIR_IDLE, 0, NULL, 0);
+        dir_store(&d, line, c, &v);
+    }
+    ck_assert_uint_eq(dir_entries(&d), 0);
+    ck_assert(max_cap >= 1024);
+    ck_assert_uint_eq(d.cap, 64);
+    dir_free(&d);
+}
+END_TEST
+
 Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -250,6 +406,13 @@ Suite *machine_suite(void)
     tcase_add_test(tc, recall_dirty_per_switch);
     tcase_add_test(tc, recall_dirty_remote_line_rl_b);
     tcase_add_test(tc, upgrade_invalidates_stale_sharers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hit");
+    tcase_add_test(tc, hit_path);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("directory");
+    tcase_add_test(tc, directory_codes_and_entries);
+    tcase_add_test(tc, directory_random_against_array);
     suite_add_tcase(s, tc);
     return s;
 }
