@@ -20,6 +20,7 @@
 #include "../common/line_reader.h"
 #include "../common/options.h"
 #include "../common/out_file.h"
+#include "../common/report_json.h"
 #include "../common/version.h"
 
 #include <errno.h>
@@ -49,7 +50,7 @@ static const char usage_text[] =
     "(--lenient: skipped and counted). Clocks are decimal, at most 2^64-1. At most\n"
     "16777216 bins unless --max-bins says otherwise: a clock beyond the last bin\n"
     "stops tdat with the smallest bin width that would do. Lines are at most\n"
-    "1048576 characters. Details: docs/tdat.md.\n"
+    "1048576 characters. Details: docs/tdat.md; --json: docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct tdat_options {
@@ -58,6 +59,7 @@ typedef struct tdat_options {
     uint64_t max_bins;
     bool lenient;
     const char *svg;
+    const char *json;
     rec_filter *filters;
     size_t nfilters;
 } tdat_options;
@@ -307,6 +309,8 @@ int main(int argc, char **argv)
           "skip and count lines with a missing or non-numeric clock (counts on stderr and in the header)" },
         { "svg", 0, NULL, OPT_STRING, "FILE", &o.svg, NULL, 0, 0,
           "also draw events per bin over the clock and the density into the SVG picture FILE" },
+        { "json", 0, NULL, OPT_STRING, "FILE", &o.json, NULL, 0, 0,
+          "also write the frequency file as JSON into FILE (docs/json.md)" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
@@ -325,12 +329,18 @@ int main(int argc, char **argv)
         check_output("SVG file", o.svg, input);
         if (strcmp(o.svg, time_path) == 0) diag_usage_error("the SVG file and the time file are both %s", o.svg);
     }
+    if (o.json) {
+        check_output("JSON file", o.json, input);
+        if (strcmp(o.json, time_path) == 0) diag_usage_error("the JSON file and the time file are both %s", o.json);
+        if (o.svg && strcmp(o.json, o.svg) == 0) diag_usage_error("the JSON file and the SVG file are both %s", o.json);
+    }
 
     /* Outputs are opened first (an unwritable place fails before a long
      * read); they stay temporaries until the end, removed on any error. */
     out_file *ff = out_file_open_stdout();      /* first: a closed stdout's fd 1 goes to no file */
     out_file *tf = out_file_open(time_path, false);
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
+    out_file *jf = o.json ? out_file_open(o.json, false) : NULL;
 
     bins *b = &counts;
     bins_init(b, width, o.max_bins);
@@ -363,7 +373,16 @@ int main(int argc, char **argv)
         svg_write(sf, &si);
         free(sub);
     }
-    print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    /* The frequency file is made once, as text; the JSON form is made from it. */
+    char *freq = NULL;
+    size_t freq_len = 0;
+    FILE *fm = open_memstream(&freq, &freq_len);
+    if (!fm) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    print_freq(fm, argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    if (fclose(fm) != 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    out_file_write(ff, freq, freq_len);
+    if (jf) report_json_text(jf, "tdat", freq, freq_len);
+    free(freq);
     /* Everything succeeded: make the outputs appear, all or none. */
     out_file_commit_all();
 
