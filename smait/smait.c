@@ -46,9 +46,9 @@ static const char usage_diff[] =
     "frequency file) figure by figure and prints, under each line that differs,\n"
     "'NAME: A -> B (change, relative change)', the lines only one report has as\n"
     "'only in A: LINE' or 'only in B: LINE', and last a count. Lines are matched\n"
-    "by tag, name and words, so their order does\n"
-    "not matter; histogram entries missing on one side count 0. Header ('#')\n"
-    "lines are compared too unless --ignore-header. Details: docs/json.md.\n"
+    "by tag, name and words, so their order does not matter; histogram entries\n"
+    "missing on one side count 0. Header ('#') lines are compared too unless\n"
+    "--ignore-header. Details: docs/json.md.\n"
     "Exit status: 0 the same, 1 different, 2 bad input or reports of different\n"
     "tools or shapes (other phases, threads or classes), 3 internal error;\n"
     "a usage error also exits 1 (with a message on stderr).\n";
