@@ -1,12 +1,13 @@
 /* diff.c — `smait diff A B`: the figures that differ between two reports of
- * the same tool (docs/json.md, "Comparing reports: smait diff").
+ * the same tool, text or JSON (docs/json.md, "Comparing reports: smait diff").
  *
  * Lines are matched by what they are, not by where they stand: a line's key
  * is its tag, name and words with its numbers left out (report_fields.h),
  * and the k-th line of a key in A goes with the k-th in B (tdat's density
  * lines share one key). Matched lines are compared number by number, their
  * histogram entries as maps (an entry missing on one side counts 0); the
- * other lines are in one report only. */
+ * other lines are in one report only. A JSON report is read back into its
+ * text lines (tag, name and text of each line; the header strings). */
 #include "smait_cmd.h"
 #include "../common/diag.h"
 #include "../common/line_reader.h"
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdnoreturn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,47 +80,338 @@ static bool known_tool(const char *t)
     return strcmp(t, "ciat") == 0 || strcmp(t, "cdat") == 0 || strcmp(t, "tdat") == 0;
 }
 
-/* Reads a report whole: its first line names the tool. */
+/* What a failed read leaves allocated, at file scope: a fatal error exits from
+ * deep inside, and LeakSanitizer must find these reachable. */
+static report_text reports[2];
+static line_reader *volatile reader;
+static char *volatile json_text;
+static char *json_buf;          /* a decoded JSON string */
+static size_t json_cap;
+
+/* One line of the report (a header line starts with '#'); what names it in a
+ * message: "line N" of a text report, "\"lines\" item N" of a JSON one. */
+static void add_line(report_text *r, const char *line, const char *what, uint64_t no)
+{
+    bool header = line[0] == '#';
+    rf_tag tag;
+    const char *rest;
+    if (!header) {
+        bool tagged = rf_parse_tag(line, &tag, &rest);
+        if (r->tagged && !tagged)
+            diag_data_error(r->path, DIAG_NO_OFFSET, "%s %" PRIu64 ": not a line of a %s report (a '#'"
+                            " header line or 'R<phase>T<thread>L<nn>: name fields')", what, no, r->tool);
+        if (!r->tagged && (tagged || line[0] == '\0' || line[0] == ' '))
+            diag_data_error(r->path, DIAG_NO_OFFSET, "%s %" PRIu64 ": not a line of a tdat frequency file"
+                            " (a '#' header line or 'name fields')", what, no);
+    }
+    r->cap = xgrow((void **)&r->l, r->cap, r->n + 1, sizeof *r->l);
+    rline *l = &r->l[r->n];
+    *l = (rline){ .text = xstrdup(line), .index = (uint32_t)r->n, .header = header };
+    l->key = line_key(header ? line + 1 : line, header);
+    r->n++;
+}
+
+static void set_tool(report_text *r, const char *tool)
+{
+    snprintf(r->tool, sizeof r->tool, "%s", tool);
+    r->tagged = strcmp(tool, "tdat") != 0;
+}
+
+/* ---- the JSON form (docs/json.md): only what makes the text lines ---- */
+
+typedef struct jparse {
+    const char *path, *start, *p, *end;
+    int depth;
+} jparse;
+
+static noreturn void json_error(const jparse *j, const char *what)
+{
+    diag_data_error(j->path, (uint64_t)(j->p - j->start), "not a JSON report: %s", what);
+}
+
+static void json_space(jparse *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static bool json_eat(jparse *j, char c)
+{
+    json_space(j);
+    if (j->p < j->end && *j->p == c) {
+        j->p++;
+        return true;
+    }
+    return false;
+}
+
+static void json_expect(jparse *j, char c, const char *what)
+{
+    if (!json_eat(j, c)) json_error(j, what);
+}
+
+static void buf_put(size_t *n, char c)
+{
+    json_cap = xgrow((void **)&json_buf, json_cap, *n + 2, 1);
+    json_buf[(*n)++] = c;
+}
+
+static unsigned json_hex4(jparse *j)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = j->p < j->end ? *j->p++ : '\0';
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) json_error(j, "a \\u escape without four hex digits");
+        v = v << 4 | (unsigned)d;
+    }
+    return v;
+}
+
+/* A string into json_buf (NUL-terminated). \u0080-\u00ff give the byte itself,
+ * as the tools write bytes that are not UTF-8; other escapes their UTF-8. */
+static const char *json_string(jparse *j)
+{
+    json_expect(j, '"', "a string expected");
+    size_t n = 0;
+    for (;;) {
+        if (j->p >= j->end) json_error(j, "a string without its closing quote");
+        unsigned char c = (unsigned char)*j->p++;
+        if (c == '"') break;
+        if (c < 0x20) json_error(j, "a control character in a string");
+        if (c != '\\') {
+            buf_put(&n, (char)c);
+            continue;
+        }
+        char e = j->p < j->end ? *j->p++ : '\0';
+        const char *simple = strchr("\"\\/bfnrt", e);
+        if (e && simple) {
+            buf_put(&n, "\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"]);
+            continue;
+        }
+        if (e != 'u') json_error(j, "a bad escape in a string");
+        unsigned u = json_hex4(j);
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u')
+                json_error(j, "a lone surrogate in a string");
+            j->p += 2;
+            unsigned lo = json_hex4(j);
+            if (lo < 0xDC00 || lo > 0xDFFF) json_error(j, "a lone surrogate in a string");
+            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+        } else if (u >= 0xDC00 && u <= 0xDFFF) {
+            json_error(j, "a lone surrogate in a string");
+        }
+        if (u == 0) json_error(j, "a NUL character in a string");
+        if (u < 0x100) {
+            buf_put(&n, (char)u);
+        } else if (u < 0x800) {
+            buf_put(&n, (char)(0xC0 | u >> 6));
+            buf_put(&n, (char)(0x80 | (u & 0x3F)));
+        } else if (u < 0x10000) {
+            buf_put(&n, (char)(0xE0 | u >> 12));
+            buf_put(&n, (char)(0x80 | (u >> 6 & 0x3F)));
+            buf_put(&n, (char)(0x80 | (u & 0x3F)));
+        } else {
+            buf_put(&n, (char)(0xF0 | u >> 18));
+            buf_put(&n, (char)(0x80 | (u >> 12 & 0x3F)));
+            buf_put(&n, (char)(0x80 | (u >> 6 & 0x3F)));
+            buf_put(&n, (char)(0x80 | (u & 0x3F)));
+        }
+    }
+    buf_put(&n, '\0');
+    return json_buf;
+}
+
+static void json_skip(jparse *j);
+
+/* The members of an object, each key given to member (which reads its
+ * value); the '{' is read already. */
+static void json_members(jparse *j, void (*member)(jparse *, const char *, void *), void *ctx)
+{
+    if (json_eat(j, '}')) return;
+    do {
+        char key[16] = "";      /* the names read here are shorter; a longer one is no match */
+        const char *k = json_string(j);
+        if (strlen(k) < sizeof key) strcpy(key, k);
+        json_expect(j, ':', "':' expected after a member name");
+        member(j, key, ctx);
+    } while (json_eat(j, ','));
+    json_expect(j, '}', "',' or '}' expected");
+}
+
+static void skip_member(jparse *j, const char *key, void *ctx)
+{
+    (void)key, (void)ctx;
+    json_skip(j);
+}
+
+static void json_skip(jparse *j)
+{
+    json_space(j);
+    if (j->p >= j->end) json_error(j, "a value expected");
+    if (++j->depth > 256) json_error(j, "nested more than 256 deep");
+    char c = *j->p;
+    if (c == '{') {
+        j->p++;
+        json_members(j, skip_member, NULL);
+    } else if (c == '[') {
+        j->p++;
+        if (!json_eat(j, ']')) {
+            do json_skip(j); while (json_eat(j, ','));
+            json_expect(j, ']', "',' or ']' expected");
+        }
+    } else if (c == '"') {
+        json_string(j);
+    } else {
+        const char *s = j->p;
+        while (j->p < j->end && strchr("+-.0123456789eEtrufalsn", *j->p)) j->p++;
+        size_t n = (size_t)(j->p - s);
+        if (!n || ((c == 't' || c == 'f' || c == 'n') && !(n == 4 && memcmp(s, "true", 4) == 0) &&
+                   !(n == 5 && memcmp(s, "false", 5) == 0) && !(n == 4 && memcmp(s, "null", 4) == 0))) {
+            j->p = s;
+            json_error(j, "a value expected");
+        }
+    }
+    j->depth--;
+}
+
+typedef struct json_line {
+    char *tag, *name, *text;
+} json_line;
+
+static void line_member(jparse *j, const char *key, void *ctx)
+{
+    json_line *l = ctx;
+    char **to = strcmp(key, "tag") == 0 ? &l->tag : strcmp(key, "name") == 0 ? &l->name
+              : strcmp(key, "text") == 0 ? &l->text : NULL;
+    if (!to) {
+        json_skip(j);
+        return;
+    }
+    const char *s = json_string(j);
+    free(*to);
+    *to = xstrdup(s);
+}
+
+typedef struct json_doc {
+    report_text *r;
+    bool format, lines;
+    uint64_t nlines;
+} json_doc;
+
+static json_line cur_line;      /* at file scope, as above */
+static char *volatile pending;  /* a line being added */
+
+static void doc_member(jparse *j, const char *key, void *ctx)
+{
+    json_doc *d = ctx;
+    report_text *r = d->r;
+    if (strcmp(key, "format") == 0) {
+        if (strcmp(json_string(j), "dsmtrace-report") != 0) json_error(j, "its format is not \"dsmtrace-report\"");
+        d->format = true;
+    } else if (strcmp(key, "version") == 0) {
+        json_space(j);
+        if (j->end - j->p < 2 || j->p[0] != '1' || strchr("0123456789.eE", j->p[1]))
+            json_error(j, "version 1 expected (the layout this smait reads)");
+        j->p++;
+    } else if (strcmp(key, "tool") == 0) {
+        const char *t = json_string(j);
+        if (!known_tool(t)) json_error(j, "the tool is not ciat, cdat or tdat");
+        if (r->n) json_error(j, "\"tool\" after \"header\" or \"lines\"");
+        set_tool(r, t);
+    } else if (strcmp(key, "header") == 0 || strcmp(key, "lines") == 0) {
+        bool lines = key[0] == 'l';
+        if (!*r->tool) json_error(j, "\"header\" or \"lines\" before \"tool\"");
+        json_expect(j, '[', "an array expected");
+        d->lines |= lines;
+        if (json_eat(j, ']')) return;
+        do {
+            if (!lines) {
+                const char *h = json_string(j);
+                char *t = pending = xmalloc(strlen(h) + 3);
+                sprintf(t, "# %s", h);
+                add_line(r, t, "\"header\" item", (uint64_t)r->n + 1);
+                free(t);
+                pending = NULL;
+                continue;
+            }
+            json_expect(j, '{', "a line object expected");
+            json_members(j, line_member, &cur_line);
+            json_line *l = &cur_line;
+            d->nlines++;
+            if (!l->name || !l->text) json_error(j, "a line without \"name\" or \"text\"");
+            size_t n = (l->tag ? strlen(l->tag) + 2 : 0) + strlen(l->name) + strlen(l->text) + 2;
+            char *t = pending = xmalloc(n);
+            snprintf(t, n, "%s%s%s%s%s", l->tag ? l->tag : "", l->tag ? ": " : "", l->name,
+                     *l->text ? " " : "", l->text);
+            add_line(r, t, "\"lines\" item", d->nlines);
+            free(t);
+            pending = NULL;
+            free(l->tag), free(l->name), free(l->text);
+            *l = (json_line){ 0 };
+        } while (json_eat(j, ','));
+        json_expect(j, ']', "',' or ']' expected");
+    } else {
+        json_skip(j);
+    }
+}
+
+/* A JSON report (text: the whole file). */
+static void read_json(report_text *r, const char *text, size_t len)
+{
+    jparse j = { r->path, text, text, text + len, 0 };
+    json_doc d = { .r = r };
+    json_expect(&j, '{', "an object expected");
+    json_members(&j, doc_member, &d);
+    json_space(&j);
+    if (j.p != j.end) json_error(&j, "something after the document");
+    if (!d.format || !*r->tool || !d.lines) json_error(&j, "\"format\", \"tool\" or \"lines\" missing");
+}
+
+/* Reads a report whole: a text report, whose first line names the tool, or
+ * its JSON form. */
 static void read_report(const char *path, report_text *r)
 {
     r->path = path;
-    line_reader *lr = line_reader_open(path);
+    line_reader *lr = reader = line_reader_open(path);
     line_reader_set_max(lr, DIFF_LINE_MAX);
     char *line;
-    while ((line = line_reader_next(lr, NULL)) != NULL) {
+    size_t len, jlen = 0, jcap = 0;
+    bool json = false;
+    while ((line = line_reader_next(lr, &len)) != NULL) {
         uint64_t no = line_reader_lineno(lr);
+        if (no == 1 && line[strspn(line, " \t")] == '{') json = true;
+        if (json) {     /* the whole text, parsed at the end */
+            char *t = json_text;
+            jcap = xgrow((void **)&t, jcap, jlen + len + 2, 1);
+            json_text = t;
+            memcpy(t + jlen, line, len);
+            jlen += len;
+            t[jlen++] = '\n';
+            continue;
+        }
         if (no == 1) {
             char tool[8] = "";
             int end = 0;
-            if (line[0] == '{' || line[0] == '[')
-                diag_data_error(path, DIAG_NO_OFFSET, "line 1: a JSON document: smait diff compares the"
-                                " text reports (their JSON forms hold the same figures)");
             if (sscanf(line, "# %7[a-z] (dsmtrace) %*[^ ]%n", tool, &end) != 1 || end == 0 || !known_tool(tool))
                 diag_data_error(path, DIAG_NO_OFFSET, "line 1: not a report of ciat, cdat or tdat (the first"
-                                " line of one is '# ciat (dsmtrace) VERSION', or cdat or tdat)");
-            memcpy(r->tool, tool, sizeof tool);
-            r->tagged = strcmp(tool, "tdat") != 0;
+                                " line of one is '# ciat (dsmtrace) VERSION', or cdat or tdat, or '{' for"
+                                " the JSON form)");
+            set_tool(r, tool);
         }
-        bool header = line[0] == '#';
-        rf_tag tag;
-        const char *rest;
-        if (!header) {
-            bool tagged = rf_parse_tag(line, &tag, &rest);
-            if (r->tagged && !tagged)
-                diag_data_error(path, DIAG_NO_OFFSET, "line %" PRIu64 ": not a line of a %s report (a '#'"
-                                " header line or 'R<phase>T<thread>L<nn>: name fields')", no, r->tool);
-            if (!r->tagged && (tagged || line[0] == '\0' || line[0] == ' '))
-                diag_data_error(path, DIAG_NO_OFFSET, "line %" PRIu64 ": not a line of a tdat frequency file"
-                                " (a '#' header line or 'name fields')", no);
-        }
-        r->cap = xgrow((void **)&r->l, r->cap, r->n + 1, sizeof *r->l);
-        rline *l = &r->l[r->n];
-        *l = (rline){ .text = xstrdup(line), .index = (uint32_t)r->n, .header = header };
-        l->key = line_key(header ? line + 1 : line, header);
-        r->n++;
+        add_line(r, line, "line", no);
     }
     line_reader_close(lr);
-    if (r->n == 0) diag_data_error(path, DIAG_NO_OFFSET, "an empty file, not a report");
+    reader = NULL;
+    if (json) {
+        if (jlen) jlen--;       /* the newline added after the last line */
+        read_json(r, json_text, jlen);
+        free(json_text);
+        json_text = NULL;
+    }
+    if (r->n == 0)
+        diag_data_error(path, DIAG_NO_OFFSET, json ? "a JSON report without header or lines"
+                        : "an empty file, not a report");
     /* Number the lines of each key in report order. */
     rline **by = xmalloc(r->n * sizeof *by);
     for (size_t i = 0; i < r->n; i++) by[i] = &r->l[i];
@@ -412,9 +705,10 @@ static int cmp_key_occ(const void *a, const void *b)
 
 int smait_diff(const char *path_a, const char *path_b, const diff_options *o)
 {
-    report_text a = { 0 }, b = { 0 };
-    read_report(path_a, &a);
-    read_report(path_b, &b);
+    report_text *ra = &reports[0], *rb = &reports[1];
+    read_report(path_a, ra);
+    read_report(path_b, rb);
+    report_text a = *ra, b = *rb;
     if (strcmp(a.tool, b.tool) != 0)
         diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "%s is a %s report and %s a %s report: smait diff compares"
                    " reports of one tool", path_a, a.tool, path_b, b.tool);
@@ -450,7 +744,8 @@ int smait_diff(const char *path_a, const char *path_b, const diff_options *o)
     }
     if (fflush(stdout) != 0) diag_data_error("(standard output)", DIAG_NO_OFFSET, "write failed");
     free(by);
-    free_report(&a);
-    free_report(&b);
+    free_report(ra);
+    free_report(rb);
+    free(json_buf);
     return differ ? 1 : 0;
 }

@@ -1,11 +1,13 @@
 # smait-diff.sh — smait diff A B (docs/json.md, "Comparing reports"): equal
-# reports (also reordered, compressed, or two runs of one command) exit 0 with
+# reports (also reordered, compressed, two runs of one command, a report and
+# its JSON form) exit 0 with
 # nothing printed; changed figures are printed under their line with the
 # change and the relative change, histogram entries as maps, lines of one
 # report only as such, and exit 1; --rel-tol and --ignore-header; counts past
 # 2^53 are compared exactly; reports of different tools or shapes (phases,
-# threads, classes) and bad input exit 2 naming the file and line; usage
-# errors exit 1.
+# threads, classes) and bad input (also bad JSON: cut short, another format
+# or version, nested too deep, a lone surrogate, lines without their parts)
+# exit 2 naming the file and line or offset; usage errors exit 1.
 cp "$CLI_DIR/ciat/atomic.report.expected" a.rep
 
 check "a report and itself: nothing, exit 0" smait diff a.rep a.rep <<'EOF'
@@ -188,15 +190,66 @@ EOF
 echo hello >t.txt
 check "not a report: exit 2" smait diff t.txt a.rep <<'EOF'
 --- stderr
-smait: t.txt: line 1: not a report of ciat, cdat or tdat (the first line of one is '# ciat (dsmtrace) VERSION', or cdat or tdat)
+smait: t.txt: line 1: not a report of ciat, cdat or tdat (the first line of one is '# ciat (dsmtrace) VERSION', or cdat or tdat, or '{' for the JSON form)
 --- exit 2
 EOF
-echo '{"format": "dsmtrace-report"}' >j.json
-check "a JSON report: exit 2, compare the text reports" smait diff a.rep j.json <<'EOF'
+
+# ---- JSON reports (--json): read back into their text lines ------------------
+mkdir js
+smait asm "$CLI_DIR/ciat/atomic.txt" atomic
+ciat -q --json -p -o js atomic.2
+cdat -q --json -o js rs.4 "$CLI_DIR/cdat/2x2-p1.ini" 2>/dev/null
+tdat --json js/f4.json -classes 4 basic.events t.time 10 2 >js/f4.txt
+check "a ciat report and its JSON form: exit 0" smait diff js/atomic.2.ciat_report js/atomic.2.ciat_report.json <<'EOF'
+--- exit 0
+EOF
+check "a cdat report and its JSON form: exit 0" smait diff js/rs.4.cdat_report.json js/rs.4.cdat_report <<'EOF'
+--- exit 0
+EOF
+check "a tdat frequency file and its JSON form: exit 0" smait diff js/f4.json js/f4.txt <<'EOF'
+--- exit 0
+EOF
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for l in d["lines"]:
+    if l["tag"] == "R1T0L10":
+        l["text"] = "2"
+print(json.dumps(d, ensure_ascii=True))' js/atomic.2.ciat_report.json >js/changed.json
+check "a changed JSON report (rewritten by Python): exit 1" smait diff js/atomic.2.ciat_report.json js/changed.json <<'EOF'
+R1T0L10 raw:
+  raw: 1 -> 2 (+1, +100.00%)
+1 of 358 figures differ; 0 lines only in A, 0 only in B
+--- exit 1
+EOF
+J=js/atomic.2.ciat_report.json
+head -c 500 "$J" >cut.json
+sed 's/"version": 1/"version": 2/' "$J" >v2.json
+sed 's/"dsmtrace-report"/"other"/' "$J" >fmt.json
+python3 -c "print('{\"x\": ' + '[' * 100000 + ']' * 100000 + '}')" >deep.json
+printf '{"format": "dsmtrace-report", "version": 1, "tool": "ciat", "header": ["a\\ud800"], "lines": []}' >sur.json
+printf '{"format": "dsmtrace-report", "version": 1, "tool": "ciat", "header": [], "lines": [{"tag": "R1T0L01"}]}' >noname.json
+printf '{"format": "dsmtrace-report", "version": 1, "tool": "ciat", "header": [], "lines": [{"name": "mem", "text": "total 3"}]}' >notag.json
+printf '{"format": "dsmtrace-report", "version": 1, "tool": "ciat", "header": [], "lines": []} x' >trail.json
+printf '{"format": "dsmtrace-report", "version": 1, "header": [], "lines": []}' >notool.json
+printf '{"format": "dsmtrace-report", "version": 1, "tool": "ciat", "header": [], "lines": []}' >nolines.json
+json_bad() {    # NAME FILE MESSAGE
+    check "JSON: $1: exit 2" smait diff "$2" "$J" <<EOF
 --- stderr
-smait: j.json: line 1: a JSON document: smait diff compares the text reports (their JSON forms hold the same figures)
+smait: $2: $3
 --- exit 2
 EOF
+}
+json_bad "cut short" cut.json "500: not a JSON report: a string without its closing quote"
+json_bad "version 2" v2.json "46: not a JSON report: version 1 expected (the layout this smait reads)"
+json_bad "another format" fmt.json "21: not a JSON report: its format is not \"dsmtrace-report\""
+json_bad "nested 100000 deep" deep.json "262: not a JSON report: nested more than 256 deep"
+json_bad "a lone surrogate" sur.json "79: not a JSON report: a lone surrogate in a string"
+json_bad "a line without text" noname.json "102: not a JSON report: a line without \"name\" or \"text\""
+json_bad "a line without a tag" notag.json "\"lines\" item 1: not a line of a ciat report (a '#' header line or 'R<phase>T<thread>L<nn>: name fields')"
+json_bad "something after the document" trail.json "87: not a JSON report: something after the document"
+json_bad "no tool" notool.json "53: not a JSON report: \"header\" or \"lines\" before \"tool\""
+json_bad "no lines at all" nolines.json "a JSON report without header or lines"
 printf '# ciat (dsmtrace) 0.1.0\nR1T0L01: mem \0x\n' >nul.rep
 check_status "a NUL byte: exit 2" 2 'nul\.rep: line 2: a NUL byte' smait diff nul.rep a.rep
 check_status "a missing file: exit 2" 2 'nosuch' smait diff a.rep nosuch
