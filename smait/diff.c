@@ -529,9 +529,12 @@ static tok *tokens(const rline *l, size_t *count)
     return t;
 }
 
-/* A number token: exact when it is an integer of at most 64 bits. */
+/* A number token. Integers are compared by their digits (any length);
+ * mag is exact when they fit 64 bits. */
 typedef struct num {
-    bool exact, neg;
+    bool integer, exact, neg;
+    const char *digits;     /* an integer's digits without sign and leading zeros */
+    size_t ndigits;
     uint64_t mag;
     double v;
     int decimals;
@@ -540,27 +543,36 @@ typedef struct num {
 static num parse_num(const char *s, size_t n)
 {
     num x = { 0 };
-    char buf[64];
-    if (n >= sizeof buf) n = sizeof buf - 1;
+    if (n && s[n - 1] == '%') n--;
+    char small[64], *buf = n < sizeof small ? small : xmalloc(n + 1);
     memcpy(buf, s, n);
     buf[n] = '\0';
-    if (n && buf[n - 1] == '%') buf[--n] = '\0';
     const char *dot = strchr(buf, '.');
     x.decimals = dot ? (int)(n - (size_t)(dot - buf) - 1) : 0;
     x.v = strtod(buf, NULL);
     if (!dot) {
-        x.neg = buf[0] == '-';
+        x.integer = true;
+        x.neg = s[0] == '-';
+        size_t i = x.neg;
+        while (i + 1 < n && s[i] == '0') i++;
+        x.digits = s + i;
+        x.ndigits = n - i;
         errno = 0;
         unsigned long long m = strtoull(buf + x.neg, NULL, 10);
         x.exact = errno == 0;
         x.mag = m;
     }
+    if (buf != small) free(buf);
     return x;
 }
 
 static bool num_equal(const num *a, const num *b)
 {
-    if (a->exact && b->exact) return a->mag == b->mag && (a->neg == b->neg || a->mag == 0);
+    if (a->integer && b->integer) {
+        bool zero = a->ndigits == 1 && a->digits[0] == '0';
+        return a->ndigits == b->ndigits && memcmp(a->digits, b->digits, a->ndigits) == 0 &&
+               (a->neg == b->neg || zero);
+    }
     return a->v == b->v;
 }
 
@@ -594,6 +606,10 @@ static void print_where(const rline *l, const tok *t, size_t n)
 static void print_change(const num *x, const num *y)
 {
     double change = y->v - x->v;
+    if (x->integer && y->integer && (!x->exact || !y->exact)) {
+        printf(" (integers past 2^64)");
+        return;
+    }
     if (x->exact && y->exact && !x->neg && !y->neg) {     /* counts: exact, also past 2^53 */
         uint64_t d = y->mag >= x->mag ? y->mag - x->mag : x->mag - y->mag;
         printf(" (%c%" PRIu64, y->mag >= x->mag ? '+' : '-', d);

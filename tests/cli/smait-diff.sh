@@ -92,6 +92,19 @@ R1T0L10 raw:
 --- exit 1
 EOF
 
+sed 's/^R1T0L10: raw 1$/R1T0L10: raw 123456789012345678901234567890/' a.rep >long1.rep
+sed 's/^R1T0L10: raw 1$/R1T0L10: raw 0123456789012345678901234567891/' a.rep >long2.rep
+check "integers past 2^64: compared by their digits" smait diff long1.rep long2.rep <<'EOF'
+R1T0L10 raw:
+  raw: 123456789012345678901234567890 -> 0123456789012345678901234567891 (integers past 2^64)
+1 of 358 figures differ; 0 lines only in A, 0 only in B
+--- exit 1
+EOF
+sed 's/^R1T0L10: raw 1$/R1T0L10: raw 000123456789012345678901234567890/' a.rep >long3.rep
+check "... and equal with leading zeros" smait diff long1.rep long3.rep <<'EOF'
+--- exit 0
+EOF
+
 # ---- real runs: cdat under two protocols, tdat --------------------------------
 awk -v seed=5 -v threads=4 -v n=200 -f "$CLI_DIR/ciat/randset.awk" >rs.txt
 smait asm rs.txt rs
