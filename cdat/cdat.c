@@ -42,7 +42,7 @@ static const char usage_text[] =
     "traces or into -o DIR. Documents (in " DSM_DOCDIR ",\n"
     "or the source tree): report lines docs/cdat-report.md; protocol\n"
     "docs/cdat-protocol.md; I/O simulation (-handle_io) docs/cdat-io.md; trace\n"
-    "formats formats/CDAT-TRACES.md (cdat-traces(5)).\n"
+    "formats formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat {
@@ -379,7 +379,7 @@ int main(int argc, char **argv)
 {
     diag_set_tool("cdat");
     cdat c = { 0 };
-    bool zstd = false, gzip = false, hpux = false;
+    bool zstd = false, gzip = false, hpux = false, json = false;
     run_options ro;
     io_options *io = &c.io_opt;
     io_options_init(io);
@@ -410,6 +410,8 @@ int main(int argc, char **argv)
           "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
         { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
           "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
+        { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
+          "also write the report as JSON, <prefix>.cdat_report.json (docs/json.md)" },
         { 0 }
     };
     option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
@@ -469,6 +471,7 @@ int main(int argc, char **argv)
     traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed,
                 zstd ? OUT_ZSTD : gzip ? OUT_GZIP : OUT_PLAIN, output_name, &c);
     c.rep = report_open(rep_path);
+    if (json) report_add_json(c.rep);
     c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
     c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
     c.running = xcalloc(nprocs, sizeof *c.running);

@@ -33,7 +33,7 @@ static const char usage_text[] =
     "Writes <prefix>.ciat_report, <prefix>.memory and, with -ciat_events,\n"
     "<prefix>.ciat_events, beside the traces or into -o DIR. Every report line\n"
     "is described in " DSM_DOCDIR "/docs/ciat-report.md (docs/ in the\n"
-    "source tree) and in ciat(1).\n"
+    "source tree) and in ciat(1); --json: docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct ciat_options {
@@ -452,7 +452,8 @@ int main(int argc, char **argv)
     diag_set_tool("ciat");
     ciat c = { .o = { .grain = 4, .page_size = 4096 } };
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 6];
+    bool json = false;
+    option_spec specs[RUN_OPTION_COUNT + 7];
     run_options_init(&ro, specs);
     option_spec own[] = {
         { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -465,6 +466,8 @@ int main(int argc, char **argv)
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" },
+        { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
+          "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" },
         { 0 }
     };
     memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
@@ -494,6 +497,7 @@ int main(int argc, char **argv)
         free(ev_path);
     }
     c.rep = report_open(rep_path);
+    if (json) report_add_json(c.rep);
     c.phase = xcalloc((size_t)c.n, sizeof *c.phase);
     c.total = xcalloc((size_t)c.n, sizeof *c.total);
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);

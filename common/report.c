@@ -3,6 +3,7 @@
 #include "diag.h"
 #include "options.h"
 #include "out_file.h"
+#include "report_json.h"
 #include "version.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 struct report {
     char *path;
     out_file *out;
+    out_file *json;             /* "<path>.json", or NULL */
     FILE *body;
     int body_errno;             /* the first failed write to body, or 0 */
     char **header;
@@ -44,6 +46,36 @@ report *report_open(const char *path)
     if (!r->body)
         diag_data_error(path, DIAG_NO_OFFSET, "cannot create a temporary file: %s", strerror(errno));
     return r;
+}
+
+void report_add_json(report *r)
+{
+    if (r->json) return;
+    size_t n = strlen(r->path);
+    char *jp = xmalloc(n + 6);
+    memcpy(jp, r->path, n);
+    memcpy(jp + n, ".json", 6);
+    r->json = out_file_open(jp, false);
+    free(jp);
+}
+
+/* The JSON document from the header and the body written so far. */
+static void write_json(report *r)
+{
+    report_json *j = report_json_begin(r->json, diag_tool());
+    for (size_t i = 0; i < r->nheader; i++) report_json_header(j, r->header[i]);
+    rewind(r->body);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, r->body)) > 0) {
+        if (line[n - 1] == '\n') line[n - 1] = '\0';
+        report_json_line(j, line);
+    }
+    free(line);
+    if (ferror(r->body))
+        diag_data_error(r->path, DIAG_NO_OFFSET, "cannot read back the report body");
+    report_json_end(j);
 }
 
 void report_header(report *r, const char *fmt, ...)
@@ -166,6 +198,10 @@ void report_finish(report *r)
     if (ferror(r->body))
         diag_data_error(r->path, DIAG_NO_OFFSET, "cannot read back the report body");
     r->out = NULL;              /* out_file_commit_all's now */
+    if (r->json) {
+        write_json(r);
+        r->json = NULL;
+    }
     report_free(r);
 }
 
@@ -173,6 +209,7 @@ void report_free(report *r)
 {
     if (!r) return;
     if (r->out) out_file_abort(r->out);
+    if (r->json) out_file_abort(r->json);
     if (r->body) fclose(r->body);
     for (size_t i = 0; i < r->nheader; i++) free(r->header[i]);
     free(r->header);

@@ -8,7 +8,9 @@
  * The body streams to an anonymous temporary file; report_finish writes the
  * header (which may include counts known only at the end) and the body to the
  * report's out_file, which appears with the run's other outputs at
- * out_file_commit_all, so a failed run leaves no report behind. */
+ * out_file_commit_all, so a failed run leaves no report behind. With
+ * report_add_json, the same report also goes to "<path>.json" (report_json.h,
+ * docs/json.md), made from the text lines and committed with them. */
 #ifndef DSM_COMMON_REPORT_H
 #define DSM_COMMON_REPORT_H
 
@@ -26,6 +28,10 @@ typedef struct report report;
 /* Opens the report's out_file at once (an unwritable place fails before
  * the run). */
 report *report_open(const char *path);
+
+/* Also write the report as JSON to "<path>.json" (opened at once, as the
+ * report). */
+void report_add_json(report *r);
 
 /* A '#' header line (without the '#'); lines keep their order. */
 void report_header(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,6 @@
 /* smait.c — the smait utility: inspect, assemble, validate, convert and
- * schedule SMAIT traces. Only parses the command line; the work is in dump.c,
- * asm.c, stat.c, convert.c and schedule.c. */
+ * schedule SMAIT traces, and compare reports. Only parses the command line;
+ * the work is in dump.c, asm.c, stat.c, convert.c, schedule.c and diff.c. */
 #include "install_dirs.h"
 #include "smait_cmd.h"
 #include "../common/diag.h"
@@ -8,6 +8,7 @@
 #include "../common/run_options.h"
 #include "../common/trace_set.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ static const char usage[] =
     "                                         FILE.zst; FILE without .gz/.zst for plain)\n"
     "       smait schedule [options] [calls.P] trace.P\n"
     "                                         print the interleaving ciat and cdat use\n"
+    "       smait diff [options] A B          the figures that differ between two reports\n"
+    "                                         of ciat, cdat or tdat (exit 0 same, 1 different)\n"
     "       smait COMMAND --help              the options of one command\n"
     "\n"
     "FILE may be plain, gzip- or zstd-compressed or '-' (standard input; not\n"
@@ -38,6 +41,48 @@ static const char usage_schedule[] =
     "'CLOCK Pprocessor Tprocess INDEX: record'), phase begins and ends with\n"
     "per-thread (and per-processor) counts, and threads stopping and resuming\n"
     "(SPEC sections 4, 5).\n";
+
+static const char usage_diff[] =
+    "Usage: smait diff [options] A B\n"
+    "\n"
+    "Compares two reports of one tool (ciat's or cdat's report, tdat's frequency\n"
+    "file; text or the JSON form, --json) figure by figure and prints, under each\n"
+    "line that differs, 'NAME: A -> B (change, relative change)', the lines only\n"
+    "one report has as 'only in A: LINE' or 'only in B: LINE', and last a count.\n"
+    "Lines are matched by tag, name and words, so their order does not matter;\n"
+    "histogram entries missing on one side count 0. Header ('#') lines are\n"
+    "compared too unless --ignore-header. Details: docs/json.md.\n"
+    "Exit status: 0 the same, 1 different, 2 bad input or reports of different\n"
+    "tools or shapes (other phases, threads or classes), 3 internal error;\n"
+    "a usage error also exits 1 (with a message on stderr).\n";
+
+static const char *parse_rel_tol(void *target, const char *value)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (end == value || *end || errno || !(v >= 0 && v <= 1)) return "must be a number from 0 to 1 (0.01 = 1%)";
+    *(double *)target = v;
+    return NULL;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    diff_options o = { 0 };
+    const option_spec specs[] = {
+        { "rel-tol", 0, NULL, OPT_CALL, "X", &o.rel_tol, parse_rel_tol, 0, 0,
+          "figures whose difference is at most X times the larger are equal (0..1, default 0)" },
+        { "ignore-header", 0, NULL, OPT_FLAG, NULL, &o.ignore_header, NULL, 0, 0,
+          "leave the '#' header lines out (command line, paths, options)" },
+        { 0 }
+    };
+    char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
+    int n = options_parse(specs, argc, argv, usage_diff, ops);
+    if (n != 2) diag_usage_error("diff needs two reports, A and B (%d given)", n);
+    int status = smait_diff(ops[0], ops[1], &o);
+    free(ops);
+    return status;
+}
 
 static int cmd_schedule(int argc, char **argv)
 {
@@ -75,6 +120,8 @@ int main(int argc, char **argv)
     diag_set_tool("smait");
     if (argc >= 2 && strcmp(argv[1], "schedule") == 0)
         return cmd_schedule(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+        return cmd_diff(argc - 1, argv + 1);
     smait_order order = SMAIT_ORDER_AUTO;
     bool lenient = false;
     const char *set_prefix = NULL;
@@ -100,7 +147,7 @@ int main(int argc, char **argv)
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int n = options_parse(specs, argc, argv, usage, ops);
-    if (n < 1) diag_usage_error("missing command (dump, asm, stat, convert or schedule)");
+    if (n < 1) diag_usage_error("missing command (dump, asm, stat, convert, schedule or diff)");
     const char *cmd = ops[0];
     bool convert = strcmp(cmd, "convert") == 0;
     if (!convert && (to >= 0 || level || keep))
@@ -131,7 +178,7 @@ int main(int argc, char **argv)
         if (set_prefix || nfiles != 2) diag_usage_error("asm needs TEXT and OUT");
         status = smait_asm(files[0], files[1], order);
     } else {
-        diag_usage_error("unknown command '%s' (dump, asm, stat, convert or schedule)", cmd);
+        diag_usage_error("unknown command '%s' (dump, asm, stat, convert, schedule or diff)", cmd);
     }
     trace_set_free(&ts);
     free(ops);

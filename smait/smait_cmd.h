@@ -18,6 +18,14 @@ int smait_convert(char **paths, int n, convert_to to, int level, bool keep);
 /* Count records per kind and call type; validate. */
 int smait_stat(char **paths, int n, const trace_reader_opts *opts);
 
+/* Print the figures that differ between two reports of one tool; 0 when
+ * none does, 1 when some do (exits 2 on bad input, other tools or shapes). */
+typedef struct diff_options {
+    double rel_tol;         /* figures within this fraction of the larger count as equal */
+    bool ignore_header;     /* leave the '#' lines out */
+} diff_options;
+int smait_diff(const char *a, const char *b, const diff_options *o);
+
 /* Print the scheduler's interleaving of a trace set (with fetches if asked). */
 int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched_options *so,
                    bool fetches);

@@ -21,6 +21,7 @@
 #include "../common/line_reader.h"
 #include "../common/options.h"
 #include "../common/out_file.h"
+#include "../common/report_json.h"
 #include "../common/version.h"
 
 #include <errno.h>
@@ -53,7 +54,8 @@ static const char usage_text[] =
     "input without events is a warning and a report of zero events. At most\n"
     "16777216 bins unless --max-bins says otherwise: a clock beyond the last bin\n"
     "stops tdat with the smallest bin width that would do. Lines are at most\n"
-    "1048576 characters. Details: tdat(1), " DSM_DOCDIR "/docs/tdat.md.\n"
+    "1048576 characters. Details: tdat(1), " DSM_DOCDIR "/docs/tdat.md; --json:\n"
+    "docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct tdat_options {
@@ -63,6 +65,7 @@ typedef struct tdat_options {
     bool lenient;
     const char *svg;
     const char *freq;           /* the frequency file's path, or NULL: stdout */
+    const char *json;
     rec_filter *filters;
     size_t nfilters;
     /* the picture */
@@ -395,6 +398,8 @@ int main(int argc, char **argv)
         { "series", 0, NULL, OPT_UINT, "N", &o.series_field, NULL, 1, REC_MAX_FIELD,
           "one series per value of field N in the picture, with a legend (e.g. --series 2: RAW, WAR, WAW;"
           " at most 10)" },
+        { "json", 0, NULL, OPT_STRING, "FILE", &o.json, NULL, 0, 0,
+          "also write the frequency file as JSON into FILE (docs/json.md)" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
@@ -412,11 +417,13 @@ int main(int argc, char **argv)
     if (time_path && !time_stdout) check_output("time file", time_path, input);
     if (o.freq) check_output("frequency file", o.freq, input);
     if (o.svg) check_output("SVG file", o.svg, input);
-    const char *outs[3] = { time_stdout ? NULL : time_path, o.freq, o.svg };
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
+    if (o.json) check_output("JSON file", o.json, input);
+    const char *outs[4] = { time_stdout ? NULL : time_path, o.freq, o.svg, o.json };
+    static const char *const out_names[4] = { "time file", "frequency file", "SVG file", "JSON file" };
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
             if (outs[i] && outs[j] && strcmp(outs[i], outs[j]) == 0)
-                diag_usage_error("two outputs are both %s", outs[i]);
+                diag_usage_error("the %s and the %s are both %s", out_names[j], out_names[i], outs[i]);
     if (!o.svg && (o.title || o.xlabel || o.ylabel || o.log_y || o.series_field || o.size[0] != 960 ||
                    o.size[1] != 780))
         diag_usage_error("--title, --xlabel, --ylabel, --size, --log and --series are for the picture:"
@@ -430,6 +437,7 @@ int main(int argc, char **argv)
     out_file *tf = time_stdout ? so : time_path ? out_file_open(time_path, false) : NULL;
     out_file *ff = o.freq ? out_file_open(o.freq, false) : time_stdout ? NULL : so;
     out_file *sf = o.svg ? out_file_open(o.svg, false) : NULL;
+    out_file *jf = o.json ? out_file_open(o.json, false) : NULL;
 
     bins *b = &counts;
     bins_init(b, width, o.max_bins);
@@ -480,7 +488,18 @@ int main(int argc, char **argv)
         free(sub);
         free(title);
     }
-    if (ff) print_freq(out_file_stream(ff), argc, argv, input, &o, &c, &s, width, nclasses, hist);
+    /* The frequency file is made once, as text; the JSON form is made from it. */
+    if (ff || jf) {
+        char *freq = NULL;
+        size_t freq_len = 0;
+        FILE *fm = open_memstream(&freq, &freq_len);
+        if (!fm) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+        print_freq(fm, argc, argv, input, &o, &c, &s, width, nclasses, hist);
+        if (fclose(fm) != 0) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+        if (ff) out_file_write(ff, freq, freq_len);
+        if (jf) report_json_text(jf, "tdat", freq, freq_len);
+        free(freq);
+    }
     /* Everything succeeded: make the outputs appear, all or none. */
     out_file_commit_all();
 

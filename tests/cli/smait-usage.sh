@@ -11,8 +11,8 @@ smait: try 'smait --help'
 EOF
 }
 
-usage_error "no command" "missing command (dump, asm, stat, convert or schedule)"
-usage_error "unknown command" "unknown command 'frob' (dump, asm, stat, convert or schedule)" frob x
+usage_error "no command" "missing command (dump, asm, stat, convert, schedule or diff)"
+usage_error "unknown command" "unknown command 'frob' (dump, asm, stat, convert, schedule or diff)" frob x
 usage_error "unknown option" "unknown option '--frob'" --frob dump x
 usage_error "unknown short option" "unknown option '-x'" dump -x t
 usage_error "unknown report-style option" "unknown option '-ciat_events'" dump -ciat_events t

@@ -300,8 +300,8 @@ usage "--size too small" "option --size: --size: width and height from 400 to 20
     --svg x.svg --size 100x900 basic.events 10 1
 usage "time file = event trace" "time file basic.events is the event trace itself" basic.events basic.events 10 1
 usage "SVG file = event trace" "SVG file basic.events is the event trace itself" --svg basic.events basic.events out.time 10 1
-usage "SVG file = time file" "two outputs are both out.time" --svg out.time basic.events out.time 10 1
-usage "--freq file = time file" "two outputs are both out.time" --freq out.time basic.events out.time 10 1
+usage "SVG file = time file" "the SVG file and the time file are both out.time" --svg out.time basic.events out.time 10 1
+usage "--freq file = time file" "the frequency file and the time file are both out.time" --freq out.time basic.events out.time 10 1
 usage "time file is a device" \
     "time file /dev/null is not a regular file (outputs are written to a temporary file and renamed into place)" \
     basic.events /dev/null 10 1

@@ -4,6 +4,7 @@
  * no temporary after it). */
 #include "suites.h"
 #include "../../common/report.h"
+#include "../../common/report_fields.h"
 #include "../../common/diag.h"
 #include "../../common/out_file.h"
 #include "../../common/trace_set.h"
@@ -339,6 +340,136 @@ START_TEST(standard_header)
 }
 END_TEST
 
+/* ---- the JSON form (report_add_json; docs/json.md) ---- */
+
+START_TEST(json_fields)
+{
+    const char *dir = fresh_dir("json_fields");
+    char path[4096], jpath[4200];
+    snprintf(path, sizeof path, "%s/f.cdat_report", dir);
+    snprintf(jpath, sizeof jpath, "%s.json", path);
+    diag_set_tool("cdat");
+    report *r = report_open(path);
+    report_add_json(r);
+    report_header(r, " cdat (dsmtrace) test");
+    report_line(r, 1, REPORT_ALL_THREADS, 0, "phase", "kind parallel by start start 0 end 3 threads 2");
+    report_line(r, 1, 0, 1, "mem", "total 3 loads 2 66.67%% stores 18446744073709551615 100.00%%");
+    report_line(r, 1, 0, 10, "raw", "7");
+    report_line(r, 1, 0, 11, "raw_degree", "%s", "");
+    report_line(r, 1, -2, 11, "txn", "05 inv 4 50.00%%");
+    report_line(r, 1, 0, 7, "call", "acquire count 16 time_us 0");
+    report_line(r, 1, 0, 14, "cpu", "active 1 idle 3 utilization 25.00%%");
+    report_line(r, 1, 0, 4, "load_strings", "strings 5 3:2 65-128:2 129-256:1");
+    report_line(r, REPORT_ALL_PHASES, 0, 12, "state", "home local presence none status idle 01:1 23:0");
+    report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 20, "odd", "a 1 a 2 b -0.50 c 1 2 d");
+    report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 39, "code_locality", "0.0000");
+    report_commit(r);
+    char *got = slurp(jpath);
+    ck_assert_str_eq(got,
+        "{\n  \"format\": \"dsmtrace-report\",\n  \"version\": 1,\n  \"tool\": \"cdat\",\n"
+        "  \"header\": [\n    \"cdat (dsmtrace) test\"\n  ],\n  \"lines\": [\n"
+        "    {\"tag\": \"R1TxL00\", \"phase\": 1, \"thread\": \"x\", \"level\": 0, \"name\": \"phase\", "
+        "\"text\": \"kind parallel by start start 0 end 3 threads 2\", \"fields\": {\"kind\": \"parallel\", "
+        "\"by\": \"start\", \"start\": 0, \"end\": 3, \"threads\": 2}},\n"
+        "    {\"tag\": \"R1T0L01\", \"phase\": 1, \"thread\": 0, \"level\": 1, \"name\": \"mem\", "
+        "\"text\": \"total 3 loads 2 66.67% stores 18446744073709551615 100.00%\", \"fields\": {\"total\": 3, "
+        "\"loads\": 2, \"loads_pct\": 66.67, \"stores\": 18446744073709551615, \"stores_pct\": 100.00}},\n"
+        "    {\"tag\": \"R1T0L10\", \"phase\": 1, \"thread\": 0, \"level\": 10, \"name\": \"raw\", "
+        "\"text\": \"7\", \"fields\": {\"value\": 7}},\n"
+        "    {\"tag\": \"R1T0L11\", \"phase\": 1, \"thread\": 0, \"level\": 11, \"name\": \"raw_degree\", "
+        "\"text\": \"\", \"fields\": {}},\n"
+        "    {\"tag\": \"R1T-2L11\", \"phase\": 1, \"thread\": -2, \"level\": 11, \"name\": \"txn\", "
+        "\"text\": \"05 inv 4 50.00%\", \"fields\": {\"value\": 5, \"inv\": 4, \"inv_pct\": 50.00}},\n"
+        "    {\"tag\": \"R1T0L07\", \"phase\": 1, \"thread\": 0, \"level\": 7, \"name\": \"call\", "
+        "\"text\": \"acquire count 16 time_us 0\", \"fields\": {\"label\": \"acquire\", \"count\": 16, "
+        "\"time_us\": 0}},\n"
+        "    {\"tag\": \"R1T0L14\", \"phase\": 1, \"thread\": 0, \"level\": 14, \"name\": \"cpu\", "
+        "\"text\": \"active 1 idle 3 utilization 25.00%\", \"fields\": {\"active\": 1, \"idle\": 3, "
+        "\"utilization_pct\": 25.00}},\n"
+        "    {\"tag\": \"R1T0L04\", \"phase\": 1, \"thread\": 0, \"level\": 4, \"name\": \"load_strings\", "
+        "\"text\": \"strings 5 3:2 65-128:2 129-256:1\", \"fields\": {\"strings\": 5, \"hist\": {\"3\": 2, "
+        "\"65-128\": 2, \"129-256\": 1}}},\n"
+        "    {\"tag\": \"RxT0L12\", \"phase\": \"x\", \"thread\": 0, \"level\": 12, \"name\": \"state\", "
+        "\"text\": \"home local presence none status idle 01:1 23:0\", \"fields\": {\"home\": \"local\", "
+        "\"presence\": \"none\", \"status\": \"idle\", \"hist\": {\"01\": 1, \"23\": 0}}},\n"
+        "    {\"tag\": \"RxTxL20\", \"phase\": \"x\", \"thread\": \"x\", \"level\": 20, \"name\": \"odd\", "
+        "\"text\": \"a 1 a 2 b -0.50 c 1 2 d\", \"fields\": {\"a\": 1, \"a_2\": 2, \"b\": -0.50, "
+        "\"c\": [1, 2], \"d\": null}},\n"
+        "    {\"tag\": \"RxTxL39\", \"phase\": \"x\", \"thread\": \"x\", \"level\": 39, \"name\": \"code_locality\", "
+        "\"text\": \"0.0000\", \"fields\": {\"value\": 0.0000}}\n"
+        "  ]\n}\n");
+    free(got);
+    diag_set_tool("dsmtrace");
+}
+END_TEST
+
+START_TEST(json_strings)
+{
+    const char *dir = fresh_dir("json_strings");
+    char path[4096], jpath[4200];
+    snprintf(path, sizeof path, "%s/s.ciat_report", dir);
+    snprintf(jpath, sizeof jpath, "%s.json", path);
+    report *r = report_open(path);
+    report_add_json(r);
+    /* quote, backslash, tab, a control character, DEL, valid UTF-8 (2 and 4
+     * bytes), a lone continuation byte, an overlong '/', a surrogate, a cut
+     * sequence at the end */
+    report_header(r, " q\" b\\ t\t c\x01 d\x7f \xc3\xa9 \xf0\x9f\x98\x80 \x80 \xc0\xaf \xed\xa0\x80 \xe2\x82");
+    report_commit(r);
+    char *got = slurp(jpath);
+    ck_assert_str_eq(got,
+        "{\n  \"format\": \"dsmtrace-report\",\n  \"version\": 1,\n  \"tool\": \"dsmtrace\",\n"
+        "  \"header\": [\n    \"q\\\" b\\\\ t\\t c\\u0001 d\\u007f \xc3\xa9 \xf0\x9f\x98\x80 \\u0080 \\u00c0\\u00af "
+        "\\u00ed\\u00a0\\u0080 \\u00e2\\u0082\"\n  ],\n  \"lines\": [\n  ]\n}\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(json_failed_run)
+{
+    const char *dir = fresh_dir("json_failed");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/x.ciat_report", dir);
+    report *r = report_open(path);
+    report_add_json(r);
+    report_line(r, 1, 0, 1, "mem", "total 1");
+    ck_assert_int_eq(tu_count_entries(dir), 2);     /* two temporaries */
+    report_free(r);
+    out_file_commit_all();
+    ck_assert_int_eq(tu_count_entries(dir), 0);
+}
+END_TEST
+
+START_TEST(field_kinds)
+{
+    static const struct { const char *tok; rf_kind k; } cases[] = {
+        { "0", RF_INT }, { "05", RF_INT }, { "-3", RF_INT }, { "18446744073709551616", RF_INT },
+        { "0.5000", RF_DEC }, { "-0.50", RF_DEC }, { "66.67%", RF_PCT }, { "-1.00%", RF_PCT },
+        { "1:3", RF_BIN }, { "01:0", RF_BIN }, { "65-128:2", RF_BIN },
+        { "word", RF_WORD }, { "1.", RF_WORD }, { ".5", RF_WORD }, { "1%", RF_WORD }, { "1:", RF_WORD },
+        { ":3", RF_WORD }, { "1-:3", RF_WORD }, { "-1:3", RF_WORD }, { "1-2", RF_WORD }, { "0x10", RF_WORD },
+        { "1:2:3", RF_WORD }, { "-", RF_WORD }, { "nan", RF_WORD }, { "1.5%x", RF_WORD },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_msg(rf_classify(cases[i].tok, strlen(cases[i].tok)) == cases[i].k, "%s", cases[i].tok);
+    rf_tag t;
+    const char *rest;
+    ck_assert(rf_parse_tag("R12T-1L05: io x", &t, &rest));
+    ck_assert_int_eq(t.phase, 12);
+    ck_assert_int_eq(t.thread, -1);
+    ck_assert_int_eq(t.level, 5);
+    ck_assert_str_eq(rest, "io x");
+    ck_assert(rf_parse_tag("RxTxL39: a", &t, &rest));
+    ck_assert_int_eq(t.phase, REPORT_ALL_PHASES);
+    ck_assert_int_eq(t.thread, REPORT_ALL_THREADS);
+    ck_assert(!rf_parse_tag("R1T0L5: a", &t, &rest));
+    ck_assert(!rf_parse_tag("R1T0L05 a", &t, &rest));
+    ck_assert(!rf_parse_tag("RT0L05: a", &t, &rest));
+    ck_assert(!rf_parse_tag("R99999999999T0L05: a", &t, &rest));
+    ck_assert(!rf_parse_tag("events 12", &t, &rest));
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -350,6 +481,10 @@ Suite *report_suite(void)
     tcase_add_test(tc, nothing_before_commit);
     tcase_add_test(tc, failed_run_leaves_nothing);
     tcase_add_test(tc, standard_header);
+    tcase_add_test(tc, json_fields);
+    tcase_add_test(tc, json_strings);
+    tcase_add_test(tc, json_failed_run);
+    tcase_add_test(tc, field_kinds);
     suite_add_tcase(s, tc);
     return s;
 }
