@@ -32,7 +32,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 ALL_CFLAGS = $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) -lm
+LDLIBS_ALL = $(PKG_LIBS) -lm -pthread
 
 BIN := $(BUILD)/bin
 LIB_SRCS := $(wildcard common/*.c formats/*.c)
