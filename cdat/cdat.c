@@ -494,13 +494,41 @@ static sched_hooks machine_hooks(cdat *c)
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
 }
 
+/* The summary block: the whole run's figures a reader looks for first. */
+static void summary_lines(void *ctx, report *r)
+{
+    const cdat *c = ctx;
+    cpu_stats *sum = xcalloc(1, sizeof *sum);
+    for (int p = 0; p < stats_slots(c); p++) stats_add(sum, &c->total[p]);
+    for (unsigned k = 0; k < c->io.nio; k++) stats_add(sum, &c->io_total[k]);
+    char a[REPORT_NUM], b[REPORT_NUM], d[REPORT_NUM], e[REPORT_NUM], f[REPORT_NUM];
+    uint64_t drefs = ref_total(&sum->data), irefs = ref_total(&sum->instr);
+    report_header(r, " summary: data_refs %" PRIu64 " miss_rate %s upgrade_rate %s instr_refs %" PRIu64
+                  " miss_rate %s", drefs, report_pct(a, sum->data.misses, drefs),
+                  report_pct(b, sum->data.upgrades, drefs), irefs, report_pct(d, sum->instr.misses, irefs));
+    uint64_t local = 0, remote = 0;
+    const ref_counts *rc[2] = { &sum->data, &sum->instr };
+    for (int i = 0; i < 2; i++) {
+        local += rc[i]->src[SRC_LOCAL_MEMORY] + rc[i]->src[SRC_LOCAL_CACHE];
+        remote += rc[i]->src[SRC_REMOTE_MEMORY] + rc[i]->src[SRC_REMOTE_CACHE];
+    }
+    report_header(r, " summary: misses %" PRIu64 " local %" PRIu64 " %s remote %" PRIu64 " %s",
+                  sum->data.misses + sum->instr.misses, local, report_pct(a, local, local + remote), remote,
+                  report_pct(b, remote, local + remote));
+    report_header(r, " summary: transactions %" PRIu64 " requests %" PRIu64 " transactions_per_request %s"
+                  " critical_transactions_per_request %s", sum->transactions, sum->requests,
+                  report_ratio(e, (double)sum->transactions, (double)sum->requests),
+                  report_ratio(f, (double)sum->critical, (double)sum->requests));
+    free(sum);
+}
+
 /* After the run: the aggregate block and the header. */
 static void machine_report(cdat *c, const tool *t, const cdat_run *r)
 {
     flush_idle(c);
     aggregate_report(c);
     const io_options *io = &c->io_opt;
-    tool_header_begin(t, c->rep);
+    tool_header_begin(t, c->rep, summary_lines, c);
     config_header(c);
     tool_header_options(t, c->rep, "compress %s general %s detailed %s", r->zstd ? "zstd" : r->gzip ? "gzip" : "no",
                         c->cfg.general ? "yes" : "no", c->cfg.detailed ? "yes" : "no");

@@ -30,12 +30,14 @@ static const char usage_text[] =
     "store strings, instruction stream, call summaries, communication patterns\n"
     "(RAW/WAR/WAW/RAR with sharing and invalidation degrees) and memory usage.\n"
     "Writes <prefix>.ciat_report, <prefix>.memory and, with -ciat_events,\n"
-    "<prefix>.ciat_events, beside the traces or into -o DIR. Every report line\n"
-    "is described in docs/ciat-report.md.\n"
+    "<prefix>.ciat_events (--events FILE: to FILE; '-': standard output), beside\n"
+    "the traces or into -o DIR (an existing directory). Every report line is\n"
+    "described in docs/ciat-report.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct ciat_options {
     bool events;
+    const char *events_path;    /* --events FILE ("-": standard output); NULL: <prefix>.ciat_events */
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -442,12 +444,38 @@ static void aggregate_report(ciat *c)
     stats_free(&sum);
 }
 
+/* The summary block: the whole run's figures a reader looks for first. */
+typedef struct ciat_summary {
+    const ciat *c;
+    const usage_totals *u;
+} ciat_summary;
+
+static void summary_lines(void *ctx, report *r)
+{
+    const ciat_summary *sm = ctx;
+    const ciat *c = sm->c;
+    uint64_t records = 0, raw = 0, war = 0, waw = 0, rar = 0;
+    for (int k = 0; k < c->n; k++) {
+        records += sched_total_counts(c->s, k)->records;
+        raw += c->total[k].raw;
+        war += c->total[k].war;
+        waw += c->total[k].waw;
+        rar += c->total[k].rar;
+    }
+    report_header(r, " summary: records %" PRIu64 " threads %d phases %d", records, c->n, c->phases);
+    report_header(r, " summary: raw %" PRIu64 " war %" PRIu64 " waw %" PRIu64 " rar %" PRIu64 " shared_bytes %"
+                  PRIu64, raw, war, waw, rar, sm->u->shared_bytes);
+}
+
 int main(int argc, char **argv)
 {
     ciat c = { .o = { .grain = 4, .page_size = 4096 } };
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
           "also write the communication event trace <prefix>.ciat_events" }, "events", NULL },
+        { { "events", 0, NULL, OPT_STRING, "FILE", &c.o.events_path, NULL, 0, 0,
+            "write the event trace to FILE instead ('-': standard output, so 'ciat --events - pc.4 |"
+            " tdat - …' works)" }, NULL, NULL },
         { { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
           "location size for the communication analysis: a power of two 1..64 (default 4)" }, "grain", NULL },
         { { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,
@@ -463,6 +491,7 @@ int main(int argc, char **argv)
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
+    if (c.o.events_path) c.o.events = true;
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
@@ -473,7 +502,8 @@ int main(int argc, char **argv)
     char *rep_path = tool_output_path(&t, "ciat_report");
     char *mem_path = tool_output_path(&t, "memory");
     if (c.o.events) {
-        char *ev_path = tool_output_path(&t, "ciat_events");
+        /* Standard output is one stream: the events go there as the run makes them. */
+        char *ev_path = c.o.events_path ? xstrdup(c.o.events_path) : tool_output_path(&t, "ciat_events");
         c.events = out_file_open(ev_path, false);
         out_file_printf(c.events, "# ciat communication events of %s\n", t.ts.name);
         out_file_printf(c.events, "# fields: clock event thread degree\n");
@@ -507,7 +537,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < c.n; k++) fetched += sched_total_counts(c.s, k)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
 
-    tool_header_begin(&t, c.rep);
+    ciat_summary sm = { &c, &u };
+    tool_header_begin(&t, c.rep, summary_lines, &sm);
     tool_header_options(&t, c.rep, NULL);
     tool_header_ranges(c.rep, &c.o.ranges);
     tool_header_end(&t, c.rep, c.s);

@@ -30,6 +30,9 @@ void tool_parse(tool *t, const char *name, const tool_option *own, int argc, cha
 
 void tool_open(tool *t, char **ops, int n)
 {
+    if (t->ro.trace_list && strcmp(t->ro.trace_list, "-") == 0)
+        diag_usage_error("-t -: the outputs are named after the trace list, and a list read from standard"
+                         " input has no name; give the list as a file");
     run_options_trace_set(&t->ro, ops, n, &t->ts);
     tool_check_output_dir(t);
     trace_reader_opts rdo = run_options_reader(&t->ro);
@@ -55,8 +58,9 @@ void tool_check_output_dir(const tool *t)
     struct stat st;
     const char *why = NULL;
     if (strcmp(dir, "-") == 0 && t->ro.out_dir)
-        why = "the outputs are several files, which cannot all go to standard output; give a directory";
-    else if (stat(dir, &st) != 0) why = errno == ENOENT ? "no such directory (it is not created)" : strerror(errno);
+        diag_usage_error("-o -: the outputs are several files, which cannot all go to one standard output;"
+                         " give a directory");
+    if (stat(dir, &st) != 0) why = errno == ENOENT ? "no such directory (it is not created)" : strerror(errno);
     else if (!S_ISDIR(st.st_mode)) why = "not a directory";
     else if (access(dir, W_OK | X_OK) != 0) why = "the directory is not writable";
     if (why) {
@@ -68,9 +72,11 @@ void tool_check_output_dir(const tool *t)
     free(own);
 }
 
-void tool_header_begin(const tool *t, report *r)
+void tool_header_begin(const tool *t, report *r, void (*summary)(void *ctx, report *r), void *ctx)
 {
-    report_standard_header(r, t->argc, t->argv, &t->ts, t->readers);
+    report_tool_header(r, t->argc, t->argv);
+    if (summary) summary(ctx, r);
+    report_traces_header(r, &t->ts, t->readers);
 }
 
 /* The run options listed in "# options:" (their rows are run_options.c's). */

@@ -65,9 +65,11 @@ char *tool_output_path(const tool *t, const char *suffix);
  * there is no -o. Exits 2 with the reason, before the first record is read. */
 void tool_check_output_dir(const tool *t);
 
-/* The header lines every report starts with: tool, version, command line,
+/* The header lines every report starts with: tool and version, command
+ * line, the tool's summary block (summary(ctx, r) writes "# summary: …"
+ * lines: the whole-run figures a reader looks for first; NULL: none), the
  * traces. */
-void tool_header_begin(const tool *t, report *r);
+void tool_header_begin(const tool *t, report *r, void (*summary)(void *ctx, report *r), void *ctx);
 /* "# options: key value …": gap_limit, parallel_start and lenient, then
  * every own option with a header key, in table order, then extra (printf format, may be NULL) as more "key value" pairs. */
 void tool_header_options(const tool *t, report *r, const char *extra, ...) __attribute__((format(printf, 3, 4)));
