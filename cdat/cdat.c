@@ -30,15 +30,20 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "Usage: cdat [options] [calls.P] trace.P cfg_file\n"
-    "       cdat [options] [-c call_list] -t trace_list cfg_file\n"
+    "Usage: cdat [options] [calls.P] trace.P cfg_file [cfg_file ...]\n"
+    "       cdat [options] [-c call_list] -t trace_list cfg_file [cfg_file ...]\n"
     "\n"
     "Simulates a distributed-shared-memory machine (cfg_file, an INI file:\n"
-    "configs/README.md) running the trace set: per-processor caches, a full-map\n"
-    "directory protocol (8 variants), page placement. Writes <prefix>.cdat_report\n"
-    "and, as the configuration's [output] asks, the general traces\n"
-    "<prefix>.general.<n> and the detailed trace <prefix>.detailed, beside the\n"
-    "traces or into -o DIR. Report lines: docs/cdat-report.md; protocol:\n"
+    "configs/README.md; --set SECTION.KEY=VALUE sets a key over it, or makes the\n"
+    "whole machine without one) running the trace set: per-processor caches, a\n"
+    "full-map directory protocol (8 variants), page placement. Writes\n"
+    "<prefix>.cdat_report and, as the configuration's [output] asks, the general\n"
+    "traces <prefix>.general.<n> and the detailed trace <prefix>.detailed, beside\n"
+    "the traces or into -o DIR (an existing directory). Several configurations\n"
+    "(or --sweep) are simulated in one pass over the traces, each machine on its\n"
+    "own thread while processors are free, with the results of separate runs;\n"
+    "their outputs are named <prefix>.<cfg name>.cdat_report, ... (--name NAME\n"
+    "names one run's). Report lines: docs/cdat-report.md; protocol:\n"
     "docs/cdat-protocol.md; I/O simulation (-handle_io): docs/cdat-io.md; trace\n"
     "formats: formats/CDAT-TRACES.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";

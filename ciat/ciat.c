@@ -475,7 +475,7 @@ int main(int argc, char **argv)
           "also write the communication event trace <prefix>.ciat_events" }, "events", NULL },
         { { "events", 0, NULL, OPT_STRING, "FILE", &c.o.events_path, NULL, 0, 0,
             "write the event trace to FILE instead ('-': standard output, so 'ciat --events - pc.4 |"
-            " tdat - …' works)" }, NULL, NULL },
+            " tdat - ...' works)" }, NULL, NULL },
         { { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
           "location size for the communication analysis: a power of two 1..64 (default 4)" }, "grain", NULL },
         { { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,

@@ -32,8 +32,8 @@ cdat (dsmtrace) 0.1.0
 --- exit 0
 EOF
 check "-h starts with the usage" bash -c 'cdat -h | head -2' <<'EOF'
-Usage: cdat [options] [calls.P] trace.P cfg_file
-       cdat [options] [-c call_list] -t trace_list cfg_file
+Usage: cdat [options] [calls.P] trace.P cfg_file [cfg_file ...]
+       cdat [options] [-c call_list] -t trace_list cfg_file [cfg_file ...]
 --- exit 0
 EOF
 check "--help names every option in both spellings" bash -c '
