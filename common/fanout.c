@@ -141,9 +141,25 @@ static inline event *next(fanout *f)
     return &f->buf[f->cur][f->fill++];
 }
 
+/* A fetch that continues the thread's last event (the next address at the
+ * next clock, nothing of anyone else's in between) extends it into a fetch
+ * run: one event, and one call of each consumer, for a straight line of
+ * code (the hooks' contract: a run is the same as its fetches one by one). */
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    *next(ctx) = (event){ clock, addr, 0, cpu, (uint32_t)t << 3 | EV_FETCH };
+    fanout *f = ctx;
+    uint32_t tk = (uint32_t)t << 3;
+    if (f->fill) {
+        event *e = &f->buf[f->cur][f->fill - 1];
+        uint32_t n = (e->t_kind & 7) == EV_FETCH ? 1 : e->b;
+        if ((e->t_kind == (tk | EV_FETCH) || e->t_kind == (tk | EV_FETCH_RUN)) && e->cpu == cpu &&
+            e->clock + n == clock && e->a + 4 * n == addr && n < UINT32_MAX / 8) {
+            e->t_kind = tk | EV_FETCH_RUN;
+            e->b = n + 1;
+            return;
+        }
+    }
+    *next(ctx) = (event){ clock, addr, 0, cpu, tk | EV_FETCH };
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
