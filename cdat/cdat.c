@@ -627,8 +627,7 @@ static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
             j[k].set = xmalloc(klen + len + 2);
             snprintf(j[k].set, klen + len + 2, "%.*s=%.*s", (int)klen, r->sweep, (int)len, v);
             /* name: <configuration>-<key><value>, e.g. 4x4-protocol3 */
-            const char *key = strrchr(r->sweep, '.');
-            key = key && key < eq ? key + 1 : r->sweep;
+            const char *key = strchr(r->sweep, '.') + 1;            /* KEY of SECTION.KEY */
             char *cn = config_name(path);
             size_t nl = strlen(cn) + (size_t)(eq - key) + len + 2;
             j[k].name = xmalloc(nl);
@@ -696,7 +695,7 @@ int main(int argc, char **argv)
     tool_parse(&t, "cdat", own, argc, argv, usage_text);
     /* The trace operands: none with -t; else trace.P, or calls.P trace.P. */
     int ntrace = t.ro.trace_list ? 0 : t.nops >= 2 && prefix_like(t.ops[1]) ? 2 : 1;
-    if (t.nops < ntrace + (r.nsets ? 0 : 1))
+    if (t.nops < ntrace + (r.nsets || r.sweep ? 0 : 1))
         diag_usage_error("expects [calls.P] trace.P cfg_file..., or -t trace_list cfg_file...");
     const char *orphan = io_options_orphan(io);
     if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);

@@ -94,6 +94,12 @@ for p in 1 3 8; do
     cdat -p -q --set system.protocol=$p --name single rs.4 m-1-rr1.ini || echo "the single run failed"
     same_run "--sweep protocol $p = --set system.protocol=$p" "rs.4.m-1-rr1-protocol$p" rs.4.single
 done
+check "--sweep with no file: named set-<key><value>" bash -c '
+    cdat -p -q --set system.procs_per_node=4 --sweep dcache.size=1K,2K rs.4 && ls rs.4.set-*.cdat_report' <<'EOF'
+rs.4.set-size1K.cdat_report
+rs.4.set-size2K.cdat_report
+--- exit 0
+EOF
 check "the report names the setting" grep '^# set:' rs.4.m-1-rr1-protocol3.cdat_report <<'EOF'
 # set: system.protocol=3
 --- exit 0
