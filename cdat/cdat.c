@@ -720,7 +720,7 @@ int main(int argc, char **argv)
     cdat *m = xcalloc((size_t)njobs, sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
     for (int k = 0; k < njobs; k++) {
-        memcpy(sets, r.sets, r.nsets * sizeof *sets);
+        if (r.nsets) memcpy(sets, r.sets, r.nsets * sizeof *sets);
         sets[r.nsets] = jobs[k].set;
         machine_setup(&m[k], &t, &r, jobs[k].path, sets, r.nsets + (jobs[k].set != NULL), jobs[k].name);
     }
