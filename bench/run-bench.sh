@@ -64,6 +64,7 @@ rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_re
 
 # ---- cdat ----
 "$(dirname "$0")/run-cdat-bench.sh"
+"$(dirname "$0")/run-cdat-multi-bench.sh"
 
 # ---- the trace collector (smait-cc): overhead against the plain program ----
 "$(dirname "$0")/run-collector-bench.sh"

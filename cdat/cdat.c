@@ -17,10 +17,12 @@
 #include "traces.h"
 #include "../common/diag.h"
 #include "../common/out_file.h"
+#include "../common/path.h"
 #include "../common/private_ranges.h"
 #include "../common/report.h"
-#include "../common/run_options.h"
+#include "../common/fanout.h"
 #include "../common/scheduler.h"
+#include "../common/tool.h"
 #include "../formats/memusage.h"
 
 #include <inttypes.h>
@@ -29,20 +31,25 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "Usage: cdat [options] [calls.P] trace.P cfg_file\n"
-    "       cdat [options] [-c call_list] -t trace_list cfg_file\n"
+    "Usage: cdat [options] [calls.P] trace.P cfg_file [cfg_file ...]\n"
+    "       cdat [options] [-c call_list] -t trace_list cfg_file [cfg_file ...]\n"
     "\n"
     "Simulates a distributed-shared-memory machine (cfg_file, an INI file,\n"
     "cdat-config(5); a name like 4x4 is also looked up as 4x4.ini in\n"
-    "" DSM_DATADIR "/configs and then in the source tree's configs/)\n"
-    "running the trace set: per-processor caches, a full-map\n"
-    "directory protocol (8 variants), page placement. Writes <prefix>.cdat_report\n"
-    "and, as the configuration's [output] asks, the general traces\n"
-    "<prefix>.general.<n> and the detailed trace <prefix>.detailed, beside the\n"
-    "traces or into -o DIR. Documents (in " DSM_DOCDIR ",\n"
-    "or the source tree): report lines docs/cdat-report.md; protocol\n"
-    "docs/cdat-protocol.md; I/O simulation (-handle_io) docs/cdat-io.md; trace\n"
-    "formats formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
+    "" DSM_DATADIR "/configs and then in the source tree's configs/;\n"
+    "--set SECTION.KEY=VALUE sets a key over it, or makes the whole machine\n"
+    "without one) running the trace set: per-processor caches, a\n"
+    "full-map directory protocol (8 variants), page placement. Writes\n"
+    "<prefix>.cdat_report and, as the configuration's [output] asks, the general\n"
+    "traces <prefix>.general.<n> and the detailed trace <prefix>.detailed, beside\n"
+    "the traces or into -o DIR (an existing directory). Several configurations\n"
+    "(or --sweep) are simulated in one pass over the traces, each machine on its\n"
+    "own thread while processors are free, with the results of separate runs;\n"
+    "their outputs are named <prefix>.<cfg name>.cdat_report, ... (--name NAME\n"
+    "names one run's). Documents (in " DSM_DOCDIR ", or the source\n"
+    "tree): report lines docs/cdat-report.md; protocol docs/cdat-protocol.md;\n"
+    "I/O simulation (-handle_io) docs/cdat-io.md; trace formats\n"
+    "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat {
@@ -58,6 +65,7 @@ typedef struct cdat {
                                  * process it runs (per-trace figures, SPEC 5.2) */
     int *running;               /* per processor: its threads that are running (thread mode) */
     uint64_t *idle_from;        /* slice mode: clock + 1 of a processor's 92 not yet written */
+    int *thread_node;           /* per thread: the node of its processor (placement by owner) */
     scheduler *s;
     cpu_stats *phase, *total;   /* per stats slot */
     cpu_stats *io_phase, *io_total;     /* per I/O processor k, at k - 1 */
@@ -65,8 +73,8 @@ typedef struct cdat {
     io_sim io;
     cdat_traces tr;
     report *rep;
-    const trace_set *ts;
-    const char *out_dir;
+    const tool *t;
+    const char *name;           /* the name part of the outputs; NULL: none */
     int phases;
     uint64_t end_clock;
 } cdat;
@@ -296,9 +304,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         st->active += sc->is.executed;
         st->idle += sc->sync_idle + sc->phase_end_idle + sc->io_idle;
     }
-    report_line(c->rep, ph->number, REPORT_ALL_THREADS, 0, "phase", "kind %s by %s start %" PRIu64
-                " end %" PRIu64 " threads %d", sched_phase_kind_name(ph->kind),
-                sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
+    tool_phase_line(c->rep, ph);
     report_block(c, ph->number, c->phase, c->io_phase, c->total, c->io_total);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
@@ -306,8 +312,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
 
 static void aggregate_report(cdat *c)
 {
-    report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 0, "phase", "kind all phases %d start 0"
-                " end %" PRIu64 " threads %d", c->phases, c->end_clock, c->n);
+    tool_run_line(c->rep, c->phases, c->end_clock, c->n);
     report_block(c, REPORT_ALL_PHASES, c->total, c->io_total, NULL, NULL);
     for (unsigned n = 0; n < c->m.nodes; n++)
         report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "node %u pages %" PRIu64,
@@ -320,12 +325,40 @@ static void aggregate_report(cdat *c)
     }
 }
 
+/* The mapping in force: the policy, and the nodes no thread runs on (with
+ * compact, a few threads on a big machine leave every other node idle: its
+ * remote-miss figures are then no NUMA result). */
+static void mapping_header(cdat *c)
+{
+    const cdat_config *g = &c->cfg;
+    int ncpu = c->slice_cpus ? c->slice_cpus : c->n;
+    bool *used = xcalloc(g->nodes, sizeof *used);
+    unsigned nused = 0;
+    for (int k = 0; k < ncpu; k++) {
+        unsigned node = (unsigned)c->m.p[c->proc_of[k]].node;
+        if (!used[node]) nused++;
+        used[node] = true;
+    }
+    char list[CFG_MAX_NODES * 4 + 1] = "";
+    size_t len = 0;
+    for (unsigned n = 0; n < g->nodes; n++)
+        if (!used[n]) len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", len ? "," : "", n);
+    bool explicit = false;
+    for (unsigned k = 0; k < g->map_len; k++) explicit |= g->map_node[k] >= 0;
+    report_header(c->rep, " mapping: policy %s%s nodes_used %u of %u%s%s", config_map_policy_name(g->map_policy),
+                  explicit ? " with [mapping] entries" : "", nused, g->nodes,
+                  nused < g->nodes ? " unused_nodes " : "", list);
+    free(used);
+}
+
 static void config_header(cdat *c)
 {
     const cdat_config *g = &c->cfg;
     bool a, er, dt;
     mach_protocol_switches(g->protocol, &a, &er, &dt);
-    report_header(c->rep, " configuration: %s", g->path);
+    if (g->path) report_header(c->rep, " configuration: %s", g->path);
+    else report_header(c->rep, " configuration: none (--set only)");
+    for (unsigned k = 0; k < g->nsets; k++) report_header(c->rep, " set: %s", g->sets[k]);
     report_header(c->rep, " machine: nodes %u procs_per_node %u banks_per_node %u line_size %u page_size %u",
                   g->nodes, g->procs_per_node, g->banks_per_node, g->line_size, g->page_size);
     report_header(c->rep, " protocol: %u (remote_lines %s exclusive_replacement %s direct_transactions %s)",
@@ -339,6 +372,7 @@ static void config_header(cdat *c)
         if (cc[i]->assoc) report_header(c->rep, " %s: size %" PRIu64 " assoc %u", names[i], cc[i]->size, cc[i]->assoc);
         else report_header(c->rep, " %s: size %" PRIu64 " assoc full", names[i], cc[i]->size);
     }
+    mapping_header(c);
     if (c->slice_cpus)
         for (int k = 0; k < c->slice_cpus; k++)
             report_header(c->rep, " mapping: slice-mode processor %d processor %d (node %d proc %d)", k,
@@ -354,19 +388,26 @@ static void config_header(cdat *c)
 static char *output_name(void *ctx, const char *suffix)
 {
     cdat *c = ctx;
-    return trace_set_output_path(c->ts, c->out_dir, suffix);
+    if (!c->name) return tool_output_path(c->t, suffix);
+    size_t n = strlen(c->name) + strlen(suffix) + 2;
+    char *named = xmalloc(n);
+    snprintf(named, n, "%s.%s", c->name, suffix);
+    char *path = tool_output_path(c->t, named);
+    free(named);
+    return path;
 }
 
 static void load_memory_usage(cdat *c)
 {
     const char *path = c->cfg.memory_usage;
+    const char *cfg_name = c->cfg.path ? c->cfg.path : "the configuration";
     char why[256];
     if (!memusage_read(path, &c->mu, why, sizeof why))
         diag_data_error(path, DIAG_NO_OFFSET, "memory usage file (allocation %s): %s",
                         config_allocation_name(c->cfg.allocation), why);
     if (c->mu.page_size != c->cfg.page_size)
         diag_data_error(path, DIAG_NO_OFFSET, "memory usage file has page_size %" PRIu64 " but %s has page_size %u;"
-                        " run ciat with -page_size %u", c->mu.page_size, c->cfg.path, c->cfg.page_size,
+                        " run ciat with -page_size %u", c->mu.page_size, cfg_name, c->cfg.page_size,
                         c->cfg.page_size);
     for (size_t i = 0; i < c->mu.count; i++)
         if (c->mu.pages[i].owner >= c->n)
@@ -375,172 +416,358 @@ static void load_memory_usage(cdat *c)
                             c->mu.pages[i].owner, c->n);
 }
 
-int main(int argc, char **argv)
-{
-    diag_set_tool("cdat");
-    cdat c = { 0 };
-    bool zstd = false, gzip = false, hpux = false, json = false;
-    run_options ro;
-    io_options *io = &c.io_opt;
-    io_options_init(io);
-    option_spec own[] = {
-        { "compress", 'z', NULL, OPT_FLAG, NULL, &zstd, NULL, 0, 0,
-          "write the general and detailed traces zstd-compressed (names end in .zst)" },
-        { "gzip", 0, NULL, OPT_FLAG, NULL, &gzip, NULL, 0, 0,
-          "write them gzip-compressed instead (names end in .gz)" },
-        { "hpux", 0, "HPUX", OPT_FLAG, NULL, &hpux, NULL, 0, 0,
-          "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" },
-        { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.ranges, private_ranges_parse, 0, 0,
-          "rr1/rr2 placement: pages in LO:HI go to the first toucher's node (repeatable)" },
-        { "handle-io", 0, NULL, OPT_FLAG, NULL, &io->handle, NULL, 0, 0,
-          "simulate file reads and writes: I/O processors -1, -2, ... (docs/cdat-io.md)" },
-        { "buffered-io", 0, NULL, OPT_FLAG, NULL, &io->buffered, NULL, 0, 0,
-          "with -handle_io: DMA into a kernel buffer, the processor copies" },
-        { "asynch-io", 0, NULL, OPT_FLAG, NULL, &io->asynch, NULL, 0, 0,
-          "with -handle_io: processes never wait for the disk" },
-        { "distributed-io", 0, NULL, OPT_FLAG, NULL, &io->distributed, NULL, 0, 0,
-          "with -handle_io: each node's own I/O processor (default: node 0's for all)" },
-        { "dma-bw", 0, NULL, OPT_CALL, "MB/S", &io->dma_bw, io_param_parse, 0, 0,
-          "with -handle_io: DMA bandwidth, 1..1000000 MB/s (default 20)" },
-        { "disk-latency", 0, NULL, OPT_CALL, "MS", &io->disk_latency, io_param_parse, 0, 0,
-          "with -handle_io: disk latency, 0..1000000 ms (default 10)" },
-        { "ipc", 0, NULL, OPT_CALL, "N", &io->ipc, io_param_parse, 0, 0,
-          "with -handle_io: instructions per cycle, 1..1000 (default 2)" },
-        { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
-          "with -handle_io: processor clock, 1..100000 MHz (default 180)" },
-        { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
-          "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
-        { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
-          "also write the report as JSON, <prefix>.cdat_report.json (docs/json.md)" },
-        { 0 }
-    };
-    option_spec specs[RUN_OPTION_COUNT + sizeof own / sizeof *own];
-    run_options_init(&ro, specs);
-    memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
-    char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
-    int nops = options_parse(specs, argc, argv, usage_text, ops);
-    if (nops < (ro.trace_list ? 1 : 2))
-        diag_usage_error("expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file");
-    const char *orphan = io_options_orphan(io);
-    if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);
-    if (zstd && gzip) diag_usage_error("-z (zstd) and --gzip ask for two formats; give one");
-    if (hpux) private_ranges_add_hpux(&c.ranges);
-    run_options_check_operands(&ro, ops, nops, 1);
+/* What the machines of one run share: the options. */
+typedef struct cdat_run {
+    bool zstd, gzip, hpux;
+    private_ranges ranges;
+    io_options io;
+    char **sets;                /* --set, in order */
+    unsigned nsets;
+    const char *name;           /* --name */
+    const char *sweep;          /* --sweep SECTION.KEY=V1,V2,… */
+    bool json;                  /* --json: every report also as JSON */
+} cdat_run;
 
-    trace_set ts;
-    run_options_trace_set(&ro, ops, nops - 1, &ts);
-    c.ts = &ts;
-    c.out_dir = ro.out_dir;
-    c.n = ts.count;
-    config_load(ops[nops - 1], &c.cfg);
-    unsigned nprocs = config_total_procs(&c.cfg);
+static const char *add_set(void *target, const char *value)
+{
+    cdat_run *r = target;
+    r->sets = xrealloc(r->sets, (r->nsets + 1) * sizeof *r->sets);
+    r->sets[r->nsets++] = (char *)value;
+    return NULL;
+}
+
+/* The machine of one configuration: its config (file, then --set), thread
+ * mapping, placement, caches, traces and report, ready for the run. */
+static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_path, char **sets, unsigned nsets,
+                          const char *name)
+{
+    c->t = t;
+    c->name = name;
+    c->n = t->ts.count;
+    c->io_opt = r->io;
+    config_load_sets(cfg_path, sets, nsets, &c->cfg);
+    const char *where = c->cfg.path ? c->cfg.path : "the configuration";
+    unsigned nprocs = config_total_procs(&c->cfg);
     /* Thread mode maps threads to processors; slice mode maps its p
      * processors the same way (the [mapping] section numbers them). */
-    c.slice_cpus = (int)ro.slice_cpus;
-    int ncpu = c.slice_cpus ? c.slice_cpus : c.n;
-    const char *what = c.slice_cpus ? "slice-mode processor" : "thread";
-    c.proc_of = xcalloc((size_t)ncpu, sizeof *c.proc_of);
-    for (int t = 0; t < ncpu; t++) {
-        c.proc_of[t] = config_thread_proc(&c.cfg, t, ncpu);
-        if (c.proc_of[t] < 0 && c.slice_cpus)
-            diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "-i %d but the machine has %u processor%s: map"
+    c->slice_cpus = (int)t->ro.slice_cpus;
+    int ncpu = c->slice_cpus ? c->slice_cpus : c->n;
+    const char *what = c->slice_cpus ? "slice-mode processor" : "thread";
+    c->proc_of = xcalloc((size_t)ncpu, sizeof *c->proc_of);
+    for (int k = 0; k < ncpu; k++) {
+        c->proc_of[k] = config_thread_proc(&c->cfg, k, ncpu);
+        if (c->proc_of[k] < 0 && c->slice_cpus)
+            diag_data_error(where, DIAG_NO_OFFSET, "-i %d but the machine has %u processor%s: map"
                             " %s %d (and every one from %u on) in [mapping], or give -i %u or less", ncpu,
-                            nprocs, nprocs == 1 ? "" : "s", what, t, nprocs, nprocs);
-        if (c.proc_of[t] < 0)
-            diag_data_error(c.cfg.path, DIAG_NO_OFFSET, "%d traces but the machine has %u processor%s: map"
-                            " thread %d (and every thread from %u on) in [mapping]", c.n, nprocs,
-                            nprocs == 1 ? "" : "s", t, nprocs);
+                            nprocs, nprocs == 1 ? "" : "s", what, k, nprocs, nprocs);
+        if (c->proc_of[k] < 0)
+            diag_data_error(where, DIAG_NO_OFFSET, "%d traces but the machine has %u processor%s: map"
+                            " thread %d (and every thread from %u on) in [mapping]", c->n, nprocs,
+                            nprocs == 1 ? "" : "s", k, nprocs);
     }
     /* The node of each thread's processor, for placement by owner. A process
      * in slice mode may move: it counts as on processor t mod p, where
      * -rr_interleaving runs it. */
-    int *thread_node = xcalloc((size_t)c.n, sizeof *thread_node);
-    for (int t = 0; t < c.n; t++) thread_node[t] = c.proc_of[t % ncpu] / (int)c.cfg.procs_per_node;
-    c.slot_of = xcalloc(nprocs, sizeof *c.slot_of);
-    for (unsigned p = 0; p < nprocs; p++) c.slot_of[p] = c.slice_cpus ? 0 : (int)p;
-    if (c.cfg.allocation == ALLOC_RR2 || c.cfg.allocation == ALLOC_ORACLE) load_memory_usage(&c);
+    c->thread_node = xcalloc((size_t)c->n, sizeof *c->thread_node);
+    for (int k = 0; k < c->n; k++) c->thread_node[k] = c->proc_of[k % ncpu] / (int)c->cfg.procs_per_node;
+    c->slot_of = xcalloc(nprocs, sizeof *c->slot_of);
+    for (unsigned p = 0; p < nprocs; p++) c->slot_of[p] = c->slice_cpus ? 0 : (int)p;
+    if (c->cfg.allocation == ALLOC_RR2 || c->cfg.allocation == ALLOC_ORACLE) load_memory_usage(c);
 
-    trace_reader_opts rdo = run_options_reader(&ro);
-    trace_reader **readers = trace_set_open(&ts, &rdo);
-    char *rep_path = trace_set_output_path(&ts, ro.out_dir, "cdat_report");
+    placement_init(&c->pl, c->cfg.allocation, c->cfg.nodes, c->cfg.page_size, &r->ranges, &c->mu, c->thread_node,
+                   c->n);
+    mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
+    c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
+    io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
+    /* Every output is opened (so checked) before the first record is read. */
+    traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
+                r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
+    char *rep_path = output_name(c, "cdat_report");
+    c->rep = report_open(rep_path);
+    if (r->json) report_add_json(c->rep);
+    free(rep_path);
+    c->phase = xcalloc((size_t)stats_slots(c), sizeof *c->phase);
+    c->total = xcalloc((size_t)stats_slots(c), sizeof *c->total);
+    c->running = xcalloc(nprocs, sizeof *c->running);
+    c->idle_from = xcalloc(nprocs, sizeof *c->idle_from);
+    c->io_phase = xcalloc(c->io.nio, sizeof *c->io_phase);
+    c->io_total = xcalloc(c->io.nio, sizeof *c->io_total);
+}
 
-    placement_init(&c.pl, c.cfg.allocation, c.cfg.nodes, c.cfg.page_size, &c.ranges, &c.mu, thread_node, c.n);
-    mach_init(&c.m, &c.cfg, &c.pl, on_seq, &c);
-    c.m.tx_fields = c.cfg.general || c.cfg.detailed;    /* the counts need only the codes */
-    io_init(&c.io, &c.m, io, on_io_copy, &c);
-    traces_open(&c.tr, &c.m, io->handle ? c.io.nio : 0, c.cfg.general, c.cfg.detailed,
-                zstd ? OUT_ZSTD : gzip ? OUT_GZIP : OUT_PLAIN, output_name, &c);
-    c.rep = report_open(rep_path);
-    if (json) report_add_json(c.rep);
-    c.phase = xcalloc((size_t)stats_slots(&c), sizeof *c.phase);
-    c.total = xcalloc((size_t)stats_slots(&c), sizeof *c.total);
-    c.running = xcalloc(nprocs, sizeof *c.running);
-    c.idle_from = xcalloc(nprocs, sizeof *c.idle_from);
-    c.io_phase = xcalloc(c.io.nio, sizeof *c.io_phase);
-    c.io_total = xcalloc(c.io.nio, sizeof *c.io_total);
+static sched_hooks machine_hooks(cdat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
+                          .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
+}
 
-    sched_options so = run_options_sched(&ro);
-    sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                      .call = on_call, .phase_begin = on_phase_begin, .phase_end = on_phase_end,
-                      .thread_stop = on_stop, .thread_resume = on_resume };
-    c.s = sched_create(&ts, readers, &so, &h);
-    sched_run(c.s);
-    flush_idle(&c);
-    aggregate_report(&c);
+/* The summary block: the whole run's figures a reader looks for first. */
+static void summary_lines(void *ctx, report *r)
+{
+    const cdat *c = ctx;
+    cpu_stats *sum = xcalloc(1, sizeof *sum);
+    for (int p = 0; p < stats_slots(c); p++) stats_add(sum, &c->total[p]);
+    for (unsigned k = 0; k < c->io.nio; k++) stats_add(sum, &c->io_total[k]);
+    char a[REPORT_NUM], b[REPORT_NUM], d[REPORT_NUM], e[REPORT_NUM], f[REPORT_NUM];
+    uint64_t drefs = ref_total(&sum->data), irefs = ref_total(&sum->instr);
+    report_header(r, " summary: data_refs %" PRIu64 " miss_rate %s upgrade_rate %s instr_refs %" PRIu64
+                  " miss_rate %s", drefs, report_pct(a, sum->data.misses, drefs),
+                  report_pct(b, sum->data.upgrades, drefs), irefs, report_pct(d, sum->instr.misses, irefs));
+    uint64_t local = 0, remote = 0;
+    const ref_counts *rc[2] = { &sum->data, &sum->instr };
+    for (int i = 0; i < 2; i++) {
+        local += rc[i]->src[SRC_LOCAL_MEMORY] + rc[i]->src[SRC_LOCAL_CACHE];
+        remote += rc[i]->src[SRC_REMOTE_MEMORY] + rc[i]->src[SRC_REMOTE_CACHE];
+    }
+    report_header(r, " summary: misses %" PRIu64 " local %" PRIu64 " %s remote %" PRIu64 " %s",
+                  sum->data.misses + sum->instr.misses, local, report_pct(a, local, local + remote), remote,
+                  report_pct(b, remote, local + remote));
+    report_header(r, " summary: transactions %" PRIu64 " requests %" PRIu64 " transactions_per_request %s"
+                  " critical_transactions_per_request %s", sum->transactions, sum->requests,
+                  report_ratio(e, (double)sum->transactions, (double)sum->requests),
+                  report_ratio(f, (double)sum->critical, (double)sum->requests));
+    free(sum);
+}
 
-    report_standard_header(c.rep, argc, argv, &ts, readers);
-    config_header(&c);
-    report_slice_header(c.rep, &so);
-    report_header(c.rep, " options: gap_limit %" PRIu64 " parallel_start %s lenient %s compress %s general %s"
-                  " detailed %s", ro.gap_limit, ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no",
-                  zstd ? "zstd" : gzip ? "gzip" : "no", c.cfg.general ? "yes" : "no",
-                  c.cfg.detailed ? "yes" : "no");
+/* After the run: the aggregate block and the header. */
+static void machine_report(cdat *c, const tool *t, const cdat_run *r)
+{
+    flush_idle(c);
+    aggregate_report(c);
+    const io_options *io = &c->io_opt;
+    tool_header_begin(t, c->rep, summary_lines, c);
+    config_header(c);
+    tool_header_options(t, c->rep, "compress %s general %s detailed %s", r->zstd ? "zstd" : r->gzip ? "gzip" : "no",
+                        c->cfg.general ? "yes" : "no", c->cfg.detailed ? "yes" : "no");
     if (io->handle)
-        report_header(c.rep, " io: handle_io yes buffered_io %s asynch_io %s distributed_io %s io_processors %u"
+        report_header(c->rep, " io: handle_io yes buffered_io %s asynch_io %s distributed_io %s io_processors %u"
                       " dma_bw %" PRIu64 " disk_latency %" PRIu64 " ipc %" PRIu64 " mhz %" PRIu64,
                       io->buffered ? "yes" : "no", io->asynch ? "yes" : "no", io->distributed ? "yes" : "no",
-                      c.io.nio, io->dma_bw.value, io->disk_latency.value, io->ipc.value, io->mhz.value);
+                      c->io.nio, io->dma_bw.value, io->disk_latency.value, io->ipc.value, io->mhz.value);
     else
-        report_header(c.rep, " io: handle_io no");
-    for (int i = 0; i < c.ranges.n; i++)
-        report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.ranges.r[i].lo, c.ranges.r[i].hi);
-    report_reader_problems(c.rep, &ts, readers);
-    sched_problems sp = sched_problem_counts(c.s);
-    report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
-                  " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
-    report_sync_header(c.rep, c.s);
-    report_header(c.rep, " directory: lines %zu", dir_lines(&c.m.dir));
+        report_header(c->rep, " io: handle_io no");
+    tool_header_ranges(c->rep, &r->ranges);
+    tool_header_end(t, c->rep, c->s);
+    report_header(c->rep, " directory: lines %zu", dir_lines(&c->m.dir));
     /* For the benchmarks (bench/run-cdat-bench.sh): the directory's memory
      * beside the lines the caches hold at the end. Not part of any output file. */
     if (getenv("CDAT_DIRECTORY_STATS"))
         fprintf(stderr, "cdat: directory: lines %zu table_entries %zu table_bytes %zu map_bytes %zu"
-                " cached_lines %" PRIu64 "\n", dir_lines(&c.m.dir), dir_entries(&c.m.dir),
-                dir_table_bytes(&c.m.dir), dir_map_bytes(&c.m.dir), mach_cached_lines(&c.m));
+                " cached_lines %" PRIu64 "\n", dir_lines(&c->m.dir), dir_entries(&c->m.dir),
+                dir_table_bytes(&c->m.dir), dir_map_bytes(&c->m.dir), mach_cached_lines(&c->m));
+    traces_finish(&c->tr);
+    report_finish(c->rep);
+}
+
+static void machine_free(cdat *c)
+{
+    traces_free(&c->tr);
+    mach_free(&c->m);
+    placement_free(&c->pl);
+    memusage_free(&c->mu);
+    config_free(&c->cfg);
+    free(c->phase);
+    free(c->total);
+    free(c->running);
+    free(c->idle_from);
+    free(c->io_phase);
+    free(c->io_total);
+    free(c->proc_of);
+    free(c->slot_of);
+    free(c->thread_node);
+}
+
+/* A trace prefix operand ends in ".P" (P a number) and is no file: what
+ * follows the trace set's operands is configurations. */
+static bool prefix_like(const char *s)
+{
+    const char *dot = strrchr(s, '.');
+    if (!dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1)) return false;
+    FILE *f = fopen(s, "r");
+    if (f) fclose(f);
+    return !f;
+}
+
+/* One machine to simulate: configuration file (NULL: --set only), its own
+ * extra setting (a --sweep value, or NULL) and the name part of its outputs. */
+typedef struct job {
+    const char *path;
+    char *set;
+    char *name;
+} job;
+
+/* The name of a configuration in output names: its file name without
+ * ".ini" (none: "set"). */
+static char *config_name(const char *path)
+{
+    if (!path) return xstrdup("set");
+    const char *b = path_base(path);
+    size_t n = strlen(b);
+    if (n > 4 && strcmp(b + n - 4, ".ini") == 0) n -= 4;
+    char *name = xmalloc(n + 1);
+    memcpy(name, b, n);
+    name[n] = '\0';
+    return name;
+}
+
+static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
+{
+    const char *eq = r->sweep ? strchr(r->sweep, '=') : NULL;
+    if (r->sweep && (!eq || eq == r->sweep || !eq[1] || !strchr(r->sweep, '.') || strchr(r->sweep, '.') > eq))
+        diag_usage_error("--sweep %s: expected SECTION.KEY=VALUE,VALUE,... (e.g. system.protocol=1,2,3)", r->sweep);
+    int nvalues = 1;
+    for (const char *v = eq; v && *v; v++) nvalues += *v == ',';
+    int n = (ncfg ? ncfg : 1) * (r->sweep ? nvalues : 1);
+    job *j = xcalloc((size_t)n, sizeof *j);
+    int k = 0;
+    for (int i = 0; i < (ncfg ? ncfg : 1); i++) {
+        const char *path = ncfg ? cfgs[i] : NULL;
+        const char *v = eq ? eq + 1 : NULL;
+        for (int x = 0; x < (r->sweep ? nvalues : 1); x++, k++) {
+            j[k].path = path;
+            if (!r->sweep) {
+                j[k].name = n > 1 ? config_name(path) : r->name ? xstrdup(r->name) : NULL;
+                continue;
+            }
+            size_t len = strcspn(v, ",");
+            if (len == 0) diag_usage_error("--sweep %s: an empty value", r->sweep);
+            size_t klen = (size_t)(eq - r->sweep);
+            j[k].set = xmalloc(klen + len + 2);
+            snprintf(j[k].set, klen + len + 2, "%.*s=%.*s", (int)klen, r->sweep, (int)len, v);
+            /* name: <configuration>-<key><value>, e.g. 4x4-protocol3 */
+            const char *key = strchr(r->sweep, '.') + 1;            /* KEY of SECTION.KEY */
+            char *cn = config_name(path);
+            size_t nl = strlen(cn) + (size_t)(eq - key) + len + 2;
+            j[k].name = xmalloc(nl);
+            snprintf(j[k].name, nl, "%s-%.*s%.*s", cn, (int)(eq - key), key, (int)len, v);
+            free(cn);
+            v += len + (v[len] == ',');
+        }
+    }
+    for (int a = 0; a < n; a++) {
+        if (j[a].name && (!*j[a].name || strchr(j[a].name, '/')))
+            diag_usage_error("the output name part '%s' must be non-empty and without '/'", j[a].name);
+        for (int b = 0; b < a; b++)
+            if (j[a].name && strcmp(j[a].name, j[b].name) == 0)
+                diag_usage_error("two configurations would write the same outputs (name '%s'): give them"
+                                 " files of different names", j[a].name);
+    }
+    *njobs = n;
+    return j;
+}
+
+int main(int argc, char **argv)
+{
+    cdat_run r = { 0 };
+    io_options *io = &r.io;
+    io_options_init(io);
+    const tool_option own[] = {
+        { { "set", 0, NULL, OPT_CALL, "SECTION.KEY=VALUE", &r, add_set, 0, 0,
+            "set a configuration key over the files' (repeatable; e.g. system.protocol=3); with no"
+            " configuration file the machine is the defaults and these" }, NULL, NULL },
+        { { "sweep", 0, NULL, OPT_STRING, "SECTION.KEY=V1,V2,...", &r.sweep, NULL, 0, 0,
+            "simulate each configuration once per value, in the same pass; outputs named"
+            " <prefix>.<cfg>-<key><value>.cdat_report" }, NULL, NULL },
+        { { "name", 0, NULL, OPT_STRING, "NAME", &r.name, NULL, 0, 0,
+            "name the outputs <prefix>.NAME.cdat_report, … (one configuration)" }, NULL, NULL },
+        { { "compress", 'z', NULL, OPT_FLAG, NULL, &r.zstd, NULL, 0, 0,
+            "write the general and detailed traces zstd-compressed (names end in .zst)" }, NULL, NULL },
+        { { "gzip", 0, NULL, OPT_FLAG, NULL, &r.gzip, NULL, 0, 0,
+            "write them gzip-compressed instead (names end in .gz)" }, NULL, NULL },
+        { { "hpux", 0, "HPUX", OPT_FLAG, NULL, &r.hpux, NULL, 0, 0,
+            "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" }, NULL, NULL },
+        { { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &r.ranges, private_ranges_parse, 0, 0,
+            "rr1/rr2 placement: pages in LO:HI go to the first toucher's node (repeatable)" }, NULL, NULL },
+        { { "handle-io", 0, NULL, OPT_FLAG, NULL, &io->handle, NULL, 0, 0,
+            "simulate file reads and writes: I/O processors -1, -2, ... (docs/cdat-io.md)" }, NULL, NULL },
+        { { "buffered-io", 0, NULL, OPT_FLAG, NULL, &io->buffered, NULL, 0, 0,
+            "with -handle_io: DMA into a kernel buffer, the processor copies" }, NULL, NULL },
+        { { "asynch-io", 0, NULL, OPT_FLAG, NULL, &io->asynch, NULL, 0, 0,
+            "with -handle_io: processes never wait for the disk" }, NULL, NULL },
+        { { "distributed-io", 0, NULL, OPT_FLAG, NULL, &io->distributed, NULL, 0, 0,
+            "with -handle_io: each node's own I/O processor (default: node 0's for all)" }, NULL, NULL },
+        { { "dma-bw", 0, NULL, OPT_CALL, "MB/S", &io->dma_bw, io_param_parse, 0, 0,
+            "with -handle_io: DMA bandwidth, 1..1000000 MB/s (default 20)" }, NULL, NULL },
+        { { "disk-latency", 0, NULL, OPT_CALL, "MS", &io->disk_latency, io_param_parse, 0, 0,
+            "with -handle_io: disk latency, 0..1000000 ms (default 10)" }, NULL, NULL },
+        { { "ipc", 0, NULL, OPT_CALL, "N", &io->ipc, io_param_parse, 0, 0,
+            "with -handle_io: instructions per cycle, 1..1000 (default 2)" }, NULL, NULL },
+        { { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
+            "with -handle_io: processor clock, 1..100000 MHz (default 180)" }, NULL, NULL },
+        { { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
+            "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
+          NULL, NULL },
+        { { "json", 0, NULL, OPT_FLAG, NULL, &r.json, NULL, 0, 0,
+            "also write each report as JSON, <report>.json (docs/json.md)" }, NULL, NULL },
+        { { 0 }, NULL, NULL }
+    };
+    tool t;
+    tool_parse(&t, "cdat", own, argc, argv, usage_text);
+    /* The trace operands: none with -t; else trace.P, or calls.P trace.P. */
+    int ntrace = t.ro.trace_list ? 0 : t.nops >= 2 && prefix_like(t.ops[1]) ? 2 : 1;
+    if (t.nops < ntrace + (r.nsets || r.sweep ? 0 : 1))
+        diag_usage_error("expects [calls.P] trace.P cfg_file..., or -t trace_list cfg_file...");
+    const char *orphan = io_options_orphan(io);
+    if (orphan) diag_usage_error("option %s works only with -handle_io", orphan);
+    if (r.zstd && r.gzip) diag_usage_error("-z (zstd) and --gzip ask for two formats; give one");
+    int ncfg = t.nops - ntrace;
+    for (int k = ntrace; k < t.nops; k++)
+        if (prefix_like(t.ops[k])) {
+            if (t.ro.trace_list) diag_usage_error("with -t, give no trace prefix ('%s')", t.ops[k]);
+            diag_usage_error("too many operands ('%s'): the configurations follow the trace set", t.ops[k]);
+        }
+    if (r.name && (ncfg > 1 || r.sweep))
+        diag_usage_error("--name names the outputs of one configuration; with several, each is named after"
+                         " its file");
+    int njobs;
+    job *jobs = make_jobs(&r, t.ops + ntrace, ncfg, &njobs);
+    if (io->handle && njobs > 1)
+        diag_usage_error("-handle_io with several configurations: the simulated disk waits change the"
+                         " schedule from machine to machine; run each configuration on its own");
+    if (r.hpux) private_ranges_add_hpux(&r.ranges);
+
+    tool_open(&t, t.ops, ntrace);
+    cdat *m = xcalloc((size_t)njobs, sizeof *m);
+    char **sets = xcalloc(r.nsets + 1, sizeof *sets);
+    for (int k = 0; k < njobs; k++) {
+        if (r.nsets) memcpy(sets, r.sets, r.nsets * sizeof *sets);
+        sets[r.nsets] = jobs[k].set;
+        machine_setup(&m[k], &t, &r, jobs[k].path, sets, r.nsets + (jobs[k].set != NULL), jobs[k].name);
+    }
+    free(sets);
+
+    scheduler *s;
+    if (njobs == 1) {
+        sched_hooks h = machine_hooks(&m[0]);
+        s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &h);
+        sched_run(s);
+    } else {
+        /* One read and one schedule; every machine gets the same events. */
+        sched_hooks *hs = xcalloc((size_t)njobs, sizeof *hs);
+        for (int k = 0; k < njobs; k++) hs[k] = machine_hooks(&m[k]);
+        fanout *f = fanout_create(hs, njobs, 0);
+        sched_hooks h = fanout_hooks(f);
+        s = sched_create(&t.ts, t.readers, &t.so, &h);
+        for (int k = 0; k < njobs; k++) m[k].s = s;
+        sched_run(s);
+        fanout_finish(f);
+        free(hs);
+    }
+    for (int k = 0; k < njobs; k++) machine_report(&m[k], &t, &r);
 
     /* Everything succeeded: make the outputs appear, all or none. */
-    traces_finish(&c.tr);
-    report_finish(c.rep);
-    out_file_commit_all();
+    tool_commit(&t);
 
-    sched_free(c.s);
-    trace_set_close_readers(&ts, readers);
-    traces_free(&c.tr);
-    mach_free(&c.m);
-    placement_free(&c.pl);
-    memusage_free(&c.mu);
-    private_ranges_free(&c.ranges);
-    config_free(&c.cfg);
-    free(c.phase);
-    free(c.total);
-    free(c.running);
-    free(c.idle_from);
-    free(c.io_phase);
-    free(c.io_total);
-    free(c.proc_of);
-    free(c.slot_of);
-    free(thread_node);
-    free(rep_path);
-    trace_set_free(&ts);
-    free(ops);
+    sched_free(s);
+    for (int k = 0; k < njobs; k++) {
+        machine_free(&m[k]);
+        free(jobs[k].set);
+        free(jobs[k].name);
+    }
+    free(m);
+    free(jobs);
+    free(r.sets);
+    private_ranges_free(&r.ranges);
+    tool_free(&t);
     return EXIT_OK;
 }

@@ -21,12 +21,20 @@ typedef struct parse_state {
     unsigned err_line;
     unsigned line_of[16];       /* line of each checked key, for validation errors */
     unsigned *map_line;         /* line of each thread.N (validation errors name it) */
+    bool in_set;                /* applying a --set: a later one replaces an earlier entry */
 } parse_state;
+
+/* The k-th --set counts as line SET_LINE + k: after every line of the file,
+ * so "the last of the keys involved" is the setting when one is involved. */
+#define SET_LINE 0x40000000u
 
 enum { L_NODES, L_PPN, L_BANKS, L_LINE, L_PAGE, L_PROTO, L_ALLOC, L_MEMUSE,
        L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC };
 
 static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int handler(void *user, const char *section, const char *key, const char *v);
+static void read_file(cdat_config *c, parse_state *p, const char *given);
+static void check_config(cdat_config *c, parse_state *p);
 
 static const char *const sections[] = { "system", "output", "dcache", "icache",
                                         "interconnect_cache", "mapping" };
@@ -162,8 +170,14 @@ static int set_mapping(parse_state *p, const char *key, const char *v)
 {
     cdat_config *c = p->c;
     uint64_t t, node, proc;
+    if (strcmp(key, "policy") == 0) {
+        if (strcmp(v, "compact") == 0) c->map_policy = MAP_COMPACT;
+        else if (strcmp(v, "spread") == 0) c->map_policy = MAP_SPREAD;
+        else return fail(p, "policy: '%s' must be compact or spread", v);
+        return 1;
+    }
     if (strncmp(key, "thread.", 7) != 0 || !parse_uint(key + 7, &t) || t >= CFG_MAX_PROCS * 512)
-        return fail(p, "[mapping]: key '%s' must be thread.N", key);
+        return fail(p, "[mapping]: key '%s' must be thread.N or policy", key);
     const char *dot = strchr(v, '.');
     char nodebuf[32];
     if (!dot || (size_t)(dot - v) >= sizeof nodebuf) return fail(p, "%s: '%s' must be node.proc", key, v);
@@ -179,7 +193,7 @@ static int set_mapping(parse_state *p, const char *key, const char *v)
         for (unsigned i = c->map_len; i < n; i++) c->map_node[i] = c->map_proc[i] = -1;
         c->map_len = n;
     }
-    if (c->map_node[t] >= 0) return fail(p, "%s is mapped twice", key);
+    if (c->map_node[t] >= 0 && !p->in_set) return fail(p, "%s is mapped twice", key);
     if (node > CFG_MAX_NODES || proc > CFG_MAX_PROCS) return fail(p, "%s: %s is out of range", key, v);
     c->map_node[t] = (int)node;
     c->map_proc[t] = (int)proc;
@@ -228,7 +242,7 @@ static int handler(void *user, const char *section, const char *key, const char 
         if (strcmp(key, "memory_usage") == 0) {
             if (!*v) return fail(p, "memory_usage: empty path");
             free(c->memory_usage);
-            c->memory_usage = path_beside(c->path, v);
+            c->memory_usage = p->in_set || !c->path ? xstrdup(v) : path_beside(c->path, v);
             p->line_of[L_MEMUSE] = p->line;
             return 1;
         }
@@ -248,11 +262,36 @@ static int handler(void *user, const char *section, const char *key, const char 
     return fail(p, "unknown section [%s] (system, output, dcache, icache, interconnect_cache, mapping)", section);
 }
 
+/* An error at line (SET_LINE + k: the k-th --set; 0: a default). */
 static noreturn void config_error(const cdat_config *c, unsigned line, const char *msg)
 {
+    if (line >= SET_LINE) diag_usage_error("--set %s: %s", c->sets[line - SET_LINE], msg);
+    if (!c->path) diag_usage_error("the configuration given by --set: %s", msg);
     char where[4096];
     snprintf(where, sizeof where, "%s:%u", c->path, line);
     diag_data_error(where, DIAG_NO_OFFSET, "%s", msg);
+}
+
+/* --set SECTION.KEY=VALUE: through the file's handler, as a line of its own. */
+static void apply_set(parse_state *p, unsigned k)
+{
+    const char *s = p->c->sets[k];
+    const char *dot = strchr(s, '.'), *eq = strchr(s, '=');
+    if (!dot || !eq || dot > eq || dot == s || eq == dot + 1)
+        diag_usage_error("--set %s: expected SECTION.KEY=VALUE (e.g. system.protocol=3)", s);
+    char *section = xstrdup(s);
+    section[dot - s] = '\0';
+    char *key = section + (dot - s) + 1;
+    key[eq - dot - 1] = '\0';
+    const char *value = eq + 1;
+    if (!known_section(section, strlen(section)))
+        diag_usage_error("--set %s: unknown section [%s] (system, output, dcache, icache, interconnect_cache,"
+                         " mapping)", s, section);
+    p->line = SET_LINE + k;
+    p->in_set = true;
+    handler(p, section, key, value);
+    free(section);
+    if (p->err_line) config_error(p->c, p->err_line, p->err);
 }
 
 static unsigned later(unsigned a, unsigned b) { return a > b ? a : b; }
@@ -327,10 +366,16 @@ static void check_cache_memory(const cdat_config *c, const parse_state *p)
 
 void config_load(const char *path, cdat_config *c)
 {
+    config_load_sets(path, NULL, 0, c);
+}
+
+void config_load_sets(const char *path, char *const *sets, unsigned nsets, cdat_config *c)
+{
     memset(c, 0, sizeof *c);
-    c->path = config_lookup(path);
-    const char *given = path;
-    path = c->path;
+    c->path = path ? config_lookup(path) : NULL;
+    c->nsets = nsets;
+    c->sets = xcalloc(nsets ? nsets : 1, sizeof *c->sets);
+    for (unsigned k = 0; k < nsets; k++) c->sets[k] = xstrdup(sets[k]);
     c->nodes = c->procs_per_node = c->banks_per_node = 1;
     c->line_size = 64;
     c->page_size = 4096;
@@ -340,6 +385,16 @@ void config_load(const char *path, cdat_config *c)
     c->icache = (cache_config){ 64 * 1024, 2 };
     c->icc = (cache_config){ 0, 4 };
     parse_state p = { .c = c };
+    if (path) read_file(c, &p, path);
+    for (unsigned k = 0; k < nsets; k++) apply_set(&p, k);
+    check_config(c, &p);
+}
+
+/* given: the name on the command line (c->path is what it was found as). */
+static void read_file(cdat_config *c, parse_state *p_, const char *given)
+{
+    const char *path = c->path;
+    parse_state p = *p_;
     p.f = fopen(path, "r");
     if (!p.f) {
         int e = errno;
@@ -364,7 +419,13 @@ void config_load(const char *path, cdat_config *c)
         config_error(c, (unsigned)rc, "syntax error (expected [section], key = value, or ; comment)");
     if (p.err_line) config_error(c, p.err_line, p.err);
     if (rc < 0) diag_data_error(path, DIAG_NO_OFFSET, "cannot parse the configuration (error %d)", rc);
+    *p_ = p;
+}
 
+/* What no single key can check: keys together, and the mapping. */
+static void check_config(cdat_config *c, parse_state *p_)
+{
+    parse_state p = *p_;
     char msg[256];
     if (c->nodes * c->procs_per_node > CFG_MAX_PROCS) {
         snprintf(msg, sizeof msg, "nodes x procs_per_node = %u x %u = %u processors; at most %d",
@@ -401,6 +462,8 @@ void config_load(const char *path, cdat_config *c)
 
 void config_free(cdat_config *c)
 {
+    for (unsigned k = 0; k < c->nsets; k++) free(c->sets[k]);
+    free(c->sets);
     free(c->path);
     free(c->memory_usage);
     free(c->map_node);
@@ -416,8 +479,11 @@ int config_thread_proc(const cdat_config *c, int t, int nthreads)
     if ((unsigned)t < c->map_len && c->map_node[t] >= 0)
         return c->map_node[t] * (int)c->procs_per_node + c->map_proc[t];
     if ((unsigned)t >= config_total_procs(c)) return -1;
-    return t;   /* default: node t / ppn, proc t % ppn, i.e. global number t */
+    if (c->map_policy == MAP_SPREAD) return (int)((unsigned)t % c->nodes * c->procs_per_node + (unsigned)t / c->nodes);
+    return t;   /* compact: node t / ppn, proc t % ppn, i.e. global number t */
 }
+
+const char *config_map_policy_name(cfg_map_policy m) { return m == MAP_SPREAD ? "spread" : "compact"; }
 
 const char *config_allocation_name(cfg_allocation a)
 {

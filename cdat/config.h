@@ -27,8 +27,16 @@ typedef struct cache_config {
     unsigned assoc;         /* ways; 0 = fully associative */
 } cache_config;
 
+/* [mapping] policy: where threads without an entry go. */
+typedef enum cfg_map_policy {
+    MAP_COMPACT,        /* thread t -> processor t: fill node 0, then node 1, … */
+    MAP_SPREAD          /* round robin over nodes: node t mod nodes, proc t / nodes */
+} cfg_map_policy;
+
 typedef struct cdat_config {
-    char *path;
+    char *path;                         /* NULL: no file, only --set */
+    char **sets;                        /* the --set SECTION.KEY=VALUE applied, in order */
+    unsigned nsets;
     unsigned nodes, procs_per_node, banks_per_node;
     unsigned line_size, page_size;
     unsigned protocol;                  /* 1..8, SPEC §8.3 */
@@ -36,8 +44,9 @@ typedef struct cdat_config {
     char *memory_usage;                 /* resolved against the file's directory; NULL if none */
     bool general, detailed;
     cache_config dcache, icache, icc;
-    /* [mapping] thread.N = node.proc: per thread, or -1 for the default
-     * (thread t -> node t / procs_per_node, proc t % procs_per_node). */
+    /* [mapping] thread.N = node.proc: per thread, or -1 for the policy's
+     * choice. */
+    cfg_map_policy map_policy;
     int *map_node, *map_proc;
     unsigned map_len;
     unsigned map_line_max;              /* line of the highest thread mapped (for errors) */
@@ -45,14 +54,22 @@ typedef struct cdat_config {
 
 /* Parse path; on error prints "cdat: file:line: reason" and exits with status 2. */
 void config_load(const char *path, cdat_config *c);
+/* The same, then nsets settings "SECTION.KEY=VALUE" (--set) applied in order
+ * over the file's (path NULL: over the defaults alone), with the same checks.
+ * An error that a setting causes names it instead of file:line
+ * ("cdat: --set system.protocol=9: protocol: 9 is out of range (1..8)") and
+ * exits with status 1, a usage error. */
+void config_load_sets(const char *path, char *const *sets, unsigned nsets, cdat_config *c);
 void config_free(cdat_config *c);
 
 /* nodes × procs_per_node. */
 unsigned config_total_procs(const cdat_config *c);
 /* Processor (global number) that runs thread t: its [mapping] entry, else
- * t itself; -1 when t has no mapping and t >= the number of processors. */
+ * the policy's (compact: t itself; spread: node t mod nodes, proc t / nodes);
+ * -1 when t has no entry and the policy has no processor left for it. */
 int config_thread_proc(const cdat_config *c, int t, int nthreads);
 
 const char *config_allocation_name(cfg_allocation a);
+const char *config_map_policy_name(cfg_map_policy m);
 
 #endif

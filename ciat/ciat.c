@@ -14,8 +14,8 @@
 #include "../common/diag.h"
 #include "../common/out_file.h"
 #include "../common/report.h"
-#include "../common/run_options.h"
 #include "../common/scheduler.h"
+#include "../common/tool.h"
 #include "../formats/memusage.h"
 
 #include <inttypes.h>
@@ -31,13 +31,15 @@ static const char usage_text[] =
     "store strings, instruction stream, call summaries, communication patterns\n"
     "(RAW/WAR/WAW/RAR with sharing and invalidation degrees) and memory usage.\n"
     "Writes <prefix>.ciat_report, <prefix>.memory and, with -ciat_events,\n"
-    "<prefix>.ciat_events, beside the traces or into -o DIR. Every report line\n"
-    "is described in " DSM_DOCDIR "/docs/ciat-report.md (docs/ in the\n"
-    "source tree) and in ciat(1); --json: docs/json.md.\n"
+    "<prefix>.ciat_events (--events FILE: to FILE; '-': standard output), beside\n"
+    "the traces or into -o DIR (an existing directory). Every report line is\n"
+    "described in " DSM_DOCDIR "/docs/ciat-report.md (docs/ in the source\n"
+    "tree) and in ciat(1); --json: docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct ciat_options {
     bool events;
+    const char *events_path;    /* --events FILE ("-": standard output); NULL: <prefix>.ciat_events */
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -406,9 +408,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     ciat *c = ctx;
     for (int t = 0; t < c->n; t++) close_string(c, t);
     if (ph->last) locmap_each(&c->map, final_sharing, c);
-    report_line(c->rep, ph->number, REPORT_ALL_THREADS, 0, "phase", "kind %s by %s start %" PRIu64
-                " end %" PRIu64 " threads %d", sched_phase_kind_name(ph->kind),
-                sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
+    tool_phase_line(c->rep, ph);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
@@ -431,8 +431,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
 
 static void aggregate_report(ciat *c)
 {
-    report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 0, "phase", "kind all phases %d start 0"
-                " end %" PRIu64 " threads %d", c->phases, c->end_clock, c->n);
+    tool_run_line(c->rep, c->phases, c->end_clock, c->n);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
@@ -447,50 +446,71 @@ static void aggregate_report(ciat *c)
     stats_free(&sum);
 }
 
+/* The summary block: the whole run's figures a reader looks for first. */
+typedef struct ciat_summary {
+    const ciat *c;
+    const usage_totals *u;
+} ciat_summary;
+
+static void summary_lines(void *ctx, report *r)
+{
+    const ciat_summary *sm = ctx;
+    const ciat *c = sm->c;
+    uint64_t records = 0, raw = 0, war = 0, waw = 0, rar = 0;
+    for (int k = 0; k < c->n; k++) {
+        records += sched_total_counts(c->s, k)->records;
+        raw += c->total[k].raw;
+        war += c->total[k].war;
+        waw += c->total[k].waw;
+        rar += c->total[k].rar;
+    }
+    report_header(r, " summary: records %" PRIu64 " threads %d phases %d", records, c->n, c->phases);
+    report_header(r, " summary: raw %" PRIu64 " war %" PRIu64 " waw %" PRIu64 " rar %" PRIu64 " shared_bytes %"
+                  PRIu64, raw, war, waw, rar, sm->u->shared_bytes);
+}
+
 int main(int argc, char **argv)
 {
-    diag_set_tool("ciat");
     ciat c = { .o = { .grain = 4, .page_size = 4096 } };
-    run_options ro;
     bool json = false;
-    option_spec specs[RUN_OPTION_COUNT + 7];
-    run_options_init(&ro, specs);
-    option_spec own[] = {
-        { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
-          "also write the communication event trace <prefix>.ciat_events" },
-        { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
-          "location size for the communication analysis: a power of two 1..64 (default 4)" },
-        { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,
-          "page size for memory usage: a power of two >= 64 (default 4096)" },
-        { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
-          "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
-        { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
-          "an address range of private pages (repeatable); other pages are range-shared" },
-        { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
-          "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" },
-        { 0 }
+    const tool_option own[] = {
+        { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
+          "also write the communication event trace <prefix>.ciat_events" }, "events", NULL },
+        { { "events", 0, NULL, OPT_STRING, "FILE", &c.o.events_path, NULL, 0, 0,
+            "write the event trace to FILE instead ('-': standard output, so 'ciat --events - pc.4 |"
+            " tdat - ...' works)" }, NULL, NULL },
+        { { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
+          "location size for the communication analysis: a power of two 1..64 (default 4)" }, "grain", NULL },
+        { { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,
+          "page size for memory usage: a power of two >= 64 (default 4096)" }, "page_size", NULL },
+        { { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
+          "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" }, NULL, NULL },
+        { { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
+          "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL },
+        { { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
+            "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" }, NULL, NULL },
+        { { 0 }, NULL, NULL }
     };
-    memcpy(specs + RUN_OPTION_COUNT, own, sizeof own);
-    char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
-    int nops = options_parse(specs, argc, argv, usage_text, ops);
+    tool t;
+    tool_parse(&t, "ciat", own, argc, argv, usage_text);
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
+    if (c.o.events_path) c.o.events = true;
 
-    trace_set ts;
-    run_options_check_operands(&ro, ops, nops, 0);
-    run_options_trace_set(&ro, ops, nops, &ts);
-    if (ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
-    c.n = ts.count;
-    trace_reader_opts rdo = run_options_reader(&ro);
-    c.readers = trace_set_open(&ts, &rdo);
+    tool_open(&t, t.ops, t.nops);
+    if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
+    c.n = t.ts.count;
+    c.readers = t.readers;
 
-    char *rep_path = trace_set_output_path(&ts, ro.out_dir, "ciat_report");
-    char *mem_path = trace_set_output_path(&ts, ro.out_dir, "memory");
+    /* Every output is opened (so checked) before the first record is read. */
+    char *rep_path = tool_output_path(&t, "ciat_report");
+    char *mem_path = tool_output_path(&t, "memory");
     if (c.o.events) {
-        char *ev_path = trace_set_output_path(&ts, ro.out_dir, "ciat_events");
+        /* Standard output is one stream: the events go there as the run makes them. */
+        char *ev_path = c.o.events_path ? xstrdup(c.o.events_path) : tool_output_path(&t, "ciat_events");
         c.events = out_file_open(ev_path, false);
-        out_file_printf(c.events, "# ciat communication events of %s\n", ts.name);
+        out_file_printf(c.events, "# ciat communication events of %s\n", t.ts.name);
         out_file_printf(c.events, "# fields: clock event thread degree\n");
         out_file_printf(c.events, "# clock = the thread's pseudo clock after the access; event RAW WAR"
                         " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
@@ -498,6 +518,7 @@ int main(int argc, char **argv)
     }
     c.rep = report_open(rep_path);
     if (json) report_add_json(c.rep);
+    out_file *mem = out_file_open(mem_path, false);
     c.phase = xcalloc((size_t)c.n, sizeof *c.phase);
     c.total = xcalloc((size_t)c.n, sizeof *c.total);
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
@@ -508,44 +529,34 @@ int main(int argc, char **argv)
     class_tables();
     rs_init(&c.rs, c.n);
 
-    sched_options so = run_options_sched(&ro);
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
                       .phase_begin = on_phase_begin, .phase_end = on_phase_end };
-    c.s = sched_create(&ts, c.readers, &so, &h);
+    c.s = sched_create(&t.ts, c.readers, &t.so, &h);
     sched_run(c.s);
 
     aggregate_report(&c);
     memo_flush_all(&c);
-    out_file *mem = out_file_open(mem_path, false);
     memusage_write_header(out_file_stream(mem), c.o.page_size);
     usage_totals u;
     usage_scan(&c.map, c.o.page_size, &c.o.ranges, out_file_stream(mem), &u);
     uint64_t fetched = 0;
-    for (int t = 0; t < c.n; t++) fetched += sched_total_counts(c.s, t)->is.fetched;
+    for (int k = 0; k < c.n; k++) fetched += sched_total_counts(c.s, k)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
 
-    report_standard_header(c.rep, argc, argv, &ts, c.readers);
-    report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64
-                  " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
-                  ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
-    for (int i = 0; i < c.o.ranges.n; i++)
-        report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
-    report_slice_header(c.rep, &so);
-    report_reader_problems(c.rep, &ts, c.readers);
-    sched_problems sp = sched_problem_counts(c.s);
-    report_header(c.rep, " scheduler: deadlocks_released %" PRIu64 " bad_unlocks %" PRIu64
-                  " unprocessed_records %" PRIu64, sp.deadlocks, sp.bad_unlocks, sp.unprocessed);
-    report_sync_header(c.rep, c.s);
+    ciat_summary sm = { &c, &u };
+    tool_header_begin(&t, c.rep, summary_lines, &sm);
+    tool_header_options(&t, c.rep, NULL);
+    tool_header_ranges(c.rep, &c.o.ranges);
+    tool_header_end(&t, c.rep, c.s);
 
     /* Everything succeeded: make the outputs appear, all or none. */
     report_finish(c.rep);
-    out_file_commit_all();
+    tool_commit(&t);
 
     sched_free(c.s);
-    trace_set_close_readers(&ts, c.readers);
-    for (int t = 0; t < c.n; t++) {
-        stats_free(&c.phase[t]);
-        stats_free(&c.total[t]);
+    for (int k = 0; k < c.n; k++) {
+        stats_free(&c.phase[k]);
+        stats_free(&c.total[k]);
     }
     free(c.phase);
     free(c.total);
@@ -559,7 +570,6 @@ int main(int argc, char **argv)
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);
-    trace_set_free(&ts);
-    free(ops);
+    tool_free(&t);
     return EXIT_OK;
 }

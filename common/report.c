@@ -91,10 +91,20 @@ void report_header(report *r, const char *fmt, ...)
 void report_standard_header(report *r, int argc, char **argv, const trace_set *ts,
                             trace_reader *const *readers)
 {
+    report_tool_header(r, argc, argv);
+    report_traces_header(r, ts, readers);
+}
+
+void report_tool_header(report *r, int argc, char **argv)
+{
     report_header(r, " %s (dsmtrace) %s", diag_tool(), DSMTRACE_VERSION);
     char *cmd = options_command_line(argc, argv);
     report_header(r, " command: %s", cmd);
     free(cmd);
+}
+
+void report_traces_header(report *r, const trace_set *ts, trace_reader *const *readers)
+{
     report_header(r, " traces: %d (%s)", ts->count, ts->name);
     for (int t = 0; t < ts->count; t++) {
         report_header(r, " trace %d: %s (%s-endian%s%s)", t, ts->paths[t],

@@ -39,6 +39,9 @@ void report_header(report *r, const char *fmt, ...) __attribute__((format(printf
  * base name), the traces with their byte order and compression. */
 void report_standard_header(report *r, int argc, char **argv, const trace_set *ts,
                             trace_reader *const *readers);
+/* Its two parts: the tool and command lines; the trace lines. */
+void report_tool_header(report *r, int argc, char **argv);
+void report_traces_header(report *r, const trace_set *ts, trace_reader *const *readers);
 /* Reader problem counts (--lenient) of every trace, as header lines. */
 void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers);
 

@@ -40,9 +40,8 @@ for k in $KERNELS; do
     echo "traces: $set_.0 ... $set_.$((P - 1)), address map $map"
     "$BIN/ciat" -q -ciat_events "$set_"
     grep -E '^RxTxL(01|06|10|11|12|14|15):' "$set_.ciat_report"
+    "$BIN/cdat" -q "$set_" "$ROOT/configs/4x4.ini" "$ROOT/configs/spp1600.ini"    # both in one pass
     for cfg in 4x4 spp1600; do
-        "$BIN/cdat" -q "$set_" "$ROOT/configs/$cfg.ini"
-        mv "$set_.cdat_report" "$set_.$cfg.cdat_report"
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
     done
     if grep -qv '^#' "$set_.ciat_events"; then

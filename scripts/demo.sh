@@ -6,8 +6,9 @@
 # Assembles examples/producer-consumer.txt (4 threads, SMAIT text form) into a
 # binary trace set in $DEMO_DIR (default: build/demo, beside BIN), validates it
 # with `smait stat`, shows thread 0 with `smait dump` and analyses the set with
-# ciat, then simulates it with cdat on two machines (configs/4x4.ini, and a
-# 2-node machine with oracle placement from ciat's memory file).
+# ciat, then simulates it with cdat on two machines in one pass (configs/4x4.ini,
+# and a 2-node machine with oracle placement from ciat's memory file), and the
+# 8 protocols of configs/4x4.ini in one pass (--sweep).
 # Then the traced kernels (scripts/demo-kernels.sh): examples/*.c built with
 # smait-cc, run, and analysed with ciat, cdat (two machines) and tdat.
 set -euo pipefail
@@ -43,12 +44,6 @@ echo "memory usage:"
 grep -E '^RxTxL(20|21|23|24|25|26|30|31):' "$PREFIX.4.ciat_report"
 
 CDAT=$BIN/cdat
-step "cdat $PREFIX.4 configs/4x4.ini"
-"$CDAT" -q -o "$DEMO_DIR" "$PREFIX.4" "$ROOT/configs/4x4.ini"
-mv "$PREFIX.4.cdat_report" "$PREFIX.4.4x4.cdat_report"
-echo "data and instruction misses, traffic (docs/cdat-report.md explains every line):"
-grep -E '^RxTxL(01|02|03|10|11):' "$PREFIX.4.4x4.cdat_report"
-
 cat > "$DEMO_DIR/2x2-oracle.ini" <<'INI'
 ; 2 nodes of 2 processors; pages placed from ciat's memory usage file
 [system]
@@ -61,11 +56,23 @@ memory_usage = producer-consumer.4.memory
 detailed = 1
 general = 1
 INI
-step "cdat $PREFIX.4 $DEMO_DIR/2x2-oracle.ini (protocol 3, oracle placement, traces)"
-"$CDAT" -q "$PREFIX.4" "$DEMO_DIR/2x2-oracle.ini"
-grep -E '^RxTxL(01|02|10|12|16):' "$PREFIX.4.cdat_report"
-echo "the first transactions of the detailed trace (formats/CDAT-TRACES.md):"
-head -8 "$PREFIX.4.detailed"
+step "cdat $PREFIX.4 configs/4x4.ini $DEMO_DIR/2x2-oracle.ini (two machines in one pass)"
+"$CDAT" -q -o "$DEMO_DIR" "$PREFIX.4" "$ROOT/configs/4x4.ini" "$DEMO_DIR/2x2-oracle.ini"
+echo "4x4: the summary, data and instruction misses, traffic (docs/cdat-report.md explains every line):"
+grep -E '^(# summary:|RxTxL(01|02|03|10|11):)' "$PREFIX.4.4x4.cdat_report"
+
+echo "2x2-oracle (protocol 3, oracle placement, traces):"
+grep -E '^RxTxL(01|02|10|12|16):' "$PREFIX.4.2x2-oracle.cdat_report"
+echo "the first transactions of its detailed trace (formats/CDAT-TRACES.md):"
+head -8 "$PREFIX.4.2x2-oracle.detailed"
+
+step "cdat --sweep system.protocol=1,...,8 $PREFIX.4 configs/4x4.ini (the 8 protocols in one pass, threads spread)"
+"$CDAT" -q -o "$DEMO_DIR" --set mapping.policy=spread --sweep system.protocol=1,2,3,4,5,6,7,8 "$PREFIX.4" \
+    "$ROOT/configs/4x4.ini"
+for p in 1 2 3 4 5 6 7 8; do
+    printf 'protocol %s: ' "$p"
+    grep '^# summary: transactions' "$PREFIX.4.4x4-protocol$p.cdat_report" | cut -d' ' -f3-
+done
 
 # Slice mode (docs/scheduler.md §13): three processes, no threads, ordered by time stamps.
 DB=$DEMO_DIR/db-processes
@@ -88,8 +95,8 @@ made from
   $EXAMPLE
 Try:
   less $PREFIX.4.ciat_report          (every line: docs/ciat-report.md)
-  less $PREFIX.4.cdat_report          (every line: docs/cdat-report.md)
-  less $PREFIX.4.detailed             (every transaction: docs/cdat-protocol.md)
+  less $PREFIX.4.4x4.cdat_report      (every line: docs/cdat-report.md)
+  less $PREFIX.4.2x2-oracle.detailed  (every transaction: docs/cdat-protocol.md)
   $SMAIT schedule $PREFIX.4           (the interleaving ciat used)
   $SMAIT schedule -i 2 $DB.3   (slice mode: processes on processors)
   $SMAIT dump --set $PREFIX.4

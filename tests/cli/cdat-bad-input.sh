@@ -145,7 +145,7 @@ cfg "mapping to a missing processor" '[system]\nnodes = 2\n[mapping]\nthread.1 =
 cfg "duplicate mapping" '[system]\nnodes = 2\n[mapping]\nthread.1 = 1.0\nthread.0 = 0.0\nthread.1 = 0.0\n' \
     "6: thread.1 is mapped twice"
 cfg "mapping key not thread.N" '[system]\nnodes = 2\n[mapping]\nthread1 = 1.0\n' \
-    "4: [mapping]: key 'thread1' must be thread.N"
+    "4: [mapping]: key 'thread1' must be thread.N or policy"
 cfg "mapping value not node.proc" '[system]\nnodes = 2\n[mapping]\nthread.1 = 1\n' \
     "4: thread.1: '1' must be node.proc"
 cfg "mapping to node 99" '[system]\nnodes = 2\n[mapping]\nthread.1 = 99.0\n' \
@@ -182,6 +182,8 @@ printf 'threads 3\nthread 0\nload 4 0x100\nthread 1\nthread 2\n' >three.txt
 smait asm three.txt three
 refused "three threads on two processors, thread 2 unmapped" cdat -p three.3 few.ini <<'EOF'
 --- stderr
+cdat: warning: three.3.1: empty trace (no records)
+cdat: warning: three.3.2: empty trace (no records)
 cdat: few.ini: 3 traces but the machine has 2 processors: map thread 2 (and every thread from 2 on) in [mapping]
 --- exit 2
 EOF
@@ -381,7 +383,7 @@ EOF
 # ---- outputs that cannot be written ------------------------------------------------------------
 refused "-o into a missing directory" cdat -o no-such-dir g.2 out.ini <<'EOF'
 --- stderr
-cdat: no-such-dir/g.2.general.0: cannot create output file: No such file or directory
+cdat: -o no-such-dir: no such directory (it is not created)
 --- exit 2
 EOF
 # -o DIR holding an earlier run's outputs, then a refused run into DIR.
@@ -442,25 +444,25 @@ rm -f long.1.0 long.list.*
 # ---- operands (usage errors: exit 1) ---------------------------------------------------------------
 refused "no operands" cdat <<'EOF'
 --- stderr
-cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
+cdat: expects [calls.P] trace.P cfg_file..., or -t trace_list cfg_file...
 cdat: try 'cdat --help'
 --- exit 1
 EOF
 refused "-t list but no configuration file" cdat -t ms.list <<'EOF'
 --- stderr
-cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
+cdat: expects [calls.P] trace.P cfg_file..., or -t trace_list cfg_file...
 cdat: try 'cdat --help'
 --- exit 1
 EOF
 refused "a trace prefix but no configuration file" cdat g.2 <<'EOF'
 --- stderr
-cdat: expects [calls.P] trace.P cfg_file, or -t trace_list cfg_file
+cdat: expects [calls.P] trace.P cfg_file..., or -t trace_list cfg_file...
 cdat: try 'cdat --help'
 --- exit 1
 EOF
 refused "too many operands" cdat g.2 g.2 g.2 out.ini <<'EOF'
 --- stderr
-cdat: extra operand 'g.2'
+cdat: too many operands ('g.2'): the configurations follow the trace set
 cdat: try 'cdat --help'
 --- exit 1
 EOF

@@ -260,7 +260,7 @@ no_outputs "call list of another size: no temporary file" . no-such-prefix
 earlier od
 check "-o into a missing directory: exit 2" ciat -ciat_events -o no-such-dir od.2 <<'EOF'
 --- stderr
-ciat: no-such-dir/od.2.ciat_events: cannot create output file: No such file or directory
+ciat: -o no-such-dir: no such directory (it is not created)
 --- exit 2
 EOF
 check_true "… and the directory was not created" test ! -e no-such-dir

@@ -1,5 +1,6 @@
 # messages.sh — what the tools say to a user who gets an operand wrong
-# (README, "Exit status and messages"): an extra operand named as such, a
+# (README, "Exit status and messages"): an extra operand named as such (cdat:
+# one more configuration, looked for by name), a
 # set's file given for the set ("did you mean pc.4?"), the text form given
 # where a binary trace belongs (a hint to smait asm), an empty trace (the same
 # warning from every tool, and a valid report), and smait --help's --set.
@@ -7,11 +8,14 @@ printf 'thread 0\nload 4 0x100\nthread 1\nstore 4 0x100\n' > pc.txt
 smait asm pc.txt pc
 : > empty.1.0
 
-check "cdat pc.2 4x4.ini extra: an extra operand" cdat -p pc.2 4x4.ini extra <<'EOF2'
---- stderr
-cdat: extra operand 'extra'
-cdat: try 'cdat --help'
---- exit 1
+# cdat takes any number of configurations after the set: an operand past
+# them is one more configuration, and one that is neither a file nor a
+# shipped name says where it was looked for (the places depend on the build).
+check "cdat pc.2 4x4 extra: extra is looked for as a configuration" \
+    bash -c 'cdat -p pc.2 4x4 extra 2>&1 | sed "s| in .*| in DIRS|"; echo "exit ${PIPESTATUS[0]}"' <<'EOF2'
+cdat: extra: no such configuration file, nor extra.ini in DIRS
+exit 2
+--- exit 0
 EOF2
 check "ciat pc.2 extra: an extra operand" ciat -p pc.2 extra <<'EOF2'
 --- stderr
@@ -19,9 +23,9 @@ ciat: extra operand 'extra'
 ciat: try 'ciat --help'
 --- exit 1
 EOF2
-check "cdat -t list 4x4 extra: an extra operand" bash -c 'echo pc.2.0 > l; cdat -t l 4x4 extra' <<'EOF2'
+check "cdat -t list 4x4 pc.2: a set after the configurations is refused" bash -c 'echo pc.2.0 > l; cdat -t l 4x4 pc.2' <<'EOF2'
 --- stderr
-cdat: extra operand 'extra'
+cdat: with -t, give no trace prefix ('pc.2')
 cdat: try 'cdat --help'
 --- exit 1
 EOF2

@@ -219,7 +219,7 @@ cp long.list ref/
 (cd ref && ciat -ciat_events -o out -t long.list <../long.1.0) || echo "the reference run failed"
 
 # stalled_ciat: start it (pid in $ciat_pid, feeder in $feeder) and wait for
-# its two temporaries; the feeder sends the rest once the file "go" exists.
+# its three temporaries (report, memory file, event trace); the feeder sends the rest once the file "go" exists.
 stalled_ciat() {
     local i
     rm -f fifo go
@@ -229,7 +229,7 @@ stalled_ciat() {
     ciat -ciat_events -o out -t long.list <fifo &
     ciat_pid=$!
     for ((i = 0; i < 300; i++)); do
-        [ "$(temporaries out)" -ge 2 ] && break
+        [ "$(temporaries out)" -ge 3 ] && break
         sleep 0.1
     done
 }
@@ -239,7 +239,7 @@ stalled_ciat
 touch go
 wait "$feeder"
 check "SIGKILL leaves the temporaries" temporaries out <<'EOF'
-2
+3
 --- exit 0
 EOF
 cp ev.2.0 ev.2.1 out/

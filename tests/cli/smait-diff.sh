@@ -36,7 +36,7 @@ only in A: RxT1L15: rar 0
 RxTxL01 mem:
   loads: 5 -> 6 (+1, +20.00%)
   loads: 83.33% -> 100.00% (+16.67, +20.00%)
-5 of 382 figures differ; 1 line only in A, 0 only in B
+5 of 390 figures differ; 1 line only in A, 0 only in B
 --- exit 1
 EOF
 check "the other way round: a line only in B" smait diff b.rep a.rep <<'EOF'
@@ -49,7 +49,7 @@ RxTxL01 mem:
   loads: 6 -> 5 (-1, -16.67%)
   loads: 100.00% -> 83.33% (-16.67, -16.67%)
 only in B: RxT1L15: rar 0
-5 of 382 figures differ; 0 lines only in A, 1 only in B
+5 of 390 figures differ; 0 lines only in A, 1 only in B
 --- exit 1
 EOF
 check "--rel-tol 0.25: changes of at most a quarter of the larger are equal" \
@@ -60,12 +60,12 @@ R1TxL11 raw_degree:
   bin 1: 3 -> 2 (-1, -33.33%)
   bin 2: 0 -> 1 (+1, new)
 only in A: RxT1L15: rar 0
-3 of 382 figures differ (2 more within --rel-tol); 1 line only in A, 0 only in B
+3 of 390 figures differ (2 more within --rel-tol); 1 line only in A, 0 only in B
 --- exit 1
 EOF
 sed 's/^RxTxL01: mem total 6 loads 5 83.33%/RxTxL01: mem total 6 loads 6 100.00%/' a.rep >c.rep
 check "--rel-tol 0.2: every change within it, exit 0" smait diff --rel-tol 0.2 a.rep c.rep <<'EOF'
-0 of 382 figures differ (2 more within --rel-tol); 0 lines only in A, 0 only in B
+0 of 390 figures differ (2 more within --rel-tol); 0 lines only in A, 0 only in B
 --- exit 0
 EOF
 
@@ -76,7 +76,7 @@ only in A: # command: ciat -p -ciat_events atomic.2
 # bad_input::
   skipped_records: 0 -> 3 (+3, new)
 only in B: # command: ciat -p -ciat_events elsewhere/atomic.2
-1 of 382 figures differ; 1 line only in A, 1 only in B
+1 of 390 figures differ; 1 line only in A, 1 only in B
 --- exit 1
 EOF
 check "--ignore-header leaves them out" smait diff --ignore-header a.rep h.rep <<'EOF'
@@ -88,7 +88,7 @@ sed 's/^R1T0L10: raw 1$/R1T0L10: raw 18446744073709551614/' a.rep >big2.rep
 check "counts past 2^53 are compared exactly" smait diff big1.rep big2.rep <<'EOF'
 R1T0L10 raw:
   raw: 18446744073709551615 -> 18446744073709551614 (-1, -0.00%)
-1 of 382 figures differ; 0 lines only in A, 0 only in B
+1 of 390 figures differ; 0 lines only in A, 0 only in B
 --- exit 1
 EOF
 
@@ -97,7 +97,7 @@ sed 's/^R1T0L10: raw 1$/R1T0L10: raw 0123456789012345678901234567891/' a.rep >lo
 check "integers past 2^64: compared by their digits" smait diff long1.rep long2.rep <<'EOF'
 R1T0L10 raw:
   raw: 123456789012345678901234567890 -> 0123456789012345678901234567891 (integers past 2^64)
-1 of 382 figures differ; 0 lines only in A, 0 only in B
+1 of 390 figures differ; 0 lines only in A, 0 only in B
 --- exit 1
 EOF
 sed 's/^R1T0L10: raw 1$/R1T0L10: raw 000123456789012345678901234567890/' a.rep >long3.rep
@@ -232,7 +232,7 @@ print(json.dumps(d, ensure_ascii=True))' js/atomic.2.ciat_report.json >js/change
 check "a changed JSON report (rewritten by Python): exit 1" smait diff js/atomic.2.ciat_report.json js/changed.json <<'EOF'
 R1T0L10 raw:
   raw: 1 -> 2 (+1, +100.00%)
-1 of 382 figures differ; 0 lines only in A, 0 only in B
+1 of 390 figures differ; 0 lines only in A, 0 only in B
 --- exit 1
 EOF
 J=js/atomic.2.ciat_report.json

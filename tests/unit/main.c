@@ -32,6 +32,7 @@ int main(void)
     srunner_add_suite(sr, scheduler_suite());
     srunner_add_suite(sr, slice_mode_suite());
     srunner_add_suite(sr, report_suite());
+    srunner_add_suite(sr, fanout_suite());
     srunner_add_suite(sr, cache_suite());
     srunner_add_suite(sr, cdat_config_suite());
     srunner_add_suite(sr, machine_suite());

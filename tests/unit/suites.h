@@ -28,6 +28,7 @@ Suite *clock_queue_suite(void);
 Suite *scheduler_suite(void);
 Suite *slice_mode_suite(void);
 Suite *report_suite(void);
+Suite *fanout_suite(void);
 Suite *cache_suite(void);
 Suite *cdat_config_suite(void);
 Suite *machine_suite(void);

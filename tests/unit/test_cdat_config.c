@@ -350,10 +350,10 @@ START_TEST(unknown_sections_and_keys)
     EXPECT_ERROR("[icache]\nways = 2\n", 2, "[icache]: unknown key 'ways' (size, assoc)");
     EXPECT_ERROR("[interconnect_cache]\nsize = 0\nenabled = 1\n", 3,
                  "[interconnect_cache]: unknown key 'enabled' (size, assoc)");
-    EXPECT_ERROR("[mapping]\nproc.0 = 0.0\n", 2, "[mapping]: key 'proc.0' must be thread.N");
-    EXPECT_ERROR("[mapping]\nthread.x = 0.0\n", 2, "[mapping]: key 'thread.x' must be thread.N");
-    EXPECT_ERROR("[mapping]\nthread. = 0.0\n", 2, "[mapping]: key 'thread.' must be thread.N");
-    EXPECT_ERROR("[mapping]\nthread.-1 = 0.0\n", 2, "[mapping]: key 'thread.-1' must be thread.N");
+    EXPECT_ERROR("[mapping]\nproc.0 = 0.0\n", 2, "[mapping]: key 'proc.0' must be thread.N or policy");
+    EXPECT_ERROR("[mapping]\nthread.x = 0.0\n", 2, "[mapping]: key 'thread.x' must be thread.N or policy");
+    EXPECT_ERROR("[mapping]\nthread. = 0.0\n", 2, "[mapping]: key 'thread.' must be thread.N or policy");
+    EXPECT_ERROR("[mapping]\nthread.-1 = 0.0\n", 2, "[mapping]: key 'thread.-1' must be thread.N or policy");
 }
 END_TEST
 
@@ -603,6 +603,198 @@ START_TEST(shipped_configs)
 }
 END_TEST
 
+/* ---- --set SECTION.KEY=VALUE ------------------------------------------------------------------- */
+
+/* Every key, with a good and a bad value. */
+static const struct set_case {
+    const char *section, *key, *good, *bad;
+} set_cases[] = {
+    { "system", "nodes", "4", "33" },
+    { "system", "procs_per_node", "2", "0" },
+    { "system", "banks_per_node", "3", "x" },
+    { "system", "line_size", "32", "48" },
+    { "system", "page_size", "8K", "32" },
+    { "system", "protocol", "7", "9" },
+    { "system", "allocation", "first_touch", "random" },
+    { "system", "memory_usage", "/nowhere/m.memory", "" },
+    { "output", "general", "1", "yes" },
+    { "output", "detailed", "1", "2" },
+    { "dcache", "size", "128K", "64X" },
+    { "dcache", "assoc", "full", "65" },
+    { "icache", "size", "32K", "8G" },
+    { "icache", "assoc", "4", "0" },
+    { "interconnect_cache", "size", "1M", "-1" },
+    { "interconnect_cache", "assoc", "8", "many" },
+    { "mapping", "thread.3", "0.0", "1" },
+    { "mapping", "policy", "spread", "scatter" },
+};
+
+typedef struct set_job {
+    const char *path;           /* NULL: no file */
+    char *sets[3];
+    unsigned nsets;
+} set_job;
+
+static void load_sets_job(void *arg)
+{
+    set_job *j = arg;
+    diag_set_tool("cdat");
+    cdat_config c;
+    config_load_sets(j->path, j->sets, j->nsets, &c);
+    config_free(&c);
+}
+
+static void assert_same_config(const cdat_config *a, const cdat_config *b)
+{
+    ck_assert_uint_eq(a->nodes, b->nodes);
+    ck_assert_uint_eq(a->procs_per_node, b->procs_per_node);
+    ck_assert_uint_eq(a->banks_per_node, b->banks_per_node);
+    ck_assert_uint_eq(a->line_size, b->line_size);
+    ck_assert_uint_eq(a->page_size, b->page_size);
+    ck_assert_uint_eq(a->protocol, b->protocol);
+    ck_assert_int_eq(a->allocation, b->allocation);
+    ck_assert_int_eq(!a->memory_usage, !b->memory_usage);
+    if (a->memory_usage) ck_assert_str_eq(a->memory_usage, b->memory_usage);
+    ck_assert_int_eq(a->general, b->general);
+    ck_assert_int_eq(a->detailed, b->detailed);
+    ck_assert_mem_eq(&a->dcache, &b->dcache, sizeof a->dcache);
+    ck_assert_mem_eq(&a->icache, &b->icache, sizeof a->icache);
+    ck_assert_mem_eq(&a->icc, &b->icc, sizeof a->icc);
+    ck_assert_int_eq(a->map_policy, b->map_policy);
+    for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(a, t, 16), config_thread_proc(b, t, 16));
+}
+
+/* A key's good value: the same machine from --set (over no file, and over a
+ * file without the key) as from a file line. Machines with 4 nodes of 2 so
+ * mapping entries and policies have somewhere to go. */
+START_TEST(set_good_values)
+{
+    const struct set_case *k = &set_cases[_i];
+    const char *base = strcmp(k->key, "nodes") == 0 || strcmp(k->key, "procs_per_node") == 0 ? "" :
+                       "[system]\nnodes = 4\nprocs_per_node = 2\n";
+    char text[512], path[4096], plain[4096], set[256];
+    snprintf(text, sizeof text, "%s[%s]\n%s = %s\n", base, k->section, k->key, k->good);
+    cdat_config want, got, over;
+    load_ok(text, &want, path, sizeof path);
+    snprintf(set, sizeof set, "%s.%s=%s", k->section, k->key, k->good);
+    load_ok(base, &over, plain, sizeof plain);
+    config_free(&over);
+    set_job j = { plain, { set }, 1 };
+    char *err = NULL;
+    int st = tu_run(load_sets_job, &j, NULL, NULL, &err);
+    ck_assert_msg(st == 100 && err[0] == '\0', "--set %s: exit %d: %s", set, st, err);
+    free(err);
+    config_load_sets(plain, j.sets, 1, &over);
+    assert_same_config(&want, &over);
+    ck_assert_uint_eq(over.nsets, 1);
+    ck_assert_str_eq(over.sets[0], set);
+    config_free(&over);
+    /* With no file: the base as settings too. */
+    char *sets[3] = { "system.nodes=4", "system.procs_per_node=2", set };
+    unsigned first = *base ? 0 : 2;
+    config_load_sets(NULL, sets + first, 3 - first, &got);
+    assert_same_config(&want, &got);
+    ck_assert_ptr_null(got.path);
+    config_free(&got);
+    config_free(&want);
+}
+END_TEST
+
+/* A key's bad value: the file's message, naming the option instead of
+ * file:line, as a usage error. */
+START_TEST(set_bad_values)
+{
+    const struct set_case *k = &set_cases[_i];
+    char text[512], path[4096], set[256];
+    snprintf(text, sizeof text, "[system]\nnodes = 4\nprocs_per_node = 2\n[%s]\n%s = %s\n", k->section, k->key,
+             k->bad);
+    write_cfg(path, sizeof path, text);
+    char *ferr = NULL;
+    ck_assert_int_eq(tu_run(load_job, path, NULL, NULL, &ferr), 2);
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "cdat: %s:", path);
+    ck_assert_msg(strncmp(ferr, prefix, strlen(prefix)) == 0, "%s", ferr);
+    const char *reason = strchr(ferr + strlen(prefix), ' ') + 1;    /* after "LINE: " */
+    snprintf(set, sizeof set, "%s.%s=%s", k->section, k->key, k->bad);
+    set_job j = { NULL, { "system.nodes=4", "system.procs_per_node=2", set }, 3 };
+    char want[1024];
+    snprintf(want, sizeof want, "cdat: --set %s: %scdat: try 'cdat --help'\n", set, reason);
+    char *err = NULL;
+    int st = tu_run(load_sets_job, &j, NULL, NULL, &err);
+    ck_assert_msg(st == 1 && strcmp(err, want) == 0, "exit %d\n  %s  wanted\n  %s", st, err, want);
+    free(err);
+    free(ferr);
+}
+END_TEST
+
+static void expect_set_error(const char *path, char *set1, char *set2, const char *reason, int status)
+{
+    set_job j = { path, { set1, set2 }, set2 ? 2 : 1 };
+    char want[1024];
+    if (status == 1) snprintf(want, sizeof want, "cdat: %s\ncdat: try 'cdat --help'\n", reason);
+    else snprintf(want, sizeof want, "cdat: %s\n", reason);
+    char *err = NULL;
+    int st = tu_run(load_sets_job, &j, NULL, NULL, &err);
+    ck_assert_msg(st == status && strcmp(err, want) == 0, "--set %s: exit %d\n  %s  wanted\n  %s", set1, st,
+                  err, want);
+    free(err);
+}
+
+#define FORM "expected SECTION.KEY=VALUE (e.g. system.protocol=3)"
+
+/* The option's own form, and checks of several keys together. */
+START_TEST(set_form_and_combinations)
+{
+    expect_set_error(NULL, "protocol=3", NULL, "--set protocol=3: " FORM, 1);
+    expect_set_error(NULL, "system.protocol", NULL, "--set system.protocol: " FORM, 1);
+    expect_set_error(NULL, ".protocol=3", NULL, "--set .protocol=3: " FORM, 1);
+    expect_set_error(NULL, "system.=3", NULL, "--set system.=3: " FORM, 1);
+    expect_set_error(NULL, "cpu.protocol=3", NULL, "--set cpu.protocol=3: unknown section [cpu] (system, output,"
+                     " dcache, icache, interconnect_cache, mapping)", 1);
+    expect_set_error(NULL, "system.speed=3", NULL, "--set system.speed=3: [system]: unknown key 'speed'", 1);
+    /* A check of several keys names the last one involved: the setting. */
+    expect_set_error(NULL, "system.line_size=128", "system.page_size=64", "--set system.page_size=64: page_size 64"
+                     " is smaller than line_size 128", 1);
+    expect_set_error(NULL, "system.allocation=oracle", NULL, "--set system.allocation=oracle: allocation oracle"
+                     " needs memory_usage = <file written by ciat>", 1);
+    expect_set_error(NULL, "mapping.thread.0=1.0", NULL, "--set mapping.thread.0=1.0: thread.0 = 1.0: the machine"
+                     " has nodes 0..0 with processors 0..0", 1);
+    /* Not involved: the file's line is named, as without --set. */
+    char path[4096], want[4200];
+    write_cfg(path, sizeof path, "[dcache]\nsize = 1000\n");
+    snprintf(want, sizeof want, "%s:2: [dcache] size: 1000 bytes is not a whole number of 64-byte lines", path);
+    expect_set_error(path, "system.protocol=2", NULL, want, 2);
+    /* A setting replaces the file's value, a mapping entry included. */
+    write_cfg(path, sizeof path, "[system]\nnodes = 2\nprotocol = 4\n[mapping]\nthread.0 = 1.0\n");
+    cdat_config c;
+    char *sets[] = { "system.protocol=6", "mapping.thread.0=0.0", "system.protocol=2" };
+    config_load_sets(path, sets, 3, &c);
+    ck_assert_uint_eq(c.protocol, 2);
+    ck_assert_int_eq(config_thread_proc(&c, 0, 1), 0);
+    config_free(&c);
+}
+END_TEST
+
+/* [mapping] policy: compact fills node 0 first; spread goes round the nodes;
+ * entries still win. */
+START_TEST(mapping_policy)
+{
+    char path[4096];
+    cdat_config c;
+    load_ok("[system]\nnodes = 4\nprocs_per_node = 4\n[mapping]\npolicy = spread\nthread.5 = 3.3\n", &c, path,
+            sizeof path);
+    ck_assert_int_eq(c.map_policy, MAP_SPREAD);
+    static const int want[] = { 0, 4, 8, 12, 1, 15, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15 };
+    for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(&c, t, 16), want[t]);
+    ck_assert_int_eq(config_thread_proc(&c, 16, 17), -1);
+    config_free(&c);
+    load_ok("[system]\nnodes = 4\nprocs_per_node = 4\n[mapping]\npolicy = compact\n", &c, path, sizeof path);
+    for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(&c, t, 16), t);
+    config_free(&c);
+    EXPECT_ERROR("[mapping]\npolicy = scatter\n", 2, "policy: 'scatter' must be compact or spread");
+}
+END_TEST
+
 Suite *cdat_config_suite(void)
 {
     Suite *s = suite_create("cdat_config");
@@ -613,6 +805,14 @@ Suite *cdat_config_suite(void)
     tcase_add_test(tc, mapping);
     tcase_add_test(tc, memory_usage_path);
     tcase_add_test(tc, syntax_variants);
+    tcase_add_test(tc, mapping_policy);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("set");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, set_good_values, 0, (int)(sizeof set_cases / sizeof set_cases[0]));
+    tcase_add_loop_test(tc, set_bad_values, 0, (int)(sizeof set_cases / sizeof set_cases[0]));
+    tcase_add_test(tc, set_form_and_combinations);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");
