@@ -1,0 +1,105 @@
+/* gen_irregular.c — a synthetic trace set with an irregular footprint, for
+ * benchmarks (the mix of issue 15: databases, hash tables, sparse data).
+ *
+ *   gen_irregular PREFIX [THREADS [KACCESSES [SEED]]]
+ *
+ * writes PREFIX.THREADS.0 … (-p style; defaults 4 threads, 5000 K data
+ * accesses per thread, seed 1) and prints its parameters. Per thread, each
+ * data access is with probability
+ *   70%  the thread's private sequential stream: 8-byte elements walked in
+ *        order through a 1 MiB buffer of its own (wrapping);
+ *   20%  a hot shared 64 KiB region, 8-byte element chosen uniformly;
+ *   10%  a 4-byte word chosen uniformly in a 256 MiB region;
+ * one access in three is a store, and after every 1–11 accesses (6 on
+ * average) a taken branch closes a loop body in a small shared code region.
+ * The choices come from a fixed pseudo-random sequence per thread and seed,
+ * so the same arguments give the same files. A benchmark input, not a test. */
+#include "../formats/smait.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t PRIVATE = 0x40000000u, PRIVATE_BYTES = 1u << 20;
+static const uint32_t HOT = 0x30000000u, HOT_BYTES = 64u << 10;
+static const uint32_t RANDOM = 0x10000000u, RANDOM_BYTES = 256u << 20;
+static const uint32_t CODE = 0x00010000u;
+
+typedef struct out {
+    FILE *f;
+    unsigned char buf[8 * 4096];
+    size_t n;
+} out;
+
+static void put(out *o, uint32_t f1, uint32_t f2)
+{
+    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
+    o->n += 8;
+    if (o->n == sizeof o->buf) {
+        fwrite(o->buf, 1, o->n, o->f);
+        o->n = 0;
+    }
+}
+
+static uint64_t next(uint64_t *s)      /* splitmix64 */
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || argc > 5) {
+        fprintf(stderr, "usage: gen_irregular PREFIX [THREADS [KACCESSES [SEED]]]\n");
+        return 1;
+    }
+    int threads = argc > 2 ? atoi(argv[2]) : 4;
+    uint64_t per_thread = (argc > 3 ? strtoull(argv[3], NULL, 10) : 5000) * 1000ull;
+    uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
+    if (threads < 1 || threads > 4096 || per_thread == 0) {
+        fprintf(stderr, "gen_irregular: THREADS must be 1..4096 and KACCESSES > 0\n");
+        return 1;
+    }
+    printf("irregular: %d threads x %llu data accesses (seed %llu): 70%% private sequential"
+           " (8 B in 1 MiB each), 20%% hot shared 64 KiB (8 B), 10%% random over 256 MiB (4 B);"
+           " 1/3 stores; a branch every 1-11 (avg 6) accesses\n",
+           threads, (unsigned long long)per_thread, (unsigned long long)seed);
+    for (int t = 0; t < threads; t++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
+        out o = { .f = fopen(path, "wb") };
+        if (!o.f) { perror(path); return 2; }
+        uint64_t s = seed * 0x100000001B3ull + (uint64_t)t;
+        uint32_t stream = PRIVATE + (uint32_t)t * PRIVATE_BYTES, pos = 0;
+        uint32_t body = 0, until_branch = 1 + (uint32_t)(next(&s) % 11);
+        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        for (uint64_t i = 0; i < per_thread; i++) {
+            uint64_t r = next(&s);
+            unsigned pick = (unsigned)(r % 100);
+            bool store = (r >> 32) % 3 == 0;
+            uint32_t addr, size_code = 8;
+            if (pick < 70) {
+                addr = stream + pos;
+                pos = (pos + 8) & (PRIVATE_BYTES - 1);
+            } else if (pick < 90) {
+                addr = HOT + (uint32_t)((r >> 40) % (HOT_BYTES / 8)) * 8;
+            } else {
+                addr = RANDOM + (uint32_t)(next(&s) % (RANDOM_BYTES / 4)) * 4;
+                size_code = 4;
+            }
+            put(&o, smait_mem_f1(store ? SMAIT_STORE : SMAIT_LOAD, size_code, SMAIT_REG_FIXED), addr);
+            body++;
+            if (--until_branch == 0) {
+                /* a loop body of one instruction per access, back to its head */
+                put(&o, 0x80000000u | (CODE + 0x100 + 4 * body), CODE + 0x100);
+                body = 0;
+                until_branch = 1 + (uint32_t)(next(&s) % 11);
+            }
+        }
+        fwrite(o.buf, 1, o.n, o.f);
+        if (fclose(o.f) != 0) { perror(path); return 2; }
+    }
+    return 0;
+}
