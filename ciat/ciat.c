@@ -151,15 +151,15 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
     c->string_len[t]++;
 }
 
-/* stats_load_class / stats_store_class as tables [register type][size code]. */
+/* ciat_stats_load_class / ciat_stats_store_class as tables [register type][size code]. */
 static uint8_t load_class_of[3][16], store_class_of[3][16];
 
 static void class_tables(void)
 {
     for (unsigned rt = 0; rt < 3; rt++)
         for (unsigned sc = 0; sc < 16; sc++) {
-            load_class_of[rt][sc] = (uint8_t)stats_load_class(sc, rt);
-            store_class_of[rt][sc] = (uint8_t)stats_store_class(sc, rt);
+            load_class_of[rt][sc] = (uint8_t)ciat_stats_load_class(sc, rt);
+            store_class_of[rt][sc] = (uint8_t)ciat_stats_store_class(sc, rt);
         }
 }
 
@@ -349,7 +349,7 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     ciat *c = ctx;
     unsigned type = smait_call_type(rec->f1);
     uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
-    stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+    ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
     return 0;
 }
 
@@ -357,7 +357,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
     (void)ph;
-    for (int t = 0; t < c->n; t++) stats_clear(&c->phase[t]);
+    for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
 }
 
 /* At the end of the last phase: each location with a writer and readers
@@ -402,16 +402,16 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
-        if (t >= ph->active && !stats_any(&c->phase[t]) && sc->records == 0) continue;
-        stats_report(c->rep, ph->number, t, &c->phase[t], sc);
-        stats_add(&sum, &c->phase[t]);
+        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0) continue;
+        ciat_stats_report(c->rep, ph->number, t, &c->phase[t], sc);
+        ciat_stats_add(&sum, &c->phase[t]);
         sched_counts_add(&ssum, sc);
-        stats_add(&c->total[t], &c->phase[t]);
+        ciat_stats_add(&c->total[t], &c->phase[t]);
     }
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
-    stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
-    stats_free(&sum);
+    ciat_stats_free(&sum);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
@@ -426,14 +426,14 @@ static void aggregate_report(ciat *c)
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_total_counts(c->s, t);
-        stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
-        stats_add(&sum, &c->total[t]);
+        ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
+        ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
-    stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    ciat_stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
-    stats_free(&sum);
+    ciat_stats_free(&sum);
 }
 
 int main(int argc, char **argv)
@@ -528,8 +528,8 @@ int main(int argc, char **argv)
     sched_free(c.s);
     trace_set_close_readers(&ts, c.readers);
     for (int t = 0; t < c.n; t++) {
-        stats_free(&c.phase[t]);
-        stats_free(&c.total[t]);
+        ciat_stats_free(&c.phase[t]);
+        ciat_stats_free(&c.total[t]);
     }
     free(c.phase);
     free(c.total);

@@ -33,6 +33,7 @@ Suite *cdat_config_suite(void);
 Suite *machine_suite(void);
 Suite *cdat_io_suite(void);
 Suite *tdat_suite(void);
+Suite *ciat_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 
