@@ -198,8 +198,8 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
 }
 
 /* The memory hook. Its inline part handles the common access that changes no
- * sharing state: a load or store (continuing its thread's load or store string
- * or starting one), the location map's fast case (locmap_fast_data: one touched-bitmap word of a
+ * sharing state: a load or store continuing its thread's load or store string,
+ * the location map's fast case (locmap_fast_data: one touched-bitmap word of a
  * dense block, a block and location the thread already owns or that are
  * shared, a data count), a load of a value the thread wrote or already read,
  * a store to a location it wrote and nobody read since. It checks all that
@@ -210,7 +210,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC) goto slow;
+    if (access == SMAIT_ATOMIC || c->string_kind[t] != access + 1) goto slow;
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
@@ -229,7 +229,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
         st->stores++;
         st->store_class[store_class_of[rt][code]]++;
     }
-    string_step(c, t, (uint8_t)(access + 1));
+    c->string_len[t]++;
     locmap_fast_commit(&h, l);
     c->data_sizes += size;
     return;

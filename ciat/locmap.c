@@ -62,12 +62,21 @@ static sloc *new_table(uint32_t cap)
     return t;
 }
 
+/* The block below base is dense with at least 3/8 of its locations
+ * accessed: whatever fills memory in address order (arrays, streams) will
+ * likely fill the next block too. */
+static bool full_below(const locmap *m, uint32_t base)
+{
+    const block *b = base ? locmap_find(m, base - m->block_size) : NULL;
+    return b && locmap_dense(b) && 8 * (uint32_t)b->used >= 3 * m->nlocs;
+}
+
 static void new_block(locmap *m, block *b, uint32_t base)
 {
     b->base = base;
     b->owner = LOC_NONE;
     b->accessor = LOC_NONE;
-    if (m->sparse) {
+    if (m->sparse && !full_below(m, base)) {
         b->cap = SPARSE_FIRST_CAP;
         b->data = new_table(b->cap);
     } else {
@@ -92,7 +101,8 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
     if (!b->data) new_block(m, b, addr & ~(m->block_size - 1));
     uint32_t n = addr >> m->block_shift;
     bool fast = locmap_dense(b) && (b->owner == (uint16_t)thread || b->owner == LOC_SHARED);
-    m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))] = (block_ref){ n << 1 | fast, b };
+    m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))] =
+        (block_ref){ n << 1 | fast, b, fast ? b->data : NULL };
     return b;
 }
 
@@ -132,7 +142,7 @@ static void make_dense(locmap *m, block *b)
     free(t);
     b->data = data;
     b->cap = 0;
-    b->used = 0;
+    b->uses = 0;                        /* used stays: the locations accessed so far */
     m->ndense++;
 }
 
@@ -159,7 +169,7 @@ static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
     uint32_t j = slot_of(index, b->cap);
     for (; t[j].index != SLOC_EMPTY; j = (j + 1) & (b->cap - 1))
         if (t[j].index == index) return &t[j];
-    if (4 * (b->used + 1) > 3 * b->cap) {
+    if (4 * ((uint32_t)b->used + 1) > 3 * b->cap) {
         if (2 * (size_t)b->cap * sizeof(sloc) > m->dense_bytes) {
             make_dense(m, b);
             return NULL;
@@ -174,6 +184,11 @@ static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
 
 loc *locmap_sparse_loc(locmap *m, block *b, uint32_t index)
 {
+    /* A sparse block accessed as often as it has locations is hot: dense. */
+    if (++b->uses >= m->nlocs) {
+        make_dense(m, b);
+        return &locmap_dense_locs(m, b)[index];
+    }
     sloc *e = sparse_entry(m, b, index);
     return e ? &e->l : &locmap_dense_locs(m, b)[index];
 }
@@ -207,25 +222,6 @@ void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, i
         locmap_block_owner(b, thread);
         a += n;
     }
-}
-
-const loc *locmap_slot(const locmap *m, const block *b, uint32_t i, uint32_t *index,
-                       uint64_t *data, uint64_t *code)
-{
-    if (!locmap_dense(b)) {
-        const sloc *e = &((const sloc *)b->data)[i];
-        if (e->index == SLOC_EMPTY) return NULL;
-        *index = e->index;
-        *data = e->touched_data;
-        *code = e->touched_code;
-        return &e->l;
-    }
-    *index = i;
-    uint32_t from = i << m->grain_shift, w = from >> 6, off = from & 63;
-    uint64_t mask = m->grain == 64 ? ~0ull : (1ull << m->grain) - 1;
-    *data = locmap_dense_touched(m, b, false)[w] >> off & mask;
-    *code = locmap_dense_touched(m, b, true)[w] >> off & mask;
-    return &locmap_dense_locs(m, b)[i];
 }
 
 uint64_t locmap_bytes(const locmap *m)
@@ -326,6 +322,7 @@ void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, in
 {
     locmap_note(&b->accessor, thread);  /* a new accessor of a location of b */
     if (l->owner == LOC_NONE) {
+        if (locmap_dense(b)) b->used++;
         l->owner = (uint16_t)thread;
         l->count = code ? COUNT_CODE | 1 : 1;
         return;

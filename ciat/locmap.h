@@ -13,7 +13,11 @@
  * entry per location touched or accessed (record, index, touched bits). It
  * becomes dense — touched-byte bitmaps and a record for every location, the
  * layout the per-access fast path below reads — when a doubled table would
- * take more memory than the dense form. So
+ * take more memory than the dense form, or when it has been accessed as
+ * often as it has locations (a few hot words: the dense form is faster, and
+ * its cost is spread over that many accesses). A block made just above a
+ * dense block that is at least that full starts dense (arrays and streams
+ * fill memory in address order). So
  * a page with a few scattered words costs a few entries, not a 13 KiB block,
  * and a page used throughout costs what it did. With g > 8 a location's
  * touched bits do not fit an entry and blocks are dense from the start.
@@ -64,7 +68,9 @@ typedef struct block {
     uint16_t accessor;          /* the same for accesses: owner of a page whose only
                                    accesses touched no byte (zero-byte stores) */
     uint32_t cap;               /* sparse: table slots (a power of two); 0: dense */
-    uint32_t used;              /* sparse: entries in the table */
+    uint16_t used;              /* sparse: entries in the table; dense: at least the
+                                   locations accessed (see full_below in locmap.c) */
+    uint16_t uses;              /* sparse: accesses through locmap_loc (see locmap_sparse_loc) */
     void *data;                 /* dense: touched_data[words], touched_code[words], loc[B / g];
                                    sparse: sloc[cap] */
 } block;
@@ -84,6 +90,7 @@ enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (
 typedef struct block_ref {
     uint32_t tag;               /* UINT32_MAX: empty */
     block *b;
+    uint64_t *dense;            /* b->data when fast (one load less on the fast path) */
 } block_ref;
 
 typedef struct locmap {
@@ -142,7 +149,10 @@ static inline void locmap_cache_note(locmap *m, const block *b, int thread)
     if (!locmap_dense(b) || (b->owner != (uint16_t)thread && b->owner != LOC_SHARED)) return;
     uint32_t n = b->base >> m->block_shift;
     block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (r->b == b) r->tag = n << 1 | 1;
+    if (r->b == b) {
+        r->tag = n << 1 | 1;
+        r->dense = b->data;
+    }
 }
 
 /* Note that thread touched (or, with who = &b->accessor, accessed) block b. */
@@ -224,7 +234,7 @@ static inline loc *locmap_fast_data(const locmap *m, uint32_t addr, unsigned siz
     if (r->tag != (n << 1 | 1)) return NULL;    /* not cached, sparse, or its owner does not note thread */
     uint32_t off = addr & (m->block_size - 1);
     if ((off & 63) + size > 64) return NULL;    /* dense blocks are multiples of 64 bytes */
-    uint64_t *touched = r->b->data;
+    uint64_t *touched = r->dense;
     loc *l = (loc *)(touched + 2 * (size_t)m->words) + (off >> m->grain_shift);
     if (l->count >= COUNT_MAX || (l->owner != (uint16_t)thread && l->owner != LOC_SHARED)) return NULL;
     h->word = touched + (off >> 6);
@@ -253,8 +263,24 @@ static inline uint32_t locmap_slots(const locmap *m, const block *b)
  * the location's index in the block and *data, *code its touched bytes (bit
  * k: byte k of the location). Locations never touched nor accessed have
  * owner LOC_NONE and no touched bits. */
-const loc *locmap_slot(const locmap *m, const block *b, uint32_t i, uint32_t *index,
-                       uint64_t *data, uint64_t *code);
+static inline const loc *locmap_slot(const locmap *m, const block *b, uint32_t i, uint32_t *index,
+                                     uint64_t *data, uint64_t *code)
+{
+    if (!locmap_dense(b)) {
+        const sloc *e = &((const sloc *)b->data)[i];
+        if (e->index == SLOC_EMPTY) return NULL;
+        *index = e->index;
+        *data = e->touched_data;
+        *code = e->touched_code;
+        return &e->l;
+    }
+    *index = i;
+    uint32_t from = i << m->grain_shift, w = from >> 6, off = from & 63;
+    uint64_t mask = m->grain == 64 ? ~0ull : (1ull << m->grain) - 1;
+    *data = locmap_dense_touched(m, b, false)[w] >> off & mask;
+    *code = locmap_dense_touched(m, b, true)[w] >> off & mask;
+    return &locmap_dense_locs(m, b)[i];
+}
 
 /* Visit every block in ascending address order. */
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx);
