@@ -3,11 +3,10 @@
  * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
  * bytes, made on first touch and reached through a two-level radix table
  * whose leaves hold the blocks' headers (plus a direct-mapped block cache per
- * thread). Per location (grain g
- * bytes) ciat keeps a 12-byte record: last writer, owner, reader set and an
- * access count kept while the location is private; per byte, whether it was
- * touched as data and as code; per block, its owner (the first thread that
- * touched it, or shared).
+ * thread). Per location (grain g bytes) ciat keeps a 12-byte record: last
+ * writer, owner, reader set and an access count kept while the location is
+ * private; per byte, whether it was touched as data and as code; per block,
+ * its owner (the first thread that touched it, or shared).
  *
  * A block starts sparse: a small open-addressing table with one 16-byte
  * entry per location touched or accessed (record, index, touched bits). It
@@ -16,11 +15,11 @@
  * take more memory than the dense form, or when it has been accessed as
  * often as it has locations (a few hot words: the dense form is faster, and
  * its cost is spread over that many accesses). A block made just above a
- * dense block that is at least that full starts dense (arrays and streams
- * fill memory in address order). So
- * a page with a few scattered words costs a few entries, not a 13 KiB block,
- * and a page used throughout costs what it did. With g > 8 a location's
- * touched bits do not fit an entry and blocks are dense from the start.
+ * dense block with at least 3/8 of its locations accessed starts dense
+ * (arrays and streams fill memory in address order). So a page with a few
+ * scattered words costs a few entries, not a 13 KiB block, and a page used
+ * throughout costs what it did. With g > 8 a location's touched bits do not
+ * fit an entry and blocks are dense from the start.
  *
  * Every access bumps only its location's record (and its touched bits):
  * per-page and shared-access totals are summed from the records at the end.
