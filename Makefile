@@ -56,6 +56,8 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 CDAT_LIB_SRCS := $(filter-out cdat/cdat.c,$(wildcard cdat/*.c))
 # So are tdat's (record parsing, bins, statistics, SVG).
 TDAT_LIB_SRCS := $(filter-out tdat/tdat.c,$(TDAT_SRCS))
+# And ciat's (location map, reader sets, usage, statistics).
+CIAT_LIB_SRCS := $(filter-out ciat/ciat.c,$(CIAT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 
 .PHONY: all build check check-run demo demo-run bench bench-run fuzz fuzz-build fuzz-run install install-run clean deps FORCE
@@ -114,7 +116,7 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c | $(INSTALL_DIRS_H)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/unit_tests: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o) $(CDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) \
-		$(TDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
+		$(TDAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(CIAT_LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 

@@ -52,8 +52,8 @@ typedef struct ciat_options {
  * or the run ends. Counts are read only at the end (usage.c). */
 typedef struct fetch_memo {
     uint32_t addr;              /* an address of another slot when empty */
-    uint32_t pending;           /* fetches of addr not yet counted in l */
-    loc *l;
+    uint32_t pending;           /* fetches of addr not yet counted */
+    block *b;                   /* the block of addr (its record may move: looked up at the flush) */
 } fetch_memo;
 
 /* Run memo: per thread, the last gap fills (fetch_run) by first address. A
@@ -155,19 +155,16 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
     c->string_len[t]++;
 }
 
-/* stats_load_class / stats_store_class as tables [register type][size code]. */
+/* ciat_stats_load_class / ciat_stats_store_class as tables [register type][size code]. */
 static uint8_t load_class_of[3][16], store_class_of[3][16];
-/* [len]: len low bits set (0..64) */
-static uint64_t touch_mask[65];
 
 static void class_tables(void)
 {
     for (unsigned rt = 0; rt < 3; rt++)
         for (unsigned sc = 0; sc < 16; sc++) {
-            load_class_of[rt][sc] = (uint8_t)stats_load_class(sc, rt);
-            store_class_of[rt][sc] = (uint8_t)stats_store_class(sc, rt);
+            load_class_of[rt][sc] = (uint8_t)ciat_stats_load_class(sc, rt);
+            store_class_of[rt][sc] = (uint8_t)ciat_stats_store_class(sc, rt);
         }
-    for (unsigned len = 0; len <= 64; len++) touch_mask[len] = len == 64 ? ~0ull : (1ull << len) - 1;
 }
 
 /* The general memory hook: every case. */
@@ -182,8 +179,8 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
     st->mem++;
     block *b = locmap_block(&c->map, addr, t);
-    loc *l = locmap_loc(&c->map, b, addr);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
+    loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
     if (load) {
         st->loads++;
         st->load_class[load_class_of[rt][code]]++;
@@ -206,29 +203,22 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
 
 /* The memory hook. Its inline part handles the common access that changes no
  * sharing state: a load or store continuing its thread's load or store string,
- * one touched-bitmap word, a block and location the thread already owns (or
- * that are shared) with a data count, a load of a value the thread wrote or
- * already read, a store to a location it wrote and nobody read since. It
- * checks all that before it changes anything and leaves every other access to
- * on_mem_slow (a tail call), so it needs few registers and no stack frame. */
+ * the location map's fast case (locmap_fast_data: one touched-bitmap word of a
+ * dense block, a block and location the thread already owns or that are
+ * shared, a data count), a load of a value the thread wrote or already read,
+ * a store to a location it wrote and nobody read since. It checks all that
+ * before it changes anything and leaves every other access to on_mem_slow (a
+ * tail call), so it needs few registers and no stack frame. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
     if (access == SMAIT_ATOMIC || c->string_kind[t] != access + 1) goto slow;
-    locmap *m = &c->map;
-    uint32_t n = addr >> m->block_shift;
-    const block_ref *r = &m->cache[(size_t)t * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (r->tag != (n << 1 | 1)) goto slow;      /* not cached, or its owner does not note t */
-    char *b = (char *)r->b;                     /* its header is not needed: */
-    uint64_t *touched = (uint64_t *)(b + sizeof(block));
-    uint32_t off = addr & (m->block_size - 1);
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
-    if ((off & 63) + size > 64) goto slow;      /* blocks are multiples of 64 bytes */
-    loc *l = (loc *)(b + m->locs_offset) + (off >> m->grain_shift);
-    uint32_t cnt = l->count;                    /* < COUNT_MAX: a data count, not spilled */
-    if (cnt >= COUNT_MAX || (l->owner != (uint16_t)t && l->owner != LOC_SHARED)) goto slow;
+    locmap_hit h;
+    loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
+    if (!l) goto slow;
     if (access == SMAIT_LOAD) {
         if (l->writer != (uint16_t)t && !rs_contains(&c->rs, l->readers, t)) goto slow;
     } else if (l->writer != (uint16_t)t || l->readers != 0) goto slow;
@@ -244,8 +234,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
         st->store_class[store_class_of[rt][code]]++;
     }
     c->string_len[t]++;
-    touched[off >> 6] |= touch_mask[size] << (off & 63);
-    l->count = cnt + 1;
+    locmap_fast_commit(&h, l);
     c->data_sizes += size;
     return;
 slow:
@@ -263,25 +252,25 @@ static inline block *code_block(ciat *c, uint32_t addr, int t)
 
 static void memo_flush(ciat *c, fetch_memo *e)
 {
-    if (e->pending) locmap_count_add(&c->map, e->l, e->addr, true, e->pending);
+    if (e->pending) locmap_count_add(&c->map, locmap_loc(&c->map, e->b, e->addr), e->addr, true, e->pending);
     e->pending = 0;
 }
 
 /* A fetch the memo does not know (or whose pending count is full). */
 /* The whole work of one fetch: touched bits, owners, count. */
-static inline __attribute__((always_inline)) loc *fetch_full(ciat *c, uint32_t addr, int t)
+static inline __attribute__((always_inline)) block *fetch_full(ciat *c, uint32_t addr, int t)
 {
     block *b = code_block(c, addr, t);
-    loc *l = locmap_loc(&c->map, b, addr);
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
+    loc *l = locmap_loc(&c->map, b, addr);
     locmap_count_access(&c->map, b, l, addr, true, t);
-    return l;
+    return b;
 }
 
 static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
 {
     memo_flush(c, e);
-    e->l = fetch_full(c, addr, t);
+    e->b = fetch_full(c, addr, t);
     e->addr = addr;
 }
 
@@ -364,7 +353,7 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     ciat *c = ctx;
     unsigned type = smait_call_type(rec->f1);
     uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
-    stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+    ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
     return 0;
 }
 
@@ -372,7 +361,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
     (void)ph;
-    for (int t = 0; t < c->n; t++) stats_clear(&c->phase[t]);
+    for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
 }
 
 /* At the end of the last phase: each location with a writer and readers
@@ -380,9 +369,11 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 static void final_sharing(void *ctx, const block *b)
 {
     ciat *c = ctx;
-    uint32_t nlocs = c->map.block_size >> c->map.grain_shift;
-    for (uint32_t i = 0; i < nlocs; i++) {
-        const loc *l = &b->locs[i];
+    uint32_t slots = locmap_slots(&c->map, b), index;
+    uint64_t data, code;
+    for (uint32_t i = 0; i < slots; i++) {
+        const loc *l = locmap_slot(&c->map, b, i, &index, &data, &code);
+        if (!l) continue;
         uint32_t k = rs_size(&c->rs, l->readers);
         if (l->writer != LOC_NONE && k >= 1) degree_add(&c->phase[l->writer].sharing, k, 1);
     }
@@ -413,16 +404,16 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
-        if (t >= ph->active && !stats_any(&c->phase[t]) && sc->records == 0) continue;
-        stats_report(c->rep, ph->number, t, &c->phase[t], sc);
-        stats_add(&sum, &c->phase[t]);
+        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0) continue;
+        ciat_stats_report(c->rep, ph->number, t, &c->phase[t], sc);
+        ciat_stats_add(&sum, &c->phase[t]);
         sched_counts_add(&ssum, sc);
-        stats_add(&c->total[t], &c->phase[t]);
+        ciat_stats_add(&c->total[t], &c->phase[t]);
     }
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
-    stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
-    stats_free(&sum);
+    ciat_stats_free(&sum);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
@@ -436,14 +427,14 @@ static void aggregate_report(ciat *c)
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_total_counts(c->s, t);
-        stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
-        stats_add(&sum, &c->total[t]);
+        ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
+        ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
-    stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    ciat_stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
-    stats_free(&sum);
+    ciat_stats_free(&sum);
 }
 
 /* The summary block: the whole run's figures a reader looks for first. */
@@ -555,8 +546,8 @@ int main(int argc, char **argv)
 
     sched_free(c.s);
     for (int k = 0; k < c.n; k++) {
-        stats_free(&c.phase[k]);
-        stats_free(&c.total[k]);
+        ciat_stats_free(&c.phase[k]);
+        ciat_stats_free(&c.total[k]);
     }
     free(c.phase);
     free(c.total);

@@ -1,11 +1,15 @@
-/* locmap.c — radix table of blocks, touched bitmaps, location sharing. */
+/* locmap.c — radix table of blocks, sparse and dense blocks, touched bytes,
+ * location sharing. */
 #include "locmap.h"
 #include "../common/diag.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { TOP_SHIFT = 22, TOP_ENTRIES = 1 << (32 - TOP_SHIFT) };
+/* The radix table: dir[addr >> top_shift] is an array of MID_BLOCKS block
+ * headers (made when one of them is first touched; data NULL: not made), so
+ * a block's header is found without another pointer to follow. */
+enum { MID_BITS = 10, MID_BLOCKS = 1 << MID_BITS };
 
 void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
 {
@@ -14,21 +18,23 @@ void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
     m->block_shift = (uint32_t)__builtin_ctz(m->block_size);
     m->grain = grain;
     m->grain_shift = (uint32_t)__builtin_ctz(grain);
-    m->mid_shift = m->block_shift;
-    m->mid_mask = (1u << (TOP_SHIFT - m->block_shift)) - 1;
-    m->dir = xcalloc(TOP_ENTRIES, sizeof *m->dir);
+    m->words = m->block_size / 64 ? m->block_size / 64 : 1;
+    m->nlocs = m->block_size >> m->grain_shift;
+    m->dense_bytes = 2 * (size_t)m->words * sizeof(uint64_t) + (size_t)m->nlocs * sizeof(loc);
+    m->sparse = grain <= SPARSE_MAX_GRAIN && SPARSE_FIRST_CAP * sizeof(sloc) < m->dense_bytes;
+    m->top_shift = m->block_shift + MID_BITS;
+    m->top_entries = 1u << (32 - m->top_shift);
+    m->dir = xcalloc(m->top_entries, sizeof *m->dir);
     m->nthreads = nthreads;
     m->cache = xcalloc((size_t)nthreads * LOCMAP_CACHE, sizeof *m->cache);
     for (size_t i = 0; i < (size_t)nthreads * LOCMAP_CACHE; i++) m->cache[i].tag = UINT32_MAX;
-    size_t words = m->block_size / 64 ? m->block_size / 64 : 1;
-    m->locs_offset = (uint32_t)(sizeof(block) + 2 * words * sizeof(uint64_t));
 }
 
 void locmap_free(locmap *m)
 {
-    for (uint32_t i = 0; i < TOP_ENTRIES; i++) {
+    for (uint32_t i = 0; i < m->top_entries; i++) {
         if (!m->dir[i]) continue;
-        for (uint32_t j = 0; j <= m->mid_mask; j++) free(m->dir[i][j]);
+        for (uint32_t j = 0; j < MID_BLOCKS; j++) free(m->dir[i][j].data);
         free(m->dir[i]);
     }
     free(m->dir);
@@ -37,40 +43,74 @@ void locmap_free(locmap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* One allocation: header, two bitmaps, location records. */
-static block *new_block(const locmap *m, uint32_t base)
+static void *new_dense(const locmap *m)
 {
-    size_t words = m->block_size / 64 ? m->block_size / 64 : 1;
-    size_t nlocs = m->block_size >> m->grain_shift;
-    size_t bytes = sizeof(block) + 2 * words * sizeof(uint64_t) + nlocs * sizeof(loc);
-    block *b = xcalloc(1, bytes);
+    uint64_t *data = xcalloc(1, m->dense_bytes);
+    loc *locs = (loc *)(data + 2 * (size_t)m->words);
+    for (uint32_t i = 0; i < m->nlocs; i++) {
+        locs[i].writer = LOC_NONE;
+        locs[i].owner = LOC_NONE;
+    }
+    return data;
+}
+
+static sloc *new_table(uint32_t cap)
+{
+    sloc *t = xmalloc(cap * sizeof *t);
+    for (uint32_t i = 0; i < cap; i++)
+        t[i] = (sloc){ .l = { LOC_NONE, LOC_NONE, 0, 0 }, .index = SLOC_EMPTY };
+    return t;
+}
+
+/* The block below base is dense with at least 3/8 of its locations
+ * accessed: whatever fills memory in address order (arrays, streams) will
+ * likely fill the next block too. */
+static bool full_below(const locmap *m, uint32_t base)
+{
+    const block *b = base ? locmap_find(m, base - m->block_size) : NULL;
+    return b && locmap_dense(b) && 8 * (uint32_t)b->used >= 3 * m->nlocs;
+}
+
+static void new_block(locmap *m, block *b, uint32_t base)
+{
     b->base = base;
     b->owner = LOC_NONE;
     b->accessor = LOC_NONE;
-    b->touched_data = (uint64_t *)(b + 1);
-    b->touched_code = b->touched_data + words;
-    b->locs = (loc *)(b->touched_code + words);     /* = (char *)b + m->locs_offset */
-    for (size_t i = 0; i < nlocs; i++) {
-        b->locs[i].writer = LOC_NONE;
-        b->locs[i].owner = LOC_NONE;
+    if (m->sparse && !full_below(m, base)) {
+        b->cap = SPARSE_FIRST_CAP;
+        b->data = new_table(b->cap);
+    } else {
+        b->data = new_dense(m);
+        m->ndense++;
     }
-    return b;
+    m->nblocks++;
+}
+
+block *locmap_find(const locmap *m, uint32_t addr)
+{
+    block *mid = m->dir[addr >> m->top_shift];
+    block *b = mid ? &mid[(addr >> m->block_shift) & (MID_BLOCKS - 1)] : NULL;
+    return b && b->data ? b : NULL;
 }
 
 block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
 {
-    block **mid = m->dir[addr >> TOP_SHIFT];
-    if (!mid) mid = m->dir[addr >> TOP_SHIFT] = xcalloc((size_t)m->mid_mask + 1, sizeof *mid);
-    block **slot = &mid[(addr >> m->mid_shift) & m->mid_mask];
-    if (!*slot) {
-        *slot = new_block(m, addr & ~(m->block_size - 1));
-        m->nblocks++;
-    }
-    block *b = *slot;
+    block *mid = m->dir[addr >> m->top_shift];
+    if (!mid) mid = m->dir[addr >> m->top_shift] = xcalloc(MID_BLOCKS, sizeof *mid);
+    block *b = &mid[(addr >> m->block_shift) & (MID_BLOCKS - 1)];
+    if (!b->data) new_block(m, b, addr & ~(m->block_size - 1));
     uint32_t n = addr >> m->block_shift;
-    bool noted = b->owner == (uint16_t)thread || b->owner == LOC_SHARED;
-    m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))] = (block_ref){ n << 1 | noted, b };
+    bool fast = locmap_dense(b) && (b->owner == (uint16_t)thread || b->owner == LOC_SHARED);
+    m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))] =
+        (block_ref){ n << 1 | fast, b, fast ? b->data : NULL };
     return b;
+}
+
+/* ---- sparse blocks ---- */
+
+static uint32_t slot_of(uint32_t index, uint32_t cap)
+{
+    return (index * 0x9E3779B1u >> 16) & (cap - 1);
 }
 
 static void set_bits(uint64_t *bits, uint32_t from, uint32_t n)
@@ -84,6 +124,92 @@ static void set_bits(uint64_t *bits, uint32_t from, uint32_t n)
     }
 }
 
+/* The sparse table has grown past what the dense form costs: switch. */
+static void make_dense(locmap *m, block *b)
+{
+    sloc *t = b->data;
+    uint64_t *data = new_dense(m);
+    loc *locs = (loc *)(data + 2 * (size_t)m->words);
+    for (uint32_t i = 0; i < b->cap; i++) {
+        if (t[i].index == SLOC_EMPTY) continue;
+        uint32_t from = (uint32_t)t[i].index << m->grain_shift;
+        locs[t[i].index] = t[i].l;
+        for (uint32_t k = 0; k < m->grain; k++) {
+            if (t[i].touched_data >> k & 1) set_bits(data, from + k, 1);
+            if (t[i].touched_code >> k & 1) set_bits(data + m->words, from + k, 1);
+        }
+    }
+    free(t);
+    b->data = data;
+    b->cap = 0;
+    b->uses = 0;                        /* used stays: the locations accessed so far */
+    m->ndense++;
+}
+
+static void grow_table(block *b)
+{
+    sloc *old = b->data;
+    uint32_t old_cap = b->cap;
+    b->cap *= 2;
+    sloc *t = b->data = new_table(b->cap);
+    for (uint32_t i = 0; i < old_cap; i++) {
+        if (old[i].index == SLOC_EMPTY) continue;
+        uint32_t j = slot_of(old[i].index, b->cap);
+        while (t[j].index != SLOC_EMPTY) j = (j + 1) & (b->cap - 1);
+        t[j] = old[i];
+    }
+    free(old);
+}
+
+/* The entry of location index in sparse block b, made if new; NULL if b
+ * became dense on the way. Tables stay at most 3/4 full. */
+static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
+{
+    sloc *t = b->data;
+    uint32_t j = slot_of(index, b->cap);
+    for (; t[j].index != SLOC_EMPTY; j = (j + 1) & (b->cap - 1))
+        if (t[j].index == index) return &t[j];
+    if (4 * ((uint32_t)b->used + 1) > 3 * b->cap) {
+        if (2 * (size_t)b->cap * sizeof(sloc) > m->dense_bytes) {
+            make_dense(m, b);
+            return NULL;
+        }
+        grow_table(b);
+        return sparse_entry(m, b, index);
+    }
+    t[j].index = (uint16_t)index;
+    b->used++;
+    return &t[j];
+}
+
+loc *locmap_sparse_loc(locmap *m, block *b, uint32_t index)
+{
+    /* A sparse block accessed as often as it has locations is hot: dense. */
+    if (++b->uses >= m->nlocs) {
+        make_dense(m, b);
+        return &locmap_dense_locs(m, b)[index];
+    }
+    sloc *e = sparse_entry(m, b, index);
+    return e ? &e->l : &locmap_dense_locs(m, b)[index];
+}
+
+/* Mark n bytes from offset off of block b touched. */
+static void touch_bytes(locmap *m, block *b, uint32_t off, uint32_t n, bool code)
+{
+    while (!locmap_dense(b) && n) {
+        uint32_t index = off >> m->grain_shift, k = off & (m->grain - 1);
+        uint32_t take = m->grain - k < n ? m->grain - k : n;
+        sloc *e = sparse_entry(m, b, index);
+        if (!e) break;                  /* now dense: the rest below */
+        uint8_t mask = (uint8_t)(((1u << take) - 1) << k);
+        if (code) e->touched_code |= mask;
+        else e->touched_data |= mask;
+        off += take;
+        n -= take;
+    }
+    if (n) set_bits(locmap_dense_touched(m, b, code), off, n);
+}
+
 void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, int thread)
 {
     uint64_t a = addr, end = (uint64_t)addr + len;
@@ -92,10 +218,24 @@ void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, i
         block *b = locmap_block(m, (uint32_t)a, thread);
         uint32_t off = (uint32_t)a & (m->block_size - 1);
         uint64_t n = end - a < m->block_size - off ? end - a : m->block_size - off;
-        set_bits(code ? b->touched_code : b->touched_data, off, (uint32_t)n);
+        touch_bytes(m, b, off, (uint32_t)n, code);
         locmap_block_owner(b, thread);
         a += n;
     }
+}
+
+uint64_t locmap_bytes(const locmap *m)
+{
+    uint64_t bytes = (uint64_t)m->spill_cap * sizeof(spill);
+    for (uint32_t i = 0; i < m->top_entries; i++) {
+        if (!m->dir[i]) continue;
+        bytes += MID_BLOCKS * sizeof(block);
+        for (uint32_t j = 0; j < MID_BLOCKS; j++) {
+            const block *b = &m->dir[i][j];
+            if (b->data) bytes += locmap_dense(b) ? m->dense_bytes : b->cap * sizeof(sloc);
+        }
+    }
+    return bytes;
 }
 
 /* ---- overflow counts ---- */
@@ -182,6 +322,7 @@ void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, in
 {
     locmap_note(&b->accessor, thread);  /* a new accessor of a location of b */
     if (l->owner == LOC_NONE) {
+        if (locmap_dense(b)) b->used++;
         l->owner = (uint16_t)thread;
         l->count = code ? COUNT_CODE | 1 : 1;
         return;
@@ -218,9 +359,9 @@ void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)
 
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx)
 {
-    for (uint32_t i = 0; i < TOP_ENTRIES; i++) {
+    for (uint32_t i = 0; i < m->top_entries; i++) {
         if (!m->dir[i]) continue;
-        for (uint32_t j = 0; j <= m->mid_mask; j++)
-            if (m->dir[i][j]) fn(ctx, m->dir[i][j]);
+        for (uint32_t j = 0; j < MID_BLOCKS; j++)
+            if (m->dir[i][j].data) fn(ctx, &m->dir[i][j]);
     }
 }

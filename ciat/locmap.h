@@ -1,16 +1,32 @@
 /* locmap.h — ciat's per-location and per-page state (SPEC §7.4, §7.6).
  *
  * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
- * bytes, allocated on first touch and reached through a two-level radix table
- * (plus a direct-mapped block cache per thread). A block holds:
- *   - touched-byte bitmaps for data and code (one bit per byte);
- *   - its owner (the first thread that touched it, or shared) and access counts;
- *   - one 12-byte record per location (grain g bytes): last writer, owner,
- *     reader set and an access count kept while the location is private.
- * Every access bumps only its location's record (and a touched-bitmap word):
+ * bytes, made on first touch and reached through a two-level radix table
+ * whose leaves hold the blocks' headers (plus a direct-mapped block cache per
+ * thread). Per location (grain g bytes) ciat keeps a 12-byte record: last
+ * writer, owner, reader set and an access count kept while the location is
+ * private; per byte, whether it was touched as data and as code; per block,
+ * its owner (the first thread that touched it, or shared).
+ *
+ * A block starts sparse: a small open-addressing table with one 16-byte
+ * entry per location touched or accessed (record, index, touched bits). It
+ * becomes dense — touched-byte bitmaps and a record for every location, the
+ * layout the per-access fast path below reads — when a doubled table would
+ * take more memory than the dense form, or when it has been accessed as
+ * often as it has locations (a few hot words: the dense form is faster, and
+ * its cost is spread over that many accesses). A block made just above a
+ * dense block with at least 3/8 of its locations accessed starts dense
+ * (arrays and streams fill memory in address order). So a page with a few
+ * scattered words costs a few entries, not a 13 KiB block, and a page used
+ * throughout costs what it did. With g > 8 a location's touched bits do not
+ * fit an entry and blocks are dense from the start.
+ *
+ * Every access bumps only its location's record (and its touched bits):
  * per-page and shared-access totals are summed from the records at the end.
  * Counts that outgrow 31 bits, or a location used both as data and as code,
- * move to a small overflow table. Memory grows with the touched footprint only. */
+ * move to a small overflow table. Record pointers (loc *) stay valid until
+ * the next access that may add a location to the block (locmap_loc,
+ * locmap_touch); block pointers stay valid until locmap_free. */
 #ifndef DSM_CIAT_LOCMAP_H
 #define DSM_CIAT_LOCMAP_H
 
@@ -33,14 +49,29 @@ typedef struct loc {
     uint32_t count;             /* accesses; COUNT_CODE: they were fetches; or COUNT_SPILLED */
 } loc;
 
+/* An entry of a sparse block: a location's record, its index in the block
+ * (SLOC_EMPTY: a free slot) and its touched bytes (bit i: byte i of the
+ * location), as data and as code. */
+typedef struct sloc {
+    loc l;                      /* first: a sloc * is a loc * */
+    uint16_t index;
+    uint8_t touched_data, touched_code;
+} sloc;
+
+#define SLOC_EMPTY 0xFFFFu
+enum { SPARSE_MAX_GRAIN = 8, SPARSE_FIRST_CAP = 4 };
+
 typedef struct block {
     uint32_t base;              /* first address */
     uint16_t owner;             /* first thread touching a byte of it, or LOC_SHARED */
     uint16_t accessor;          /* the same for accesses: owner of a page whose only
                                    accesses touched no byte (zero-byte stores) */
-    uint64_t *touched_data;     /* B bits */
-    uint64_t *touched_code;
-    loc *locs;                  /* B / g records */
+    uint32_t cap;               /* sparse: table slots (a power of two); 0: dense */
+    uint16_t used;              /* sparse: entries in the table; dense: at least the
+                                   locations accessed (see full_below in locmap.c) */
+    uint16_t uses;              /* sparse: accesses through locmap_loc (see locmap_sparse_loc) */
+    void *data;                 /* dense: touched_data[words], touched_code[words], loc[B / g];
+                                   sparse: sloc[cap] */
 } block;
 
 /* Overflow counts of a location (mixed data and code, or huge counts). */
@@ -51,23 +82,28 @@ typedef struct spill {
 
 enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (4 KiB a thread) */
 
-/* A block cache entry: tag = block number << 1 | noted, where noted says that
- * the block's owner already notes the thread (it is the thread or shared, and
- * stays so): a thread's further touches of the block change no owner. */
+/* A block cache entry: tag = block number << 1 | fast, where fast says that
+ * the block is dense and its owner already notes the thread (it is the thread
+ * or shared, and stays so): a thread's further touches of the block change no
+ * owner, and locmap_fast_data may use it. */
 typedef struct block_ref {
     uint32_t tag;               /* UINT32_MAX: empty */
     block *b;
+    uint64_t *dense;            /* b->data when fast (one load less on the fast path) */
 } block_ref;
 
 typedef struct locmap {
     uint32_t block_size, block_shift;   /* B = 1 << block_shift */
     uint32_t grain, grain_shift;
-    block ***dir;               /* [addr >> 22][middle bits] */
-    uint32_t mid_shift, mid_mask;
+    uint32_t words;             /* 64-bit words of a dense touched bitmap */
+    uint32_t nlocs;             /* locations of a block: B / g */
+    size_t dense_bytes;         /* a dense block's data */
+    bool sparse;                /* blocks start sparse (g <= SPARSE_MAX_GRAIN) */
+    block **dir;                /* [addr >> top_shift][next 10 bits]: headers of blocks */
+    uint32_t top_shift, top_entries;
     block_ref *cache;           /* per thread: LOCMAP_CACHE entries, direct-mapped */
-    uint32_t locs_offset;       /* bytes from a block to its location records */
     int nthreads;
-    uint64_t nblocks;
+    uint64_t nblocks, ndense;
     spill *spills;
     uint32_t spill_cap, spill_used;
 } locmap;
@@ -75,9 +111,25 @@ typedef struct locmap {
 void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads);
 void locmap_free(locmap *m);
 
+/* ---- dense layout ---- */
+
+static inline bool locmap_dense(const block *b) { return b->cap == 0; }
+
+static inline uint64_t *locmap_dense_touched(const locmap *m, const block *b, bool code)
+{
+    return (uint64_t *)b->data + (code ? m->words : 0);
+}
+
+static inline loc *locmap_dense_locs(const locmap *m, const block *b)
+{
+    return (loc *)((uint64_t *)b->data + 2 * (size_t)m->words);
+}
+
+/* ---- blocks ---- */
+
 block *locmap_block_slow(locmap *m, uint32_t addr, int thread);
 
-/* The block holding addr (allocated on first touch). */
+/* The block holding addr (made on first touch). */
 static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 {
     uint32_t n = addr >> m->block_shift;
@@ -86,13 +138,20 @@ static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
     return locmap_block_slow(m, addr, thread);
 }
 
-/* Mark b's cache entry noted when b's owner notes thread (after a touch). */
+/* The block holding addr, or NULL if nothing of it was touched yet (no cache). */
+block *locmap_find(const locmap *m, uint32_t addr);
+
+/* Mark b's cache entry fast when b is dense and its owner notes thread (after
+ * a touch). */
 static inline void locmap_cache_note(locmap *m, const block *b, int thread)
 {
-    if (b->owner != (uint16_t)thread && b->owner != LOC_SHARED) return;
+    if (!locmap_dense(b) || (b->owner != (uint16_t)thread && b->owner != LOC_SHARED)) return;
     uint32_t n = b->base >> m->block_shift;
     block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (r->b == b) r->tag = n << 1 | 1;
+    if (r->b == b) {
+        r->tag = n << 1 | 1;
+        r->dense = b->data;
+    }
 }
 
 /* Note that thread touched (or, with who = &b->accessor, accessed) block b. */
@@ -104,6 +163,18 @@ static inline void locmap_note(uint16_t *who, int thread)
 
 static inline void locmap_block_owner(block *b, int thread) { locmap_note(&b->owner, thread); }
 
+/* ---- locations ---- */
+
+loc *locmap_sparse_loc(locmap *m, block *b, uint32_t index);
+
+/* The record of the location holding addr in block b (made if new). */
+static inline loc *locmap_loc(locmap *m, block *b, uint32_t addr)
+{
+    uint32_t index = (addr & (m->block_size - 1)) >> m->grain_shift;
+    if (locmap_dense(b)) return &locmap_dense_locs(m, b)[index];
+    return locmap_sparse_loc(m, b, index);
+}
+
 void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, int thread);
 
 /* Mark bytes [addr, addr+len) touched (code or data) by thread and update the
@@ -112,9 +183,9 @@ void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, i
 static inline void locmap_touch(locmap *m, block *b, uint32_t addr, uint32_t len, bool code, int thread)
 {
     uint32_t off = addr & (m->block_size - 1);
-    if (len <= 64 && off + len <= m->block_size && (off & 63) + len <= 64) {   /* one word */
+    if (locmap_dense(b) && len <= 64 && off + len <= m->block_size && (off & 63) + len <= 64) {
         uint64_t mask = (len == 64 ? ~0ull : (1ull << len) - 1) << (off & 63);
-        (code ? b->touched_code : b->touched_data)[off >> 6] |= mask;
+        locmap_dense_touched(m, b, code)[off >> 6] |= mask;
         locmap_block_owner(b, thread);
         return;
     }
@@ -141,15 +212,79 @@ static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t add
  * accessor already note thread): the deferred counts of ciat's fetch memo. */
 void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n);
 
-static inline loc *locmap_loc(const locmap *m, block *b, uint32_t addr)
+/* ---- the per-access fast path ----
+ *
+ * A data access of size bytes at addr by thread whose bytes lie in one
+ * touched-bitmap word of a dense block the thread's cache holds as fast, and
+ * whose location has a data count the thread may bump (it owns the location
+ * or it is shared; not spilled, not full): locmap_fast_data finds it without
+ * changing anything; locmap_fast_commit then marks the bytes and counts the
+ * access. Anything else returns NULL: the caller takes the general path
+ * (locmap_block, locmap_touch, locmap_loc, locmap_count_access). */
+typedef struct locmap_hit {
+    uint64_t *word;             /* the touched-data bitmap word */
+    uint64_t mask;              /* the access's bytes in it */
+} locmap_hit;
+
+static inline loc *locmap_fast_data(const locmap *m, uint32_t addr, unsigned size, int thread, locmap_hit *h)
 {
-    return &b->locs[(addr & (m->block_size - 1)) >> m->grain_shift];
+    uint32_t n = addr >> m->block_shift;
+    const block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
+    if (r->tag != (n << 1 | 1)) return NULL;    /* not cached, sparse, or its owner does not note thread */
+    uint32_t off = addr & (m->block_size - 1);
+    if ((off & 63) + size > 64) return NULL;    /* dense blocks are multiples of 64 bytes */
+    uint64_t *touched = r->dense;
+    loc *l = (loc *)(touched + 2 * (size_t)m->words) + (off >> m->grain_shift);
+    if (l->count >= COUNT_MAX || (l->owner != (uint16_t)thread && l->owner != LOC_SHARED)) return NULL;
+    h->word = touched + (off >> 6);
+    h->mask = (size == 64 ? ~0ull : (1ull << size) - 1) << (off & 63);
+    return l;
 }
+
+static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
+{
+    *h->word |= h->mask;
+    l->count++;
+}
+
+/* ---- reading the state (usage, final sharing, tests) ---- */
 
 /* Access counts of a location (from its count field or the overflow table). */
 void locmap_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data, uint64_t *code);
 
+/* Slots of a block: its locations (dense) or table slots (sparse). */
+static inline uint32_t locmap_slots(const locmap *m, const block *b)
+{
+    return locmap_dense(b) ? m->nlocs : b->cap;
+}
+
+/* Slot i of block b: the record, or NULL for a free sparse slot; *index is
+ * the location's index in the block and *data, *code its touched bytes (bit
+ * k: byte k of the location). Locations never touched nor accessed have
+ * owner LOC_NONE and no touched bits. */
+static inline const loc *locmap_slot(const locmap *m, const block *b, uint32_t i, uint32_t *index,
+                                     uint64_t *data, uint64_t *code)
+{
+    if (!locmap_dense(b)) {
+        const sloc *e = &((const sloc *)b->data)[i];
+        if (e->index == SLOC_EMPTY) return NULL;
+        *index = e->index;
+        *data = e->touched_data;
+        *code = e->touched_code;
+        return &e->l;
+    }
+    *index = i;
+    uint32_t from = i << m->grain_shift, w = from >> 6, off = from & 63;
+    uint64_t mask = m->grain == 64 ? ~0ull : (1ull << m->grain) - 1;
+    *data = locmap_dense_touched(m, b, false)[w] >> off & mask;
+    *code = locmap_dense_touched(m, b, true)[w] >> off & mask;
+    return &locmap_dense_locs(m, b)[i];
+}
+
 /* Visit every block in ascending address order. */
 void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx);
+
+/* Bytes of location state allocated (blocks, tables, overflow; for tests). */
+uint64_t locmap_bytes(const locmap *m);
 
 #endif

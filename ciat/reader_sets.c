@@ -11,6 +11,7 @@ void rs_init(reader_sets *rs, int nthreads)
     rs->nthreads = nthreads;
     rs->words = (nthreads + 63) / 64;
     rs->keys = xmalloc((size_t)nthreads * sizeof *rs->keys);
+    rs->scratch = xmalloc((size_t)rs->words * sizeof *rs->scratch);
     uint64_t x = 0x9E3779B97F4A7C15ull;     /* fixed seed: deterministic */
     for (int t = 0; t < nthreads; t++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
@@ -27,6 +28,7 @@ void rs_init(reader_sets *rs, int nthreads)
 void rs_free(reader_sets *rs)
 {
     free(rs->keys);
+    free(rs->scratch);
     free(rs->sets);
     free(rs->bits);
     free(rs->table);
@@ -117,8 +119,7 @@ static uint32_t new_id(reader_sets *rs)
 uint32_t rs_add(reader_sets *rs, uint32_t r, int t)
 {
     if (r == 0) return READER_ONE | (uint32_t)t;
-    uint64_t scratch_small[4];
-    uint64_t *want = rs->words <= 4 ? scratch_small : xmalloc((size_t)rs->words * sizeof *want);
+    uint64_t *want = rs->scratch;
     uint64_t hash;
     uint32_t size;
     if (r & READER_ONE) {
@@ -148,7 +149,6 @@ uint32_t rs_add(reader_sets *rs, uint32_t r, int t)
         table_insert(rs, found);
     }
     rs->sets[found].refs++;
-    if (want != scratch_small) free(want);
     rs_release(rs, r);
     return found;
 }

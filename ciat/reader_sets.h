@@ -25,6 +25,7 @@ typedef struct set_entry {
 typedef struct reader_sets {
     int nthreads, words;
     uint64_t *keys;         /* random key per thread, for hashing */
+    uint64_t *scratch;      /* words: the set being built by rs_add */
     set_entry *sets;        /* index = id; id 0 unused */
     uint64_t *bits;         /* words per set, same index */
     uint32_t nsets, cap, free_head;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void stats_free(thread_stats *s)
+void ciat_stats_free(thread_stats *s)
 {
     free(s->calls);
     free(s->sharing.n);
@@ -16,7 +16,7 @@ void stats_free(thread_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-void stats_clear(thread_stats *s)
+void ciat_stats_clear(thread_stats *s)
 {
     call_counts *calls = s->calls;
     degree_vec sh = s->sharing, inv = s->invalidation;
@@ -51,7 +51,7 @@ static void strings_merge(string_counts *into, const string_counts *from)
     for (int i = 0; i < STRING_BUCKETS; i++) into->bucket[i] += from->bucket[i];
 }
 
-void stats_add(thread_stats *into, const thread_stats *from)
+void ciat_stats_add(thread_stats *into, const thread_stats *from)
 {
     into->mem += from->mem;
     into->loads += from->loads;
@@ -84,7 +84,7 @@ static bool degree_any(const degree_vec *v)
     return false;
 }
 
-bool stats_any(const thread_stats *s)
+bool ciat_stats_any(const thread_stats *s)
 {
     if (s->mem || s->raw || s->war || s->waw || s->rar || s->load_strings.strings ||
         s->store_strings.strings || degree_any(&s->sharing) || degree_any(&s->invalidation))
@@ -98,7 +98,7 @@ bool stats_any(const thread_stats *s)
 /* load: byte half word long float double other; store: zero byte half three
  * word long float double other. long: 8-byte fixed-point (pointers and
  * 64-bit integers, everywhere in x86-64 programs). */
-int stats_load_class(unsigned size_code, unsigned regtype)
+int ciat_stats_load_class(unsigned size_code, unsigned regtype)
 {
     if (regtype == SMAIT_REG_FIXED) {
         if (size_code == 1) return 0;
@@ -112,7 +112,7 @@ int stats_load_class(unsigned size_code, unsigned regtype)
     return 6;
 }
 
-int stats_store_class(unsigned size_code, unsigned regtype)
+int ciat_stats_store_class(unsigned size_code, unsigned regtype)
 {
     if (size_code == 0) return 0;       /* zero and three: by size alone (SPEC 7.1) */
     if (size_code == 3) return 3;
@@ -141,7 +141,7 @@ void string_add(string_counts *c, uint64_t len)
     c->bucket[b]++;
 }
 
-void stats_call(thread_stats *s, unsigned type, uint32_t start, uint32_t end, uint32_t bytes)
+void ciat_stats_call(thread_stats *s, unsigned type, uint32_t start, uint32_t end, uint32_t bytes)
 {
     if (!s->calls) s->calls = xcalloc(256, sizeof *s->calls);
     call_counts *c = &s->calls[type & 0xFF];
@@ -199,7 +199,7 @@ static void degree_line(report *r, int phase, int thread, int ll, const char *na
     free(b.s);
 }
 
-void stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc)
+void ciat_stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc)
 {
     char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM], p4[REPORT_NUM], p5[REPORT_NUM],
          p6[REPORT_NUM], p7[REPORT_NUM], p8[REPORT_NUM], p9[REPORT_NUM];

@@ -40,15 +40,15 @@ typedef struct thread_stats {
     degree_vec invalidation;                /* I[k] */
 } thread_stats;
 
-void stats_free(thread_stats *s);
-void stats_clear(thread_stats *s);
+void ciat_stats_free(thread_stats *s);
+void ciat_stats_clear(thread_stats *s);
 /* into += from */
-void stats_add(thread_stats *into, const thread_stats *from);
-bool stats_any(const thread_stats *s);
+void ciat_stats_add(thread_stats *into, const thread_stats *from);
+bool ciat_stats_any(const thread_stats *s);
 
 /* Classes of SPEC §7.1 for a memory-access record's size code and register type. */
-int stats_load_class(unsigned size_code, unsigned regtype);
-int stats_store_class(unsigned size_code, unsigned regtype);
+int ciat_stats_load_class(unsigned size_code, unsigned regtype);
+int ciat_stats_store_class(unsigned size_code, unsigned regtype);
 
 void string_add(string_counts *c, uint64_t len);
 static inline void degree_add(degree_vec *v, uint32_t k, uint64_t n);
@@ -59,10 +59,10 @@ static inline void degree_add(degree_vec *v, uint32_t k, uint64_t n)
     v->n[k] += n;
 }
 
-void stats_call(thread_stats *s, unsigned type, uint32_t start, uint32_t end, uint32_t bytes);
+void ciat_stats_call(thread_stats *s, unsigned type, uint32_t start, uint32_t end, uint32_t bytes);
 
 /* Print L01–L15 for one thread (or Tx): counts from s, instruction and idle
  * counts from sc. */
-void stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc);
+void ciat_stats_report(report *r, int phase, int thread, const thread_stats *s, const sched_counts *sc);
 
 #endif

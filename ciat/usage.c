@@ -22,19 +22,6 @@ typedef struct scan_ctx {
     page_acc cur;
 } scan_ctx;
 
-static uint64_t popcount_range(const uint64_t *d, const uint64_t *c, uint32_t from, uint32_t n)
-{
-    uint64_t k = 0;
-    while (n) {
-        uint32_t w = from >> 6, off = from & 63, take = 64 - off < n ? 64 - off : n;
-        uint64_t mask = take == 64 ? ~0ull : ((1ull << take) - 1) << off;
-        k += (uint64_t)__builtin_popcountll((d[w] | c[w]) & mask);
-        from += take;
-        n -= take;
-    }
-    return k;
-}
-
 static bool in_private_range(const scan_ctx *s, uint64_t page)
 {
     return private_ranges_contain(s->ranges, page * s->page_size);
@@ -76,6 +63,44 @@ static void close_page(scan_ctx *s)
     s->cur.open = false;
 }
 
+static uint64_t popcount_range(const uint64_t *d, const uint64_t *c, uint32_t from, uint32_t n)
+{
+    uint64_t k = 0;
+    while (n) {
+        uint32_t w = from >> 6, off = from & 63, take = 64 - off < n ? 64 - off : n;
+        uint64_t mask = take == 64 ? ~0ull : ((1ull << take) - 1) << off;
+        k += (uint64_t)__builtin_popcountll((d[w] | c[w]) & mask);
+        from += take;
+        n -= take;
+    }
+    return k;
+}
+
+/* A dense block: touched bytes word by word, then its records. */
+static void scan_dense(const locmap *m, const block *b, page_acc *a)
+{
+    const uint64_t *td = locmap_dense_touched(m, b, false), *tc = locmap_dense_touched(m, b, true);
+    for (uint32_t w = 0; w < m->words; w++) {
+        a->p.touched_bytes += (uint64_t)__builtin_popcountll(td[w] | tc[w]);
+        a->p.code_bytes += (uint64_t)__builtin_popcountll(tc[w]);
+        a->data_bytes += (uint64_t)__builtin_popcountll(td[w]);
+    }
+    const loc *locs = locmap_dense_locs(m, b);
+    for (uint32_t i = 0; i < m->nlocs; i++) {
+        const loc *l = &locs[i];
+        if (l->owner == LOC_NONE) continue;
+        uint64_t d, c;
+        locmap_counts(m, l, b->base + (i << m->grain_shift), &d, &c);
+        a->p.data_accesses += d;
+        a->p.code_accesses += c;
+        if (l->owner == LOC_SHARED) {
+            a->p.shared_bytes += popcount_range(td, tc, i << m->grain_shift, m->grain);
+            a->p.shared_data_accesses += d;
+            a->p.shared_code_accesses += c;
+        }
+    }
+}
+
 static void scan_block(void *ctx, const block *b)
 {
     scan_ctx *s = ctx;
@@ -90,24 +115,28 @@ static void scan_block(void *ctx, const block *b)
         s->cur.accessor = LOC_NONE;
     }
     page_acc *a = &s->cur;
-    uint32_t words = m->block_size / 64 ? m->block_size / 64 : 1;
-    for (uint32_t w = 0; w < words; w++) {
-        a->p.touched_bytes += (uint64_t)__builtin_popcountll(b->touched_data[w] | b->touched_code[w]);
-        a->p.code_bytes += (uint64_t)__builtin_popcountll(b->touched_code[w]);
-        a->data_bytes += (uint64_t)__builtin_popcountll(b->touched_data[w]);
-    }
-    uint32_t nlocs = m->block_size >> m->grain_shift;
-    for (uint32_t i = 0; i < nlocs; i++) {
-        const loc *l = &b->locs[i];
-        if (l->owner == LOC_NONE) continue;
-        uint64_t d, c;
-        locmap_counts(m, l, b->base + (i << m->grain_shift), &d, &c);
-        a->p.data_accesses += d;
-        a->p.code_accesses += c;
-        if (l->owner == LOC_SHARED) {
-            a->p.shared_bytes += popcount_range(b->touched_data, b->touched_code, i << m->grain_shift, m->grain);
-            a->p.shared_data_accesses += d;
-            a->p.shared_code_accesses += c;
+    if (locmap_dense(b)) {
+        scan_dense(m, b, a);
+    } else {
+        uint32_t slots = locmap_slots(m, b), index;
+        for (uint32_t i = 0; i < slots; i++) {
+            uint64_t td, tc;
+            const loc *l = locmap_slot(m, b, i, &index, &td, &tc);
+            if (!l) continue;
+            uint64_t touched = (uint64_t)__builtin_popcountll(td | tc);
+            a->p.touched_bytes += touched;
+            a->p.code_bytes += (uint64_t)__builtin_popcountll(tc);
+            a->data_bytes += (uint64_t)__builtin_popcountll(td);
+            if (l->owner == LOC_NONE) continue;
+            uint64_t d, c;
+            locmap_counts(m, l, b->base + (index << m->grain_shift), &d, &c);
+            a->p.data_accesses += d;
+            a->p.code_accesses += c;
+            if (l->owner == LOC_SHARED) {
+                a->p.shared_bytes += touched;
+                a->p.shared_data_accesses += d;
+                a->p.shared_code_accesses += c;
+            }
         }
     }
     if (b->owner != LOC_NONE && a->owner != LOC_SHARED)

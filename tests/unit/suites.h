@@ -35,6 +35,7 @@ Suite *machine_suite(void);
 Suite *cdat_io_suite(void);
 Suite *tdat_suite(void);
 Suite *read_ahead_suite(void);
+Suite *ciat_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 

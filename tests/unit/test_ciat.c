@@ -1,0 +1,446 @@
+/* test_ciat.c — ciat's core pieces: the location map (ciat/locmap), reader
+ * sets (ciat/reader_sets) and memory usage (ciat/usage), each against a plain
+ * reference model written from the rules they implement, on random accesses. */
+#include "suites.h"
+#include "../../ciat/locmap.h"
+#include "../../ciat/reader_sets.h"
+#include "../../ciat/stats.h"
+#include "../../ciat/usage.h"
+#include "../../common/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t k)         /* [0, k) */
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng_state >> 33) % k);
+}
+
+/* ---- the reference model of the location map ----
+ * Addresses come from three windows of 64 KiB (the last one ends at the top
+ * of the address space, so spans are cut there); every byte, location, block
+ * and page of a window has its own slot. */
+enum { WIN = 64 << 10, NWIN = 3 };
+static const uint32_t win_base[NWIN] = { 0x00010000u, 0x40000000u, 0xFFFF0000u };
+
+typedef struct ref_loc {
+    uint16_t owner, writer;
+    uint32_t readers;
+    uint64_t data, code;
+} ref_loc;
+
+typedef struct ref {
+    uint32_t grain, block, page;
+    uint8_t *touched;           /* per byte: 1 data, 2 code */
+    ref_loc *locs;              /* per location */
+    uint16_t *block_owner, *block_accessor;
+    uint16_t *page_owner, *page_accessor;
+} ref;
+
+static size_t win_off(uint32_t addr)    /* the byte's slot; addr must lie in a window */
+{
+    for (int w = 0; w < NWIN; w++)
+        if (addr - win_base[w] < WIN) return (size_t)w * WIN + (addr - win_base[w]);
+    ck_abort_msg("address 0x%08x outside the windows", addr);
+    return 0;
+}
+
+static void note(uint16_t *who, int t)
+{
+    if (*who != (uint16_t)t && *who != LOC_SHARED) *who = *who == LOC_NONE ? (uint16_t)t : LOC_SHARED;
+}
+
+static void ref_init(ref *r, uint32_t page, uint32_t grain)
+{
+    r->grain = grain;
+    r->page = page;
+    r->block = page < 4096 ? page : 4096;
+    size_t bytes = (size_t)NWIN * WIN;
+    r->touched = xcalloc(bytes, 1);
+    r->locs = xcalloc(bytes / grain, sizeof *r->locs);
+    for (size_t i = 0; i < bytes / grain; i++) r->locs[i] = (ref_loc){ LOC_NONE, LOC_NONE, 0, 0, 0 };
+    r->block_owner = xmalloc(bytes / r->block * sizeof(uint16_t));
+    r->block_accessor = xmalloc(bytes / r->block * sizeof(uint16_t));
+    r->page_owner = xmalloc(bytes / page * sizeof(uint16_t));
+    r->page_accessor = xmalloc(bytes / page * sizeof(uint16_t));
+    memset(r->block_owner, 0xFF, bytes / r->block * sizeof(uint16_t));
+    memset(r->block_accessor, 0xFF, bytes / r->block * sizeof(uint16_t));
+    memset(r->page_owner, 0xFF, bytes / page * sizeof(uint16_t));
+    memset(r->page_accessor, 0xFF, bytes / page * sizeof(uint16_t));
+}
+
+static void ref_free(ref *r)
+{
+    free(r->touched);
+    free(r->locs);
+    free(r->block_owner);
+    free(r->block_accessor);
+    free(r->page_owner);
+    free(r->page_accessor);
+}
+
+/* One access as ciat makes it: bytes touched (up to the top of the address
+ * space), then the location of addr counted. */
+static ref_loc *ref_access(ref *r, uint32_t addr, uint32_t size, bool code, int t)
+{
+    for (uint64_t a = addr; a < (uint64_t)addr + size && a <= UINT32_MAX; a++) {
+        size_t o = win_off((uint32_t)a);
+        r->touched[o] |= code ? 2 : 1;
+        note(&r->block_owner[o / r->block], t);
+        note(&r->page_owner[o / r->page], t);
+    }
+    size_t o = win_off(addr);
+    note(&r->block_accessor[o / r->block], t);
+    note(&r->page_accessor[o / r->page], t);
+    ref_loc *l = &r->locs[o / r->grain];
+    note(&l->owner, t);
+    if (code) l->code++;
+    else l->data++;
+    return l;
+}
+
+/* A random address: mostly a few hot words, else anywhere in a window (but
+ * 64 bytes from its end, unless the top of the address space ends it). */
+static uint32_t random_addr(const uint32_t *hot, int nhot)
+{
+    int w = (int)rnd(NWIN);
+    if (rnd(100) < 60) return hot[rnd((uint32_t)nhot)];
+    return win_base[w] + rnd(w == NWIN - 1 ? WIN : WIN - 64);
+}
+
+static const unsigned sizes[] = { 0, 1, 2, 3, 4, 8, 16, 32, 64 };
+
+/* Compare the map with the reference: every block, every location. */
+static void check_map(const locmap *m, const ref *r)
+{
+    size_t bytes = (size_t)NWIN * WIN, nlocs = bytes / r->grain;
+    uint8_t *seen = xcalloc(nlocs, 1);
+    for (int w = 0; w < NWIN; w++)
+        for (uint32_t off = 0; off < WIN; off += r->block) {
+            uint32_t base = win_base[w] + off;
+            const block *b = locmap_find(m, base);
+            size_t bi = ((size_t)w * WIN + off) / r->block;
+            if (!b) {
+                for (uint32_t k = 0; k < r->block; k++)
+                    ck_assert_int_eq(r->touched[(size_t)w * WIN + off + k], 0);
+                ck_assert_int_eq(r->block_accessor[bi], LOC_NONE);
+                continue;
+            }
+            ck_assert_uint_eq(b->base, base);
+            ck_assert_int_eq(b->owner, r->block_owner[bi]);
+            ck_assert_int_eq(b->accessor, r->block_accessor[bi]);
+            for (uint32_t i = 0; i < locmap_slots(m, b); i++) {
+                uint32_t index;
+                uint64_t td, tc;
+                const loc *l = locmap_slot(m, b, i, &index, &td, &tc);
+                if (!l) continue;
+                ck_assert_uint_lt(index, r->block / r->grain);
+                size_t li = ((size_t)w * WIN + off) / r->grain + index;
+                ck_assert_int_eq(seen[li], 0);
+                seen[li] = 1;
+                const ref_loc *e = &r->locs[li];
+                ck_assert_int_eq(l->owner, e->owner);
+                ck_assert_int_eq(l->writer, e->writer);
+                ck_assert_uint_eq(l->readers, e->readers);
+                uint64_t d, c;
+                locmap_counts(m, l, base + index * r->grain, &d, &c);
+                ck_assert_uint_eq(d, e->data);
+                ck_assert_uint_eq(c, e->code);
+                for (uint32_t k = 0; k < r->grain; k++) {
+                    uint8_t f = r->touched[li * r->grain + k];
+                    ck_assert_uint_eq(td >> k & 1, f & 1);
+                    ck_assert_uint_eq(tc >> k & 1, f >> 1 & 1);
+                }
+            }
+        }
+    /* Every location touched or accessed was visited. */
+    for (size_t li = 0; li < nlocs; li++) {
+        if (seen[li]) continue;
+        ck_assert_int_eq(r->locs[li].owner, LOC_NONE);
+        for (uint32_t k = 0; k < r->grain; k++) ck_assert_int_eq(r->touched[li * r->grain + k], 0);
+    }
+    free(seen);
+}
+
+/* Memory usage from the reference, as usage_scan must compute it. */
+static void check_usage(const locmap *m, const ref *r, const private_ranges *ranges)
+{
+    usage_totals want = { 0 }, got;
+    size_t bytes = (size_t)NWIN * WIN;
+    for (size_t p = 0; p < bytes / r->page; p++) {
+        uint64_t touched = 0, data = 0, code = 0, shared = 0, da = 0, ca = 0, sda = 0, sca = 0;
+        for (size_t o = p * r->page; o < (p + 1) * r->page; o++) {
+            uint8_t f = r->touched[o];
+            touched += f != 0;
+            data += f & 1;
+            code += f >> 1 & 1;
+            shared += f != 0 && r->locs[o / r->grain].owner == LOC_SHARED;
+        }
+        for (size_t li = p * r->page / r->grain; li < (p + 1) * r->page / r->grain; li++) {
+            da += r->locs[li].data;
+            ca += r->locs[li].code;
+            if (r->locs[li].owner == LOC_SHARED) {
+                sda += r->locs[li].data;
+                sca += r->locs[li].code;
+            }
+        }
+        uint16_t owner = r->page_owner[p] != LOC_NONE ? r->page_owner[p] : r->page_accessor[p];
+        if (owner == LOC_NONE) continue;        /* never made */
+        uint32_t addr = win_base[p * r->page / WIN] + (uint32_t)(p * r->page % WIN);
+        bool sh = owner == LOC_SHARED, rsh = sh || (ranges->n > 0 && !private_ranges_contain(ranges, addr));
+        want.pages++;
+        want.shared_pages += sh;
+        want.range_shared_pages += rsh;
+        want.touched_bytes += touched;
+        want.data_bytes += data;
+        want.code_bytes += code;
+        want.shared_bytes += shared;
+        want.data_accesses += da;
+        want.code_accesses += ca;
+        want.shared_data_accesses += sda;
+        want.shared_code_accesses += sca;
+        if (sh) {
+            want.page_shared_bytes += touched;
+            want.page_shared_data_accesses += da;
+            want.page_shared_code_accesses += ca;
+        }
+        if (rsh) {
+            want.range_shared_bytes += touched;
+            want.range_shared_data_accesses += da;
+            want.range_shared_code_accesses += ca;
+        }
+    }
+    usage_scan(m, r->page, ranges, NULL, &got);
+    ck_assert_mem_eq(&got, &want, sizeof want);
+}
+
+/* page size, grain, threads */
+static const uint32_t map_cases[][3] = {
+    { 4096, 4, 3 }, { 4096, 1, 2 }, { 4096, 2, 5 }, { 4096, 8, 4 }, { 4096, 16, 3 }, { 4096, 64, 2 },
+    { 64, 4, 3 }, { 64, 1, 2 }, { 128, 8, 3 }, { 256, 2, 4 }, { 16384, 4, 3 }, { 8192, 32, 2 },
+};
+
+/* Random accesses through the paths ciat uses (the fast path first for data,
+ * as on_mem does; the deferred counts of the fetch memo) against the model. */
+START_TEST(locmap_random_against_reference)
+{
+    uint32_t page = map_cases[_i][0], grain = map_cases[_i][1];
+    int threads = (int)map_cases[_i][2];
+    rng_state = 1000u + (uint64_t)_i;
+    locmap m;
+    locmap_init(&m, page, grain, threads);
+    ref r;
+    ref_init(&r, page, grain);
+    uint32_t hot[48];
+    for (int i = 0; i < 48; i++) hot[i] = win_base[rnd(NWIN)] + rnd(WIN - 64);
+    uint32_t last_fetch[8] = { 0 };
+    uint64_t fast = 0;
+    for (int step = 0; step < 30000; step++) {
+        int t = (int)rnd((uint32_t)threads);
+        uint32_t addr = random_addr(hot, 48);
+        unsigned kind = rnd(10);
+        if (kind == 0) {                        /* a fetch */
+            addr &= ~3u;
+            block *b = locmap_block(&m, addr, t);
+            locmap_touch(&m, b, addr, 4, true, t);
+            locmap_count_access(&m, b, locmap_loc(&m, b, addr), addr, true, t);
+            ref_access(&r, addr, 4, true, t);
+            last_fetch[t] = addr;
+        } else if (kind == 1 && last_fetch[t]) {   /* the fetch memo's deferred repeats */
+            uint32_t a = last_fetch[t], n = rnd(4) ? 1 + rnd(5) : 0x7FFFFFF0u;
+            block *b = locmap_block(&m, a, t);
+            locmap_count_add(&m, locmap_loc(&m, b, a), a, true, n);
+            r.locs[win_off(a) / grain].code += n;
+        } else {                                /* a data access */
+            unsigned size = rnd(4) ? sizes[rnd(9)] : rnd(65);
+            if (addr > UINT32_MAX - 64 && rnd(2)) addr = UINT32_MAX - rnd(8);   /* spans cut at the top */
+            locmap_hit h;
+            loc *l = locmap_fast_data(&m, addr, size, t, &h);
+            if (l) {
+                locmap_fast_commit(&h, l);
+                fast++;
+            } else {
+                block *b = locmap_block(&m, addr, t);
+                if (size) locmap_touch(&m, b, addr, size, false, t);
+                l = locmap_loc(&m, b, addr);
+                locmap_count_access(&m, b, l, addr, false, t);
+                if (size) locmap_cache_note(&m, b, t);
+            }
+            ref_loc *e = ref_access(&r, addr, size, false, t);
+            if (kind == 2) {                    /* a store: the record's other fields move with it */
+                l->writer = e->writer = (uint16_t)t;
+                l->readers = e->readers = rnd(1000);
+            }
+        }
+    }
+    ck_assert_uint_gt(fast, 100);              /* the fast path was taken */
+    check_map(&m, &r);
+    private_ranges none = { 0 };
+    check_usage(&m, &r, &none);
+    addr_range one = { 0x40000000u, 0x7FFFFFFFu };
+    private_ranges hpux = { &one, 1 };
+    check_usage(&m, &r, &hpux);
+    locmap_free(&m);
+    ref_free(&r);
+}
+END_TEST
+
+/* Memory follows the locations touched: one word in each of 4096 pages costs
+ * a small table each, not a block of records for the whole page; a page used
+ * throughout is dense and costs no more than the dense form. */
+START_TEST(locmap_memory_follows_locations)
+{
+    locmap m;
+    locmap_init(&m, 4096, 4, 1);
+    for (uint32_t p = 0; p < 4096; p++) {
+        uint32_t addr = 0x10000000u + p * 4096 + (p * 52 % 4096 & ~3u);
+        block *b = locmap_block(&m, addr, 0);
+        locmap_touch(&m, b, addr, 4, false, 0);
+        locmap_count_access(&m, b, locmap_loc(&m, b, addr), addr, false, 0);
+    }
+    /* 4 leaves of the radix table (1024 headers each) and a 4-entry table a page */
+    uint64_t bound = 4 * 1024 * sizeof(block) + 4096 * 4 * sizeof(sloc);
+    ck_assert_uint_le(locmap_bytes(&m), bound);
+    ck_assert_uint_eq(m.ndense, 0);
+    for (uint32_t a = 0x20000000u; a < 0x20001000u; a += 4) {
+        block *b = locmap_block(&m, a, 0);
+        locmap_touch(&m, b, a, 4, false, 0);
+        locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 0);
+    }
+    ck_assert(locmap_dense(locmap_find(&m, 0x20000000u)));
+    ck_assert_uint_le(locmap_bytes(&m), bound + 1024 * sizeof(block) + m.dense_bytes);
+    ck_assert_uint_eq(m.ndense, 1);
+    locmap_free(&m);
+}
+END_TEST
+
+/* Counts past 31 bits and locations used as data and code move to the
+ * overflow table and come back whole. */
+START_TEST(locmap_spilled_counts)
+{
+    locmap m;
+    locmap_init(&m, 4096, 4, 2);
+    uint32_t a = 0x1000u;
+    block *b = locmap_block(&m, a, 0);
+    locmap_count_access(&m, b, locmap_loc(&m, b, a), a, true, 0);
+    locmap_count_add(&m, locmap_loc(&m, b, a), a, true, COUNT_MAX);
+    locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 1);
+    uint64_t d, c;
+    locmap_counts(&m, locmap_loc(&m, b, a), a, &d, &c);
+    ck_assert_uint_eq(c, 1ull + COUNT_MAX);
+    ck_assert_uint_eq(d, 1);
+    ck_assert_int_eq(locmap_loc(&m, b, a)->owner, LOC_SHARED);
+    locmap_free(&m);
+}
+END_TEST
+
+/* ---- reader sets ---- */
+
+static const int rs_threads[] = { 1, 2, 63, 64, 65, 256, 300 };
+
+START_TEST(reader_sets_random_against_reference)
+{
+    int n = rs_threads[_i], words = (n + 63) / 64;
+    enum { LOCS = 300 };
+    rng_state = 77u + (uint64_t)_i;
+    reader_sets rs;
+    rs_init(&rs, n);
+    uint32_t id[LOCS] = { 0 };
+    uint64_t *want = xcalloc((size_t)LOCS * (size_t)words, sizeof *want);
+    for (int step = 0; step < 40000; step++) {
+        int i = (int)rnd(LOCS);
+        uint64_t *w = want + (size_t)i * (size_t)words;
+        if (rnd(8) == 0) {                      /* a store empties the set */
+            rs_release(&rs, id[i]);
+            id[i] = 0;
+            memset(w, 0, (size_t)words * sizeof *w);
+            continue;
+        }
+        /* few threads usually, so sets repeat and get shared */
+        int t = (int)rnd(rnd(4) ? (uint32_t)(n < 6 ? n : 6) : (uint32_t)n);
+        bool in = w[t >> 6] >> (t & 63) & 1;
+        ck_assert_int_eq(rs_contains(&rs, id[i], t), in);
+        if (in) continue;
+        id[i] = rs_add(&rs, id[i], t);
+        w[t >> 6] |= 1ull << (t & 63);
+        if (step % 997 == 0) {                   /* the whole state, now and then */
+            uint32_t live = 0;
+            for (int a = 0; a < LOCS; a++) {
+                const uint64_t *wa = want + (size_t)a * (size_t)words;
+                uint32_t size = 0;
+                for (int k = 0; k < words; k++) size += (uint32_t)__builtin_popcountll(wa[k]);
+                ck_assert_uint_eq(rs_size(&rs, id[a]), size);
+                for (int u = 0; u < n; u++) ck_assert_int_eq(rs_contains(&rs, id[a], u), wa[u >> 6] >> (u & 63) & 1);
+                bool first = size >= 2;
+                for (int b = 0; b < a; b++) {   /* equal members, equal id (interned) */
+                    bool same = memcmp(wa, want + (size_t)b * (size_t)words, (size_t)words * sizeof *wa) == 0;
+                    if (size >= 2) ck_assert_int_eq(id[a] == id[b], same);
+                    if (same && size >= 2) first = false;
+                }
+                live += first;
+            }
+            ck_assert_uint_eq(rs_live(&rs), live);
+        }
+    }
+    for (int i = 0; i < LOCS; i++) rs_release(&rs, id[i]);
+    ck_assert_uint_eq(rs_live(&rs), 0);
+    free(want);
+    rs_free(&rs);
+}
+END_TEST
+
+/* ---- statistics: the classes of the instruction mix ---- */
+
+START_TEST(stats_classes)
+{
+    /* loads: byte half word long float double other; stores: zero byte half
+     * three word long float double other (long: 8-byte fixed point) */
+    ck_assert_int_eq(ciat_stats_load_class(1, SMAIT_REG_FIXED), 0);
+    ck_assert_int_eq(ciat_stats_load_class(2, SMAIT_REG_FIXED), 1);
+    ck_assert_int_eq(ciat_stats_load_class(4, SMAIT_REG_FIXED), 2);
+    ck_assert_int_eq(ciat_stats_load_class(8, SMAIT_REG_FIXED), 3);
+    ck_assert_int_eq(ciat_stats_load_class(4, SMAIT_REG_FLOAT), 4);
+    ck_assert_int_eq(ciat_stats_load_class(8, SMAIT_REG_FLOAT), 5);
+    ck_assert_int_eq(ciat_stats_load_class(9, SMAIT_REG_FIXED), 6);
+    ck_assert_int_eq(ciat_stats_store_class(0, SMAIT_REG_FIXED), 0);
+    ck_assert_int_eq(ciat_stats_store_class(3, SMAIT_REG_FIXED), 3);
+    ck_assert_int_eq(ciat_stats_store_class(8, SMAIT_REG_FIXED), 5);
+    ck_assert_int_eq(ciat_stats_store_class(8, SMAIT_REG_FLOAT), 7);
+    thread_stats a = { 0 }, b = { 0 };
+    ck_assert(!ciat_stats_any(&a));
+    degree_add(&a.sharing, 5, 2);
+    ciat_stats_call(&a, SMAIT_CT_READ, 10, 30, 100);
+    ciat_stats_add(&b, &a);
+    ciat_stats_add(&b, &a);
+    ck_assert(ciat_stats_any(&b));
+    ck_assert_uint_eq(b.sharing.n[5], 4);
+    ck_assert_uint_eq(b.calls[SMAIT_CT_READ].count, 2);
+    ck_assert_uint_eq(b.calls[SMAIT_CT_READ].bytes, 200);
+    ciat_stats_clear(&b);
+    ck_assert(!ciat_stats_any(&b));
+    ciat_stats_free(&a);
+    ciat_stats_free(&b);
+}
+END_TEST
+
+Suite *ciat_suite(void)
+{
+    Suite *s = suite_create("ciat");
+    TCase *tc = tcase_create("locmap");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, locmap_random_against_reference, 0, (int)(sizeof map_cases / sizeof map_cases[0]));
+    tcase_add_test(tc, locmap_memory_follows_locations);
+    tcase_add_test(tc, locmap_spilled_counts);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("reader_sets");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, reader_sets_random_against_reference, 0,
+                        (int)(sizeof rs_threads / sizeof rs_threads[0]));
+    suite_add_tcase(s, tc);
+    tc = tcase_create("stats");
+    tcase_add_test(tc, stats_classes);
+    suite_add_tcase(s, tc);
+    return s;
+}
