@@ -6,6 +6,7 @@
  * the memory usage (usage.c). Each phase's lines are written when it ends;
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
+#include "comm_matrix.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "stats.h"
@@ -36,6 +37,7 @@ static const char usage_text[] =
 
 typedef struct ciat_options {
     bool events;
+    bool matrix;                /* --comm-matrix: lines L16 and L17 */
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -76,6 +78,7 @@ typedef struct ciat {
     run_memo *runs;             /* per thread: RUN_MEMO entries */
     locmap map;
     reader_sets rs;
+    comm_matrix *mphase, *mtotal;   /* with --comm-matrix, else NULL */
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
     report *rep;
     out_file *events;
@@ -104,6 +107,7 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
     if (rs_contains(&c->rs, r, p)) return;
     if (l->writer != LOC_NONE) {
         c->phase[p].raw++;
+        if (c->mphase) cm_raw(c->mphase, p, l->writer);
         event(c, clock, "RAW", p, 0);
     } else if (r != 0) {
         c->phase[p].rar++;
@@ -120,6 +124,7 @@ static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock)
     if (k >= 1) {
         c->phase[p].war++;
         degree_add(&c->phase[p].invalidation, k, 1);
+        if (c->mphase) cm_inval(c->mphase, &c->rs, r, p);
         event(c, clock, "WAR", p, k);
     } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
         c->phase[p].waw++;
@@ -358,6 +363,18 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
     ciat *c = ctx;
     (void)ph;
     for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
+    if (c->mphase) cm_clear(c->mphase);
+}
+
+/* L16/L17 of Tx: the sum of the rows of the threads marked in `use`. */
+static void matrix_sum_lines(ciat *c, int phase, const comm_matrix *m, const bool *use)
+{
+    if (!m) return;
+    comm_matrix sum;
+    cm_init(&sum, 1);
+    cm_sum_rows(&sum, m, use);
+    cm_report(c->rep, phase, REPORT_ALL_THREADS, &sum, 0);
+    cm_free(&sum);
 }
 
 /* At the end of the last phase: each location with a writer and readers
@@ -400,16 +417,22 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
                 sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
+    bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
         if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0) continue;
+        use[t] = true;
+        if (c->mphase) cm_add_thread(c->mtotal, c->mphase, t);
         ciat_stats_report(c->rep, ph->number, t, &c->phase[t], sc);
+        if (c->mphase) cm_report(c->rep, ph->number, t, c->mphase, t);
         ciat_stats_add(&sum, &c->phase[t]);
         sched_counts_add(&ssum, sc);
         ciat_stats_add(&c->total[t], &c->phase[t]);
     }
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
     ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    matrix_sum_lines(c, ph->number, c->mphase, use);
+    free(use);
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
     ciat_stats_free(&sum);
     c->phases = ph->number;
@@ -427,11 +450,16 @@ static void aggregate_report(ciat *c)
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_total_counts(c->s, t);
         ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
+        if (c->mtotal) cm_report(c->rep, REPORT_ALL_PHASES, t, c->mtotal, t);
         ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
     ciat_stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    bool *use = xcalloc((size_t)c->n, sizeof *use);
+    for (int t = 0; t < c->n; t++) use[t] = true;
+    matrix_sum_lines(c, REPORT_ALL_PHASES, c->mtotal, use);
+    free(use);
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
     ciat_stats_free(&sum);
 }
@@ -441,7 +469,7 @@ int main(int argc, char **argv)
     diag_set_tool("ciat");
     ciat c = { .o = { .grain = 4, .page_size = 4096 } };
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 6];
+    option_spec specs[RUN_OPTION_COUNT + 7];
     run_options_init(&ro, specs);
     option_spec own[] = {
         { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -452,6 +480,8 @@ int main(int argc, char **argv)
           "page size for memory usage: a power of two >= 64 (default 4096)" },
         { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
+        { "comm-matrix", 0, "comm_matrix", OPT_FLAG, NULL, &c.o.matrix, NULL, 0, 0,
+          "also report who communicates with whom: lines L16 comm and L17 inval" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" },
         { 0 }
@@ -491,6 +521,12 @@ int main(int argc, char **argv)
     memo_init(&c);
     class_tables();
     rs_init(&c.rs, c.n);
+    if (c.o.matrix) {
+        c.mphase = xcalloc(1, sizeof *c.mphase);
+        c.mtotal = xcalloc(1, sizeof *c.mtotal);
+        cm_init(c.mphase, c.n);
+        cm_init(c.mtotal, c.n);
+    }
 
     sched_options so = run_options_sched(&ro);
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
@@ -512,6 +548,7 @@ int main(int argc, char **argv)
     report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64
                   " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
                   ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
+    if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
     for (int i = 0; i < c.o.ranges.n; i++)
         report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
     report_slice_header(c.rep, &so);
@@ -540,6 +577,12 @@ int main(int argc, char **argv)
     free(c.runs);
     locmap_free(&c.map);
     rs_free(&c.rs);
+    if (c.o.matrix) {
+        cm_free(c.mphase);
+        cm_free(c.mtotal);
+        free(c.mphase);
+        free(c.mtotal);
+    }
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

@@ -39,6 +39,23 @@ golden_run rar rar 3 -p -ciat_events
 golden_run atomic atomic 2 -p -ciat_events
 golden_run final-sharing final-sharing 3 -ciat_events
 golden_run events events 2 -p -ciat_events
+# The communication matrix (--comm-matrix): the "# comm_matrix:" header line
+# and L10-L17 of every block against LABEL.matrix.expected (TEXT.txt derives
+# them); the other lines are those of the runs without the option.
+matrix_run() {
+    local label=$1 text=$2 p=$3
+    shift 3
+    rm -f "$text.$p".*
+    smait asm "$D/$text.txt" "$text"
+    check "$label: ciat $* $text.$p" ciat "$@" "$text.$p" <<'EOT'
+--- exit 0
+EOT
+    grep -E '^# comm_matrix:|^R[0-9x]+T[0-9x]+L1[0-7]: ' "$text.$p.ciat_report" >"$label.matrix"
+    check_file "$label: communication matrix" "$D/$label.matrix.expected" "$label.matrix"
+}
+matrix_run raw-war raw-war 4 --comm-matrix    # T1, T2 comm 0:1; T3 inval 1:1 2:1
+matrix_run pipeline pipeline 3 -p --comm-matrix   # stage i feeds stage i+1: comm 0:2 1:2
+
 # Instruction mix, strings, instruction stream, calls, idle time, phases.
 golden_run classes classes 1
 golden_run strings strings 1

@@ -31,7 +31,7 @@ Usage: ciat [options] [calls.P] trace.P
 EOF
 check "--help names every option in both spellings" bash -c '
     help=$(ciat --help)
-    for o in -ciat_events --ciat-events --grain -page_size --page-size -HPUX --hpux \
+    for o in -ciat_events --ciat-events -comm_matrix --comm-matrix --grain -page_size --page-size -HPUX --hpux \
              -private_range --private-range -p, --parallel -gap_limit --gap-limit \
              -t, --trace-list -c, --call-list -o, --output-dir -q, --quiet \
              -byte_order --byte-order --lenient -h, --help --version; do
@@ -81,6 +81,32 @@ same_report "--ciat-events: the same report" events.report opt.2.ciat_report
 rm opt.2.ciat_events
 ciat -p opt.2
 check_true "a later run without it writes no event trace" test ! -e opt.2.ciat_events
+
+# ---- -comm_matrix / --comm-matrix ----------------------------------------------------------
+# opt.txt has one RAR and no RAW or WAR: every comm and inval line is empty.
+ciat -p -comm_matrix opt.2
+check "-comm_matrix: a header line and L16/L17 lines, empty here" show opt.2 '^# comm_matrix|^R.T.L1[67]:' <<'EOF'
+# comm_matrix: yes
+R1T0L16: comm
+R1T0L17: inval
+R1T1L16: comm
+R1T1L17: inval
+R1TxL16: comm
+R1TxL17: inval
+RxT0L16: comm
+RxT0L17: inval
+RxT1L16: comm
+RxT1L17: inval
+RxTxL16: comm
+RxTxL17: inval
+--- exit 0
+EOF
+check "-comm_matrix: the rest of the report is unchanged" diff <(grep -v '^# \(command\|comm_matrix\)' base.report) <(grep -v -e '^# \(command\|comm_matrix\)' -e '^R.T.L1[67]:' opt.2.ciat_report) <<'EOF'
+--- exit 0
+EOF
+cp opt.2.ciat_report matrix.report
+ciat -p --comm-matrix opt.2
+same_report "--comm-matrix: the same report" matrix.report opt.2.ciat_report
 
 # ---- -grain / --grain ------------------------------------------------------------------------
 # opt.txt: T0 stores 0x1000, then T1 loads 0x1004: one location at grain 8.

@@ -52,3 +52,33 @@ ciat -ciat_events rs.16
 for f in ciat_report ciat_events memory; do
     check_same "16 threads, seed 163: a second run writes the same .$f" "first/rs.16.$f" "rs.16.$f"
 done
+
+# The communication matrix (--comm-matrix, L16 comm and L17 inval): on random
+# sets, row t of comm sums to t's RAW and row t of inval to sum k*I[k] of t in
+# every block, Tx and Rx lines are the sums of their parts
+# (tests/cli/ciat/check-matrix.awk); and the option only adds lines: without
+# it the report is the same but for those lines and the header.
+prop_matrix() {
+    local p=$1 seed=$2 n=$3 name
+    shift 3
+    name="comm matrix, $p threads, seed $seed${*:+, $*}"
+    rm -f rs.*
+    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
+    smait asm rs.txt rs
+    check "$name: ciat runs" ciat --comm-matrix "$@" "rs.$p" <<'EOF'
+--- exit 0
+EOF
+    check "$name: row sums, Tx and Rx sums" awk -v threads="$p" -f "$D/check-matrix.awk" "rs.$p.ciat_report" <<'EOF'
+--- exit 0
+EOF
+    grep -v -e '^R[0-9x]*T[0-9x]*L1[67]: ' -e '^# command: ' -e '^# comm_matrix: ' "rs.$p.ciat_report" >with.txt
+    ciat "$@" "rs.$p"
+    grep -v -e '^# command: ' "rs.$p.ciat_report" >without.txt
+    check_same "$name: the other lines do not change" without.txt with.txt
+}
+
+prop_matrix 2 21 20000
+prop_matrix 4 43 20000 -grain 1
+prop_matrix 16 164 5000 -grain 64
+prop_matrix 128 1283 1500 -p
+prop_matrix 300 3002 300
