@@ -9,6 +9,7 @@
 #include "comm_matrix.h"
 #include "locmap.h"
 #include "reader_sets.h"
+#include "sharing.h"
 #include "stats.h"
 #include "usage.h"
 #include "../common/diag.h"
@@ -38,6 +39,8 @@ static const char usage_text[] =
 typedef struct ciat_options {
     bool events;
     bool matrix;                /* --comm-matrix: lines L16 and L17 */
+    bool false_sharing;         /* --false-sharing (or --line-size): lines L18 and L19 */
+    uint64_t line_size, false_lines;
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -79,6 +82,7 @@ typedef struct ciat {
     locmap map;
     reader_sets rs;
     comm_matrix *mphase, *mtotal;   /* with --comm-matrix, else NULL */
+    sharing *fs;                /* with --false-sharing, else NULL */
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
     report *rep;
     out_file *events;
@@ -182,6 +186,8 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
+    if (c->fs && load) fs_access(c->fs, t, addr, size, false);
+    if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
         st->loads++;
         st->load_class[load_class_of[rt][code]]++;
@@ -215,7 +221,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC) goto slow;
+    if (access == SMAIT_ATOMIC || c->fs) goto slow;
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
@@ -364,6 +370,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
     (void)ph;
     for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
     if (c->mphase) cm_clear(c->mphase);
+    if (c->fs) fs_phase_begin(c->fs);
 }
 
 /* L16/L17 of Tx: the sum of the rows of the threads marked in `use`. */
@@ -412,6 +419,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     ciat *c = ctx;
     for (int t = 0; t < c->n; t++) close_string(c, t);
     if (ph->last) locmap_each(&c->map, final_sharing, c);
+    if (ph->last && c->fs) fs_end_of_run(c->fs);
     report_line(c->rep, ph->number, REPORT_ALL_THREADS, 0, "phase", "kind %s by %s start %" PRIu64
                 " end %" PRIu64 " threads %d", sched_phase_kind_name(ph->kind),
                 sched_phase_cause_name(ph->by), ph->start_clock, ph->end_clock, ph->active);
@@ -420,11 +428,16 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
-        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0) continue;
+        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0 && !(c->fs && fs_any(c->fs, t)))
+            continue;
         use[t] = true;
         if (c->mphase) cm_add_thread(c->mtotal, c->mphase, t);
         ciat_stats_report(c->rep, ph->number, t, &c->phase[t], sc);
         if (c->mphase) cm_report(c->rep, ph->number, t, c->mphase, t);
+        if (c->fs) {
+            fs_report(c->rep, ph->number, t, c->fs, t, false);
+            fs_phase_done(c->fs, t);
+        }
         ciat_stats_add(&sum, &c->phase[t]);
         sched_counts_add(&ssum, sc);
         ciat_stats_add(&c->total[t], &c->phase[t]);
@@ -432,6 +445,7 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
     ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
     matrix_sum_lines(c, ph->number, c->mphase, use);
+    if (c->fs) fs_report_sum(c->rep, ph->number, c->fs, use, false);
     free(use);
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
     ciat_stats_free(&sum);
@@ -451,6 +465,7 @@ static void aggregate_report(ciat *c)
         const sched_counts *sc = sched_total_counts(c->s, t);
         ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
         if (c->mtotal) cm_report(c->rep, REPORT_ALL_PHASES, t, c->mtotal, t);
+        if (c->fs) fs_report(c->rep, REPORT_ALL_PHASES, t, c->fs, t, true);
         ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
@@ -459,6 +474,10 @@ static void aggregate_report(ciat *c)
     bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) use[t] = true;
     matrix_sum_lines(c, REPORT_ALL_PHASES, c->mtotal, use);
+    if (c->fs) {
+        fs_report_sum(c->rep, REPORT_ALL_PHASES, c->fs, use, true);
+        fs_report_top(c->rep, c->fs, (uint32_t)c->o.false_lines);
+    }
     free(use);
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
     ciat_stats_free(&sum);
@@ -467,9 +486,9 @@ static void aggregate_report(ciat *c)
 int main(int argc, char **argv)
 {
     diag_set_tool("ciat");
-    ciat c = { .o = { .grain = 4, .page_size = 4096 } };
+    ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10 } };
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 7];
+    option_spec specs[RUN_OPTION_COUNT + 10];
     run_options_init(&ro, specs);
     option_spec own[] = {
         { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -482,6 +501,12 @@ int main(int argc, char **argv)
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
         { "comm-matrix", 0, "comm_matrix", OPT_FLAG, NULL, &c.o.matrix, NULL, 0, 0,
           "also report who communicates with whom: lines L16 comm and L17 inval" },
+        { "false-sharing", 0, "false_sharing", OPT_FLAG, NULL, &c.o.false_sharing, NULL, 0, 0,
+          "also classify the misses of per-thread infinite caches as cold, true or false sharing (L18, L19)" },
+        { "line-size", 0, "line_size", OPT_UINT, "BYTES", &c.o.line_size, NULL, 1, 1ull << 12,
+          "line size for --false-sharing (implies it): a power of two, grain..64 x grain (default 64)" },
+        { "false-lines", 0, "false_lines", OPT_UINT, "N", &c.o.false_lines, NULL, 0, 1000000,
+          "how many of the most falsely shared lines L19 lists (default 10)" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" },
         { 0 }
@@ -492,6 +517,11 @@ int main(int argc, char **argv)
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
+    if (c.o.line_size) c.o.false_sharing = true;
+    else c.o.line_size = 64 > c.o.grain ? 64 : c.o.grain;
+    if (!power_of_two(c.o.line_size) || c.o.line_size < c.o.grain || c.o.line_size > 64 * c.o.grain)
+        diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
+                         " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
     trace_set ts;
     run_options_trace_set(&ro, ops, nops, &ts);
@@ -527,6 +557,10 @@ int main(int argc, char **argv)
         cm_init(c.mphase, c.n);
         cm_init(c.mtotal, c.n);
     }
+    if (c.o.false_sharing) {
+        c.fs = xcalloc(1, sizeof *c.fs);
+        fs_init(c.fs, c.n, (uint32_t)c.o.line_size, (uint32_t)c.o.grain);
+    }
 
     sched_options so = run_options_sched(&ro);
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
@@ -549,6 +583,8 @@ int main(int argc, char **argv)
                   " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
                   ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
     if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
+    if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64, c.o.line_size,
+                            c.o.false_lines);
     for (int i = 0; i < c.o.ranges.n; i++)
         report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
     report_slice_header(c.rep, &so);
@@ -582,6 +618,10 @@ int main(int argc, char **argv)
         cm_free(c.mtotal);
         free(c.mphase);
         free(c.mtotal);
+    }
+    if (c.fs) {
+        fs_free(c.fs);
+        free(c.fs);
     }
     private_ranges_free(&c.o.ranges);
     free(rep_path);

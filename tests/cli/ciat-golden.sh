@@ -39,10 +39,11 @@ golden_run rar rar 3 -p -ciat_events
 golden_run atomic atomic 2 -p -ciat_events
 golden_run final-sharing final-sharing 3 -ciat_events
 golden_run events events 2 -p -ciat_events
-# The communication matrix (--comm-matrix): the "# comm_matrix:" header line
-# and L10-L17 of every block against LABEL.matrix.expected (TEXT.txt derives
-# them); the other lines are those of the runs without the option.
-matrix_run() {
+# The communication matrix (--comm-matrix) and true and false sharing
+# (--false-sharing): the "# comm_matrix:" and "# false_sharing:" header lines
+# and L10-L19 of every block against LABEL.lines.expected (TEXT.txt derives
+# them); the other lines are those of the runs without the options.
+lines_run() {
     local label=$1 text=$2 p=$3
     shift 3
     rm -f "$text.$p".*
@@ -50,11 +51,14 @@ matrix_run() {
     check "$label: ciat $* $text.$p" ciat "$@" "$text.$p" <<'EOT'
 --- exit 0
 EOT
-    grep -E '^# comm_matrix:|^R[0-9x]+T[0-9x]+L1[0-7]: ' "$text.$p.ciat_report" >"$label.matrix"
-    check_file "$label: communication matrix" "$D/$label.matrix.expected" "$label.matrix"
+    grep -E '^# (comm_matrix|false_sharing):|^R[0-9x]+T[0-9x]+L1[0-9]: ' "$text.$p.ciat_report" >"$label.lines"
+    check_file "$label: L10-L19" "$D/$label.lines.expected" "$label.lines"
 }
-matrix_run raw-war raw-war 4 --comm-matrix    # T1, T2 comm 0:1; T3 inval 1:1 2:1
-matrix_run pipeline pipeline 3 -p --comm-matrix   # stage i feeds stage i+1: comm 0:2 1:2
+lines_run raw-war raw-war 4 --comm-matrix    # T1, T2 comm 0:1; T3 inval 1:1 2:1
+lines_run pipeline pipeline 3 -p --comm-matrix   # stage i feeds stage i+1: comm 0:2 1:2
+lines_run pipeline-lines pipeline 3 -p --false-sharing   # true sharing for the consumers, false for T0
+lines_run false-sharing false-sharing 4 -p --false-sharing   # false 15, true 0; the line's offsets in L19
+lines_run padded padded 4 -p --false-sharing     # one line per counter: cold misses only
 
 # Instruction mix, strings, instruction stream, calls, idle time, phases.
 golden_run classes classes 1

@@ -82,3 +82,38 @@ prop_matrix 4 43 20000 -grain 1
 prop_matrix 16 164 5000 -grain 64
 prop_matrix 128 1283 1500 -p
 prop_matrix 300 3002 300
+
+# True and false sharing (--false-sharing, L18): on random sets, per thread,
+# cold + true_sharing + false_sharing equals the misses of an infinite-cache
+# model replayed by tests/cli/ciat/cache-model.awk on `smait schedule`'s order
+# (written apart from ciat), with the same cold misses and upgrades; phase,
+# Tx and Rx lines sum up (tests/cli/ciat/check-lines.awk); and the other
+# lines do not change.
+prop_lines() {
+    local p=$1 seed=$2 n=$3 line=$4 name
+    shift 4
+    name="false sharing, $p threads, seed $seed, line $line${*:+, $*}"
+    rm -f rs.*
+    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
+    smait asm rs.txt rs
+    check "$name: ciat runs" ciat --line-size "$line" "$@" "rs.$p" <<'EOF'
+--- exit 0
+EOF
+    local sched=() o
+    for o in "$@"; do [ "$o" = -p ] && sched+=(-p); done      # the options that change the order
+    smait schedule "${sched[@]}" "rs.$p" 2>/dev/null | awk -v line="$line" -f "$D/cache-model.awk" >model.txt
+    check "$name: misses, cold misses and upgrades as the model's; sums" \
+        awk -v line="$line" -f "$D/check-lines.awk" model.txt "rs.$p.ciat_report" <<'EOF'
+--- exit 0
+EOF
+    grep -v -e '^R[0-9x]*T[0-9x]*L1[89]: ' -e '^# command: ' -e '^# false_sharing: ' "rs.$p.ciat_report" >with.txt
+    ciat "$@" "rs.$p"
+    grep -v -e '^# command: ' "rs.$p.ciat_report" >without.txt
+    check_same "$name: the other lines do not change" without.txt with.txt
+}
+
+prop_lines 2 22 20000 64
+prop_lines 4 44 20000 32 -grain 1
+prop_lines 4 45 20000 16
+prop_lines 16 165 5000 64 -grain 8
+prop_lines 128 1284 1500 128 -p
