@@ -40,7 +40,7 @@ typedef struct ciat_options {
     bool events;
     bool matrix;                /* --comm-matrix: lines L16 and L17 */
     bool false_sharing;         /* --false-sharing (or --line-size): lines L18 and L19 */
-    uint64_t line_size, false_lines;
+    uint64_t line_size, false_lines, migratory_pct;
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -486,9 +486,9 @@ static void aggregate_report(ciat *c)
 int main(int argc, char **argv)
 {
     diag_set_tool("ciat");
-    ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10 } };
+    ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 10];
+    option_spec specs[RUN_OPTION_COUNT + 11];
     run_options_init(&ro, specs);
     option_spec own[] = {
         { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -507,6 +507,8 @@ int main(int argc, char **argv)
           "line size for --false-sharing (implies it): a power of two, grain..64 x grain (default 64)" },
         { "false-lines", 0, "false_lines", OPT_UINT, "N", &c.o.false_lines, NULL, 0, 1000000,
           "how many of the most falsely shared lines L19 lists (default 10)" },
+        { "migratory", 0, NULL, OPT_UINT, "PCT", &c.o.migratory_pct, NULL, 0, 100,
+          "a line written by several threads is migratory (L42) when PCT % of its hand-offs are (default 50)" },
         { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" },
         { 0 }
@@ -577,14 +579,15 @@ int main(int argc, char **argv)
     uint64_t fetched = 0;
     for (int t = 0; t < c.n; t++) fetched += sched_total_counts(c.s, t)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
+    if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
 
     report_standard_header(c.rep, argc, argv, &ts, c.readers);
     report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64
                   " parallel_start %s lenient %s events %s", c.o.grain, c.o.page_size, ro.gap_limit,
                   ro.parallel_start ? "yes" : "no", ro.lenient ? "yes" : "no", c.o.events ? "yes" : "no");
     if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
-    if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64, c.o.line_size,
-                            c.o.false_lines);
+    if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
+                            PRIu64, c.o.line_size, c.o.false_lines, c.o.migratory_pct);
     for (int i = 0; i < c.o.ranges.n; i++)
         report_header(c.rep, " private_range 0x%08" PRIx32 ":0x%08" PRIx32, c.o.ranges.r[i].lo, c.o.ranges.r[i].hi);
     report_slice_header(c.rep, &so);

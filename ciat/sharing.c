@@ -12,13 +12,19 @@ struct fs_line {
     uint32_t number;            /* address / line size */
     uint32_t wblock;            /* index + 1 into wstamp/wwriter blocks; 0 = never written */
     uint16_t owner;             /* the thread holding it modified, LOC_NONE if none */
+    uint16_t last_writer;       /* LOC_NONE if never written */
+    uint32_t threads, writers;  /* threads that accessed it, that stored to it */
     uint64_t false_misses;
+    uint64_t accesses;
+    uint64_t handoffs;          /* stores by a thread other than the last writer */
+    uint64_t migratory;         /* of those, stores to a line in exactly 2 caches, one the storer's */
 };
 
 struct fs_state {
     uint32_t line;              /* index into lines */
     uint16_t thread;
     bool pending;               /* a copy live whose miss is not yet known essential */
+    bool wrote;                 /* the thread stored to the line */
     uint64_t last_essential;    /* clock of the last essential miss (cold included) */
     uint64_t miss;              /* clock of the pending miss */
     uint64_t touched;           /* locations of the line the thread accessed */
@@ -101,7 +107,7 @@ static uint32_t line_get(sharing *s, uint32_t number)
         memset((char *)s->holders + (size_t)old * w, 0, (size_t)(s->lines_cap - old) * w);
     }
     uint32_t i = s->nlines++;
-    s->lines[i] = (fs_line){ .number = number, .owner = LOC_NONE };
+    s->lines[i] = (fs_line){ .number = number, .owner = LOC_NONE, .last_writer = LOC_NONE };
     uint32_t j = mix(number) & (s->line_cap - 1);
     while (s->line_table[j]) j = (j + 1) & (s->line_cap - 1);
     s->line_table[j] = i + 1;
@@ -175,6 +181,22 @@ static void line_access(sharing *s, int t, uint32_t number, uint32_t lo, uint32_
     uint64_t *h = s->holders + (uint64_t)li * (uint64_t)s->words;
     uint64_t bit = (uint64_t)1 << (t & 63);
     bool holder = h[t >> 6] & bit;
+    ln->accesses++;
+    if (!st->touched) ln->threads++;
+    if (store && ln->last_writer != (uint16_t)t) {
+        /* Stenström et al.: migratory when the storer holds one of exactly two copies */
+        ln->handoffs += ln->last_writer != LOC_NONE;
+        if (ln->last_writer != LOC_NONE && holder) {
+            uint32_t copies = 0;
+            for (int w = 0; w < s->words; w++) copies += (uint32_t)__builtin_popcountll(h[w]);
+            ln->migratory += copies == 2;
+        }
+    }
+    if (store) {
+        if (!st->wrote) ln->writers++;
+        st->wrote = true;
+        ln->last_writer = (uint16_t)t;
+    }
     if (!holder) {
         if (!st->touched) {                     /* first access of t to the line */
             s->phase[t][FS_COLD]++;
@@ -368,4 +390,37 @@ void fs_report_top(report *r, const sharing *s, uint32_t top)
     free(start);
     free(members);
     free(fill);
+}
+
+/* ---- sharing patterns (L40-L44) ---- */
+
+static const char *const pattern_name[FS_PATTERNS] = {
+    "private", "read_only_shared", "migratory", "producer_consumer", "other_shared"
+};
+
+int fs_pattern(const sharing *s, uint32_t li, uint32_t migratory_pct)
+{
+    const fs_line *ln = &s->lines[li];
+    if (ln->threads <= 1) return FS_PRIVATE;
+    if (ln->writers == 0) return FS_READ_ONLY;
+    if (ln->writers == 1) return FS_PRODUCER_CONSUMER;
+    if (ln->handoffs && ln->migratory * 100 >= (uint64_t)migratory_pct * ln->handoffs) return FS_MIGRATORY;
+    return FS_OTHER_SHARED;
+}
+
+void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct)
+{
+    uint64_t lines[FS_PATTERNS] = { 0 }, locs[FS_PATTERNS] = { 0 }, acc[FS_PATTERNS] = { 0 };
+    uint64_t *touched = xcalloc((size_t)s->nlines + 1, sizeof *touched);
+    for (uint32_t i = 0; i < s->nstates; i++) touched[s->states[i].line] |= s->states[i].touched;
+    for (uint32_t li = 0; li < s->nlines; li++) {
+        int k = fs_pattern(s, li, migratory_pct);
+        lines[k]++;
+        locs[k] += (uint64_t)__builtin_popcountll(touched[li]);
+        acc[k] += s->lines[li].accesses;
+    }
+    free(touched);
+    for (int k = 0; k < FS_PATTERNS; k++)
+        report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 40 + k, pattern_name[k], "lines %" PRIu64
+                    " bytes %" PRIu64 " accesses %" PRIu64, lines[k], locs[k] * s->grain, acc[k]);
 }

@@ -67,4 +67,14 @@ void fs_report_sum(report *r, int phase, const sharing *s, const bool *use, bool
 /* Lines L19: the `top` lines with the most false sharing misses. */
 void fs_report_top(report *r, const sharing *s, uint32_t top);
 
+/* Sharing patterns of the lines at the end of the run (L40-L44):
+ * private: one thread accessed it; read_only_shared: more, none stored;
+ * producer_consumer: more, exactly one stored; migratory: several stored and
+ * at least migratory_pct % of the stores that took the line from its last
+ * writer found it in exactly two caches, the storer's one of them
+ * (Stenström et al. 1993); other_shared: the rest. */
+enum { FS_PRIVATE, FS_READ_ONLY, FS_MIGRATORY, FS_PRODUCER_CONSUMER, FS_OTHER_SHARED, FS_PATTERNS };
+int fs_pattern(const sharing *s, uint32_t line_index, uint32_t migratory_pct);
+void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct);
+
 #endif

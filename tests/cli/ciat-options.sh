@@ -32,7 +32,7 @@ EOF
 check "--help names every option in both spellings" bash -c '
     help=$(ciat --help)
     for o in -ciat_events --ciat-events -comm_matrix --comm-matrix -false_sharing --false-sharing \
-             -line_size --line-size -false_lines --false-lines --grain -page_size --page-size -HPUX --hpux \
+             -line_size --line-size -false_lines --false-lines --migratory --grain -page_size --page-size -HPUX --hpux \
              -private_range --private-range -p, --parallel -gap_limit --gap-limit \
              -t, --trace-list -c, --call-list -o, --output-dir -q, --quiet \
              -byte_order --byte-order --lenient -h, --help --version; do
@@ -112,16 +112,17 @@ same_report "--comm-matrix: the same report" matrix.report opt.2.ciat_report
 # ---- -false_sharing / --false-sharing, -line_size, -false_lines ------------------------------
 # opt.txt: T0 stores 0x1000 and loads 0x40000000, T1 loads 0x1004 and
 # 0x40000000: each thread's first access to each of two lines, 2 cold misses
-# each, nothing else (at 4-byte lines too).
+# each, nothing else (at 4-byte lines too). At 4-byte lines 0x1000 and 0x1004
+# are private lines (one access each) and 0x40000000 is read-only shared.
 ciat -p -false_sharing opt.2
 check "-false_sharing: a header line and L18 lines" show opt.2 '^# false_sharing|^RxT.L1[89]:' <<'EOF'
-# false_sharing: line_size 64 false_lines 10
+# false_sharing: line_size 64 false_lines 10 migratory 50
 RxT0L18: line 64 cold 2 true_sharing 0 false_sharing 0 upgrades 0
 RxT1L18: line 64 cold 2 true_sharing 0 false_sharing 0 upgrades 0
 RxTxL18: line 64 cold 4 true_sharing 0 false_sharing 0 upgrades 0
 --- exit 0
 EOF
-check "-false_sharing: the rest of the report is unchanged" diff <(grep -v '^# \(command\|false_sharing\)' base.report) <(grep -v -e '^# \(command\|false_sharing\)' -e '^R.T.L1[89]:' opt.2.ciat_report) <<'EOF'
+check "-false_sharing: the rest of the report is unchanged" diff <(grep -v '^# \(command\|false_sharing\)' base.report) <(grep -v -e '^# \(command\|false_sharing\)' -e '^R.T.L1[89]:' -e '^RxTxL4[0-4]:' opt.2.ciat_report) <<'EOF'
 --- exit 0
 EOF
 cp opt.2.ciat_report fs.report
@@ -131,9 +132,14 @@ for spelling in "--false-sharing" "--line-size=64" "-line_size 64" "--false-shar
     same_report "$spelling: the same report" fs.report opt.2.ciat_report
 done
 ciat -p --line-size=4 --false-lines=0 opt.2
-check "--line-size=4 --false-lines=0: 4-byte lines" show opt.2 '^# false_sharing|^RxTxL1[89]:' <<'EOF'
-# false_sharing: line_size 4 false_lines 0
+check "--line-size=4 --false-lines=0: 4-byte lines, patterns" show opt.2 '^# false_sharing|^RxTxL(1[89]|4[0-4]):' <<'EOF'
+# false_sharing: line_size 4 false_lines 0 migratory 50
 RxTxL18: line 4 cold 4 true_sharing 0 false_sharing 0 upgrades 0
+RxTxL40: private lines 2 bytes 8 accesses 2
+RxTxL41: read_only_shared lines 1 bytes 4 accesses 2
+RxTxL42: migratory lines 0 bytes 0 accesses 0
+RxTxL43: producer_consumer lines 0 bytes 0 accesses 0
+RxTxL44: other_shared lines 0 bytes 0 accesses 0
 --- exit 0
 EOF
 
@@ -449,6 +455,7 @@ usage_error "-grain x" "option -grain: 'x' is not a non-negative integer" -p -gr
 usage_error "-line_size 48" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 48" -p -line_size 48 opt.2
 usage_error "--line-size=2 below the grain" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 2" -p --line-size=2 opt.2
 usage_error "-line_size 512 above 64 locations" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 512" -p -line_size 512 opt.2
+usage_error "--migratory 101" "option --migratory: 101 is out of range (0..100)" -p --migratory 101 opt.2
 usage_error "--line-size 8192" "option --line-size: 8192 is out of range (1..4096)" -p --line-size 8192 opt.2
 usage_error "-page_size 100" "-page_size must be a power of two, not 100" -p -page_size 100 opt.2
 usage_error "--page-size=32" "option --page-size=32: 32 is out of range (64..2147483648)" -p --page-size=32 opt.2

@@ -106,7 +106,7 @@ EOF
         awk -v line="$line" -f "$D/check-lines.awk" model.txt "rs.$p.ciat_report" <<'EOF'
 --- exit 0
 EOF
-    grep -v -e '^R[0-9x]*T[0-9x]*L1[89]: ' -e '^# command: ' -e '^# false_sharing: ' "rs.$p.ciat_report" >with.txt
+    grep -v -e '^R[0-9x]*T[0-9x]*L1[89]: ' -e '^RxTxL4[0-4]: ' -e '^# command: ' -e '^# false_sharing: ' "rs.$p.ciat_report" >with.txt
     ciat "$@" "rs.$p"
     grep -v -e '^# command: ' "rs.$p.ciat_report" >without.txt
     check_same "$name: the other lines do not change" without.txt with.txt
