@@ -39,6 +39,7 @@ static const char usage_text[] =
 typedef struct ciat_options {
     bool events;
     bool matrix;                /* --comm-matrix: lines L16 and L17 */
+    const char *matrix_svg;     /* --matrix-svg FILE (implies --comm-matrix) */
     bool false_sharing;         /* --false-sharing (or --line-size): lines L18 and L19 */
     uint64_t line_size, false_lines, migratory_pct;
     uint64_t grain, page_size;
@@ -488,7 +489,7 @@ int main(int argc, char **argv)
     diag_set_tool("ciat");
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
     run_options ro;
-    option_spec specs[RUN_OPTION_COUNT + 11];
+    option_spec specs[RUN_OPTION_COUNT + 12];
     run_options_init(&ro, specs);
     option_spec own[] = {
         { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -501,6 +502,8 @@ int main(int argc, char **argv)
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" },
         { "comm-matrix", 0, "comm_matrix", OPT_FLAG, NULL, &c.o.matrix, NULL, 0, 0,
           "also report who communicates with whom: lines L16 comm and L17 inval" },
+        { "matrix-svg", 0, "matrix_svg", OPT_STRING, "FILE", &c.o.matrix_svg, NULL, 0, 0,
+          "also draw the run's L16 matrix as an SVG heatmap into FILE (implies --comm-matrix)" },
         { "false-sharing", 0, "false_sharing", OPT_FLAG, NULL, &c.o.false_sharing, NULL, 0, 0,
           "also classify the misses of per-thread infinite caches as cold, true or false sharing (L18, L19)" },
         { "line-size", 0, "line_size", OPT_UINT, "BYTES", &c.o.line_size, NULL, 1, 1ull << 12,
@@ -519,6 +522,7 @@ int main(int argc, char **argv)
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
+    if (c.o.matrix_svg) c.o.matrix = true;
     if (c.o.line_size) c.o.false_sharing = true;
     else c.o.line_size = 64 > c.o.grain ? 64 : c.o.grain;
     if (!power_of_two(c.o.line_size) || c.o.line_size < c.o.grain || c.o.line_size > 64 * c.o.grain)
@@ -580,6 +584,10 @@ int main(int argc, char **argv)
     for (int t = 0; t < c.n; t++) fetched += sched_total_counts(c.s, t)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
+    if (c.o.matrix_svg) {
+        out_file *svg = out_file_open(c.o.matrix_svg, false);
+        cm_write_svg(svg, c.mtotal, ts.name);
+    }
 
     report_standard_header(c.rep, argc, argv, &ts, c.readers);
     report_header(c.rep, " options: grain %" PRIu64 " page_size %" PRIu64 " gap_limit %" PRIu64

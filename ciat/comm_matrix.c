@@ -3,6 +3,7 @@
 #include "../common/diag.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,4 +160,56 @@ void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row
 {
     row_line(rep, phase, thread, 16, "comm", &m->comm[row]);
     row_line(rep, phase, thread, 17, "inval", &m->inval[row]);
+}
+
+/* ---- the heatmap (--matrix-svg) ---- */
+
+/* Cells of 32 px up to 16 threads, down to 4 px from 128: the picture stays
+ * between about 128 and 1024 px wide; labels every `step` threads. */
+void cm_write_svg(out_file *f, const comm_matrix *m, const char *title)
+{
+    int n = m->n;
+    int cell = n <= 16 ? 32 : n <= 32 ? 16 : n <= 64 ? 8 : 4;
+    int step = n <= 16 ? 1 : n <= 64 ? 8 : n <= 256 ? 16 : 64;
+    int left = 70, top = 70, side = cell * n;
+    int width = left + side + 130 < 720 ? 720 : left + side + 130;    /* room for the title */
+    uint64_t max = 0;
+    for (int t = 0; t < n; t++)
+        for (uint32_t i = 0; i < m->comm[t].cap; i++)
+            if (m->comm[t].key[i] && m->comm[t].count[i] > max) max = m->comm[t].count[i];
+    out_file_printf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
+                    " font-size=\"11\">\n", width, top + side + 40);
+    out_file_printf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    out_file_printf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\">RAW accesses of %s: consumer (row) reads a value"
+                    " written by producer (column)</text>\n", left, title);
+    out_file_printf(f, "<text x=\"%d\" y=\"%d\">producer thread</text>\n", left, top - 30);
+    out_file_printf(f, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\">consumer thread</text>\n",
+                    top + side / 2 + 40, top + side / 2 + 40);
+    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\" stroke=\"#999\"/>\n",
+                    left, top, side, side);
+    double lmax = log1p((double)max);
+    for (int t = 0; t < n; t++)
+        for (uint32_t i = 0; i < m->comm[t].cap; i++) {
+            if (!m->comm[t].key[i] || !m->comm[t].count[i]) continue;
+            int u = (int)m->comm[t].key[i] - 1;
+            uint64_t v = m->comm[t].count[i];
+            /* log scale, light yellow (1) to dark red (max) */
+            double x = lmax > 0 ? log1p((double)v) / lmax : 1;
+            int r = (int)(255 - 100 * x + 0.5), g = (int)(230 - 230 * x + 0.5), b = (int)(150 - 150 * x + 0.5);
+            out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\">"
+                            "<title>%d reads %d: %" PRIu64 "</title></rect>\n",
+                            left + u * cell, top + t * cell, cell, cell, r, g, b, t, u, v);
+        }
+    for (int k = 0; k < n; k += step) {
+        out_file_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+                        left + k * cell + cell / 2, top - 6, k);
+        out_file_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
+                        left - 6, top + k * cell + cell / 2 + 4, k);
+    }
+    int lx = left + side + 20;
+    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"#ffe696\"/>"
+                    "<text x=\"%d\" y=\"%d\">1</text>\n", lx, top, lx + 22, top + 12);
+    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"#9b0000\"/>"
+                    "<text x=\"%d\" y=\"%d\">%" PRIu64 " (log scale)</text>\n", lx, top + 24, lx + 22, top + 36, max);
+    out_file_printf(f, "</svg>\n");
 }

@@ -10,6 +10,7 @@
 #define DSM_CIAT_COMM_MATRIX_H
 
 #include "reader_sets.h"
+#include "../common/out_file.h"
 #include "../common/report.h"
 
 #include <stdint.h>
@@ -40,5 +41,7 @@ void cm_inval(comm_matrix *m, const reader_sets *rs, uint32_t r, int t);
 void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row);
 /* Σ of the rows t with use[t] into row 0 of sum (the Tx lines: counts by partner). */
 void cm_sum_rows(comm_matrix *sum, const comm_matrix *m, const bool *use);
+/* The comm rows as an SVG heatmap (consumer rows, producer columns, log colour scale). */
+void cm_write_svg(out_file *f, const comm_matrix *m, const char *title);
 
 #endif

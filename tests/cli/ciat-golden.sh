@@ -57,6 +57,15 @@ EOT
 }
 lines_run raw-war raw-war 4 --comm-matrix    # T1, T2 comm 0:1; T3 inval 1:1 2:1
 lines_run pipeline pipeline 3 -p --comm-matrix   # stage i feeds stage i+1: comm 0:2 1:2
+# Its heatmap (--matrix-svg, implying --comm-matrix): two cells, T1 reading T0
+# and T2 reading T1, twice each; 32-pixel cells for 3 threads.
+ciat -p --matrix-svg pipeline.svg pipeline.3
+check "pipeline: the heatmap's cells" bash -c 'grep "<title>" pipeline.svg; grep -c "^# comm_matrix: yes" pipeline.3.ciat_report' <<'EOF'
+<rect x="70" y="102" width="32" height="32" fill="#9b0000"><title>1 reads 0: 2</title></rect>
+<rect x="102" y="134" width="32" height="32" fill="#9b0000"><title>2 reads 1: 2</title></rect>
+1
+--- exit 0
+EOF
 lines_run pipeline-lines pipeline 3 -p --false-sharing   # true sharing for the consumers, false for T0
 lines_run false-sharing false-sharing 4 -p --false-sharing   # false 15, true 0; the line's offsets in L19
 lines_run padded padded 4 -p --false-sharing     # one line per counter: cold misses only

@@ -31,7 +31,7 @@ Usage: ciat [options] [calls.P] trace.P
 EOF
 check "--help names every option in both spellings" bash -c '
     help=$(ciat --help)
-    for o in -ciat_events --ciat-events -comm_matrix --comm-matrix -false_sharing --false-sharing \
+    for o in -ciat_events --ciat-events -comm_matrix --comm-matrix -matrix_svg --matrix-svg -false_sharing --false-sharing \
              -line_size --line-size -false_lines --false-lines --migratory --grain -page_size --page-size -HPUX --hpux \
              -private_range --private-range -p, --parallel -gap_limit --gap-limit \
              -t, --trace-list -c, --call-list -o, --output-dir -q, --quiet \

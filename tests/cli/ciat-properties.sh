@@ -117,3 +117,23 @@ prop_lines 4 44 20000 32 -grain 1
 prop_lines 4 45 20000 16
 prop_lines 16 165 5000 64 -grain 8
 prop_lines 128 1284 1500 128 -p
+
+# The heatmap (--matrix-svg): one cell per non-zero pair of the run's L16
+# lines, its hover title "t reads u: N" with the report's count, 4-pixel
+# cells at 128 threads (the picture 582 px across the matrix, labels every 16).
+awk -v seed=1285 -v threads=128 -v n=1500 -f "$D/randset.awk" >rs.txt
+rm -f rs.*[0-9]
+smait asm rs.txt rs
+ciat --matrix-svg rs.svg rs.128
+check "heatmap, 128 threads: the cells are the report's RxT L16 pairs" bash -c '
+    diff <(awk "/^RxT[0-9]+L16:/ { t = \$1; sub(/^RxT/, \"\", t); sub(/L16:/, \"\", t)
+                for (i = 3; i <= NF; i++) { split(\$i, kv, \":\"); print t \" reads \" kv[1] \": \" kv[2] } }" rs.128.ciat_report | sort) \
+         <(sed -n "s/.*<title>\(.*\)<\/title>.*/\1/p" rs.svg | sort)
+    grep -c "<title>" rs.svg | awk "{ print (\$1 > 1000 ? \"many cells\" : \"few cells: \" \$1) }"
+    grep -o "width=\"4\" height=\"4\"" rs.svg | head -1
+    grep -c "text-anchor=\"end\">" rs.svg' <<'EOF'
+many cells
+width="4" height="4"
+8
+--- exit 0
+EOF
