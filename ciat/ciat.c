@@ -7,8 +7,10 @@
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
 #include "install_dirs.h"
+#include "comm_matrix.h"
 #include "locmap.h"
 #include "reader_sets.h"
+#include "sharing.h"
 #include "stats.h"
 #include "usage.h"
 #include "../common/diag.h"
@@ -40,6 +42,10 @@ static const char usage_text[] =
 typedef struct ciat_options {
     bool events;
     const char *events_path;    /* --events FILE ("-": standard output); NULL: <prefix>.ciat_events */
+    bool matrix;                /* --comm-matrix: lines L16 and L17 */
+    const char *matrix_svg;     /* --matrix-svg FILE (implies --comm-matrix) */
+    bool false_sharing;         /* --false-sharing (or --line-size): lines L18 and L19 */
+    uint64_t line_size, false_lines, migratory_pct;
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
@@ -80,6 +86,8 @@ typedef struct ciat {
     run_memo *runs;             /* per thread: RUN_MEMO entries */
     locmap map;
     reader_sets rs;
+    comm_matrix *mphase, *mtotal;   /* with --comm-matrix, else NULL */
+    sharing *fs;                /* with --false-sharing, else NULL */
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
     report *rep;
     out_file *events;
@@ -108,6 +116,7 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
     if (rs_contains(&c->rs, r, p)) return;
     if (l->writer != LOC_NONE) {
         c->phase[p].raw++;
+        if (c->mphase) cm_raw(c->mphase, p, l->writer);
         event(c, clock, "RAW", p, 0);
     } else if (r != 0) {
         c->phase[p].rar++;
@@ -124,6 +133,7 @@ static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock)
     if (k >= 1) {
         c->phase[p].war++;
         degree_add(&c->phase[p].invalidation, k, 1);
+        if (c->mphase) cm_inval(c->mphase, &c->rs, r, p);
         event(c, clock, "WAR", p, k);
     } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
         c->phase[p].waw++;
@@ -181,6 +191,8 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
+    if (c->fs && load) fs_access(c->fs, t, addr, size, false);
+    if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
         st->loads++;
         st->load_class[load_class_of[rt][code]]++;
@@ -214,7 +226,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC || c->string_kind[t] != access + 1) goto slow;
+    if (access == SMAIT_ATOMIC || c->fs || c->string_kind[t] != access + 1) goto slow;
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
@@ -362,6 +374,19 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
     ciat *c = ctx;
     (void)ph;
     for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
+    if (c->mphase) cm_clear(c->mphase);
+    if (c->fs) fs_phase_begin(c->fs);
+}
+
+/* L16/L17 of Tx: the sum of the rows of the threads marked in `use`. */
+static void matrix_sum_lines(ciat *c, int phase, const comm_matrix *m, const bool *use)
+{
+    if (!m) return;
+    comm_matrix sum;
+    cm_init(&sum, 1);
+    cm_sum_rows(&sum, m, use);
+    cm_report(c->rep, phase, REPORT_ALL_THREADS, &sum, 0);
+    cm_free(&sum);
 }
 
 /* At the end of the last phase: each location with a writer and readers
@@ -399,19 +424,32 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
     ciat *c = ctx;
     for (int t = 0; t < c->n; t++) close_string(c, t);
     if (ph->last) locmap_each(&c->map, final_sharing, c);
+    if (ph->last && c->fs) fs_end_of_run(c->fs);
     tool_phase_line(c->rep, ph);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
+    bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
-        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0) continue;
+        if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0 && !(c->fs && fs_any(c->fs, t)))
+            continue;
+        use[t] = true;
+        if (c->mphase) cm_add_thread(c->mtotal, c->mphase, t);
         ciat_stats_report(c->rep, ph->number, t, &c->phase[t], sc);
+        if (c->mphase) cm_report(c->rep, ph->number, t, c->mphase, t);
+        if (c->fs) {
+            fs_report(c->rep, ph->number, t, c->fs, t, false);
+            fs_phase_done(c->fs, t);
+        }
         ciat_stats_add(&sum, &c->phase[t]);
         sched_counts_add(&ssum, sc);
         ciat_stats_add(&c->total[t], &c->phase[t]);
     }
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
     ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
+    matrix_sum_lines(c, ph->number, c->mphase, use);
+    if (c->fs) fs_report_sum(c->rep, ph->number, c->fs, use, false);
+    free(use);
     if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
     ciat_stats_free(&sum);
     c->phases = ph->number;
@@ -428,11 +466,21 @@ static void aggregate_report(ciat *c)
     for (int t = 0; t < c->n; t++) {
         const sched_counts *sc = sched_total_counts(c->s, t);
         ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
+        if (c->mtotal) cm_report(c->rep, REPORT_ALL_PHASES, t, c->mtotal, t);
+        if (c->fs) fs_report(c->rep, REPORT_ALL_PHASES, t, c->fs, t, true);
         ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
     ciat_stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
+    bool *use = xcalloc((size_t)c->n, sizeof *use);
+    for (int t = 0; t < c->n; t++) use[t] = true;
+    matrix_sum_lines(c, REPORT_ALL_PHASES, c->mtotal, use);
+    if (c->fs) {
+        fs_report_sum(c->rep, REPORT_ALL_PHASES, c->fs, use, true);
+        fs_report_top(c->rep, c->fs, (uint32_t)c->o.false_lines);
+    }
+    free(use);
     if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
     ciat_stats_free(&sum);
 }
@@ -462,7 +510,7 @@ static void summary_lines(void *ctx, report *r)
 
 int main(int argc, char **argv)
 {
-    ciat c = { .o = { .grain = 4, .page_size = 4096 } };
+    ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
     bool json = false;
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -476,6 +524,21 @@ int main(int argc, char **argv)
           "page size for memory usage: a power of two >= 64 (default 4096)" }, "page_size", NULL },
         { { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
           "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" }, NULL, NULL },
+        { { "comm-matrix", 0, "comm_matrix", OPT_FLAG, NULL, &c.o.matrix, NULL, 0, 0,
+            "also report who communicates with whom: lines L16 comm and L17 inval" }, NULL, NULL },
+        { { "matrix-svg", 0, "matrix_svg", OPT_STRING, "FILE", &c.o.matrix_svg, NULL, 0, 0,
+            "also draw the run's L16 matrix as an SVG heatmap into FILE (implies --comm-matrix)" }, NULL, NULL },
+        { { "false-sharing", 0, "false_sharing", OPT_FLAG, NULL, &c.o.false_sharing, NULL, 0, 0,
+            "also classify the misses of per-thread infinite caches as cold, true or false sharing (L18, L19)" },
+          NULL, NULL },
+        { { "line-size", 0, "line_size", OPT_UINT, "BYTES", &c.o.line_size, NULL, 1, 1ull << 12,
+            "line size for --false-sharing (implies it): a power of two, grain..64 x grain (default 64)" },
+          NULL, NULL },
+        { { "false-lines", 0, "false_lines", OPT_UINT, "N", &c.o.false_lines, NULL, 0, 1000000,
+            "how many of the most falsely shared lines L19 lists (default 10)" }, NULL, NULL },
+        { { "migratory", 0, NULL, OPT_UINT, "PCT", &c.o.migratory_pct, NULL, 0, 100,
+            "a line written by several threads is migratory (L42) when PCT % of its hand-offs are (default 50)" },
+          NULL, NULL },
         { { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
           "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL },
         { { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
@@ -488,6 +551,12 @@ int main(int argc, char **argv)
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
     if (c.o.events_path) c.o.events = true;
+    if (c.o.matrix_svg) c.o.matrix = true;
+    if (c.o.line_size) c.o.false_sharing = true;
+    else c.o.line_size = 64 > c.o.grain ? 64 : c.o.grain;
+    if (!power_of_two(c.o.line_size) || c.o.line_size < c.o.grain || c.o.line_size > 64 * c.o.grain)
+        diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
+                         " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
@@ -519,7 +588,18 @@ int main(int argc, char **argv)
     memo_init(&c);
     class_tables();
     rs_init(&c.rs, c.n);
+    if (c.o.matrix) {
+        c.mphase = xcalloc(1, sizeof *c.mphase);
+        c.mtotal = xcalloc(1, sizeof *c.mtotal);
+        cm_init(c.mphase, c.n);
+        cm_init(c.mtotal, c.n);
+    }
+    if (c.o.false_sharing) {
+        c.fs = xcalloc(1, sizeof *c.fs);
+        fs_init(c.fs, c.n, (uint32_t)c.o.line_size, (uint32_t)c.o.grain);
+    }
 
+    out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
                       .phase_begin = on_phase_begin, .phase_end = on_phase_end };
     c.s = sched_create(&t.ts, c.readers, &t.so, &h);
@@ -533,10 +613,15 @@ int main(int argc, char **argv)
     uint64_t fetched = 0;
     for (int k = 0; k < c.n; k++) fetched += sched_total_counts(c.s, k)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
+    if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
+    if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 
     ciat_summary sm = { &c, &u };
     tool_header_begin(&t, c.rep, summary_lines, &sm);
     tool_header_options(&t, c.rep, NULL);
+    if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
+    if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
+                            PRIu64, c.o.line_size, c.o.false_lines, c.o.migratory_pct);
     tool_header_ranges(c.rep, &c.o.ranges);
     tool_header_end(&t, c.rep, c.s);
 
@@ -558,6 +643,16 @@ int main(int argc, char **argv)
     free(c.runs);
     locmap_free(&c.map);
     rs_free(&c.rs);
+    if (c.o.matrix) {
+        cm_free(c.mphase);
+        cm_free(c.mtotal);
+        free(c.mphase);
+        free(c.mtotal);
+    }
+    if (c.fs) {
+        fs_free(c.fs);
+        free(c.fs);
+    }
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

@@ -41,6 +41,12 @@ for k in $KERNELS; do
     "$BIN/ciat" -q -ciat_events "$set_"
     grep -E '^RxTxL(01|06|10|11|12|14|15):' "$set_.ciat_report"
     "$BIN/cdat" -q "$set_" "$ROOT/configs/4x4.ini" "$ROOT/configs/spp1600.ini"    # both in one pass
+    if [ "$k" = false_sharing ]; then      # the diagnosis: false sharing misses, the line and its fields
+        mkdir -p "$DEMO_DIR/lines"
+        "$BIN/ciat" -q --false-sharing -o "$DEMO_DIR/lines" "$set_"
+        echo "ciat --false-sharing ($DEMO_DIR/lines):"
+        grep -E '^RxT[0-9x]+L18:|^RxTxL19:' "$DEMO_DIR/lines/${set_##*/}.ciat_report" | head -8
+    fi
     for cfg in 4x4 spp1600; do
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
     done
@@ -62,6 +68,8 @@ K.P.ciat_events, and tdat's K.P.time and K.P.freq.
 Where to look:
   counter        RAW = the increments: each reads the last thread's value (migratory data)
   false_sharing  ciat: (almost) no communication, no location is shared;
+                 ciat --false-sharing: false sharing misses >> true sharing ones,
+                 and L19 names the line and the 8 bytes each thread touched;
                  cdat: misses, the four counters share one cache line
   mat_mul        raw_degree 4:... (B is read by all four workers)
   stencil        RAW at the block edges, sweep after sweep

@@ -39,6 +39,57 @@ golden_run rar rar 3 -p -ciat_events
 golden_run atomic atomic 2 -p -ciat_events
 golden_run final-sharing final-sharing 3 -ciat_events
 golden_run events events 2 -p -ciat_events
+# The communication matrix (--comm-matrix) and true and false sharing
+# with sharing patterns (--false-sharing): the "# comm_matrix:" and
+# "# false_sharing:" header lines, L10-L19 of every block and L40-L44 against
+# LABEL.lines.expected (TEXT.txt derives them); the other lines are those of
+# the runs without the options.
+lines_run() {
+    local label=$1 text=$2 p=$3
+    shift 3
+    rm -f "$text.$p".*
+    smait asm "$D/$text.txt" "$text"
+    check "$label: ciat $* $text.$p" ciat "$@" "$text.$p" <<'EOT'
+--- exit 0
+EOT
+    grep -E '^# (comm_matrix|false_sharing):|^R[0-9x]+T[0-9x]+L(1[0-9]|4[0-4]): ' "$text.$p.ciat_report" >"$label.lines"
+    check_file "$label: L10-L19, L40-L44" "$D/$label.lines.expected" "$label.lines"
+}
+lines_run raw-war raw-war 4 --comm-matrix    # T1, T2 comm 0:1; T3 inval 1:1 2:1
+lines_run pipeline pipeline 3 -p --comm-matrix   # stage i feeds stage i+1: comm 0:2 1:2
+# Its heatmap (--matrix-svg, implying --comm-matrix): two cells, T1 reading T0
+# and T2 reading T1, twice each; 32-pixel cells for 3 threads.
+ciat -p --matrix-svg pipeline.svg pipeline.3
+check "pipeline: the heatmap's cells" bash -c 'grep "<title>" pipeline.svg; grep -c "^# comm_matrix: yes" pipeline.3.ciat_report' <<'EOF'
+<rect x="70" y="102" width="32" height="32" fill="#9b0000"><title>1 reads 0: 2</title></rect>
+<rect x="102" y="134" width="32" height="32" fill="#9b0000"><title>2 reads 1: 2</title></rect>
+1
+--- exit 0
+EOF
+lines_run pipeline-lines pipeline 3 -p --false-sharing   # true sharing for the consumers, false for T0
+lines_run false-sharing false-sharing 4 -p --false-sharing   # false 15, true 0; the line's offsets in L19
+lines_run padded padded 4 -p --false-sharing     # one line per counter: cold misses only
+# Sharing patterns (L40-L44): one line of each, derived in patterns.txt.
+smait asm "$D/patterns.txt" patterns
+ciat -p --false-sharing patterns.3
+check "patterns: private, read-only, migratory counter, producer-consumer" grep -E '^RxTxL4[0-4]:' patterns.3.ciat_report <<'EOF'
+RxTxL40: private lines 2 bytes 8 accesses 3
+RxTxL41: read_only_shared lines 1 bytes 4 accesses 3
+RxTxL42: migratory lines 1 bytes 4 accesses 6
+RxTxL43: producer_consumer lines 1 bytes 4 accesses 3
+RxTxL44: other_shared lines 0 bytes 0 accesses 0
+--- exit 0
+EOF
+# pipeline.txt's one line: 2 of its 3 hand-offs are migratory (67%): migratory
+# at the default 50%, other_shared when --migratory asks for 100%.
+ciat -p --false-sharing --migratory 100 pipeline.3
+check "pipeline, --migratory 100: the line is other_shared" grep -E '^# false_sharing|^RxTxL4[24]:' pipeline.3.ciat_report <<'EOF'
+# false_sharing: line_size 64 false_lines 10 migratory 100
+RxTxL42: migratory lines 0 bytes 0 accesses 0
+RxTxL44: other_shared lines 1 bytes 8 accesses 8
+--- exit 0
+EOF
+
 # Instruction mix, strings, instruction stream, calls, idle time, phases.
 golden_run classes classes 1
 golden_run strings strings 1

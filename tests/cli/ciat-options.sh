@@ -31,7 +31,8 @@ Usage: ciat [options] [calls.P] trace.P
 EOF
 check "--help names every option in both spellings" bash -c '
     help=$(ciat --help)
-    for o in -ciat_events --ciat-events --grain -page_size --page-size -HPUX --hpux \
+    for o in -ciat_events --ciat-events -comm_matrix --comm-matrix -matrix_svg --matrix-svg -false_sharing --false-sharing \
+             -line_size --line-size -false_lines --false-lines --migratory --grain -page_size --page-size -HPUX --hpux \
              -private_range --private-range -p, --parallel -gap_limit --gap-limit \
              -t, --trace-list -c, --call-list -o, --output-dir -q, --quiet \
              -byte_order --byte-order --lenient -h, --help --version; do
@@ -81,6 +82,66 @@ same_report "--ciat-events: the same report" events.report opt.2.ciat_report
 rm opt.2.ciat_events
 ciat -p opt.2
 check_true "a later run without it writes no event trace" test ! -e opt.2.ciat_events
+
+# ---- -comm_matrix / --comm-matrix ----------------------------------------------------------
+# opt.txt has one RAR and no RAW or WAR: every comm and inval line is empty.
+ciat -p -comm_matrix opt.2
+check "-comm_matrix: a header line and L16/L17 lines, empty here" show opt.2 '^# comm_matrix|^R.T.L1[67]:' <<'EOF'
+# comm_matrix: yes
+R1T0L16: comm
+R1T0L17: inval
+R1T1L16: comm
+R1T1L17: inval
+R1TxL16: comm
+R1TxL17: inval
+RxT0L16: comm
+RxT0L17: inval
+RxT1L16: comm
+RxT1L17: inval
+RxTxL16: comm
+RxTxL17: inval
+--- exit 0
+EOF
+check "-comm_matrix: the rest of the report is unchanged" diff <(grep -v '^# \(command\|comm_matrix\)' base.report) <(grep -v -e '^# \(command\|comm_matrix\)' -e '^R.T.L1[67]:' opt.2.ciat_report) <<'EOF'
+--- exit 0
+EOF
+cp opt.2.ciat_report matrix.report
+ciat -p --comm-matrix opt.2
+same_report "--comm-matrix: the same report" matrix.report opt.2.ciat_report
+
+# ---- -false_sharing / --false-sharing, -line_size, -false_lines ------------------------------
+# opt.txt: T0 stores 0x1000 and loads 0x40000000, T1 loads 0x1004 and
+# 0x40000000: each thread's first access to each of two lines, 2 cold misses
+# each, nothing else (at 4-byte lines too). At 4-byte lines 0x1000 and 0x1004
+# are private lines (one access each) and 0x40000000 is read-only shared.
+ciat -p -false_sharing opt.2
+check "-false_sharing: a header line and L18 lines" show opt.2 '^# false_sharing|^RxT.L1[89]:' <<'EOF'
+# false_sharing: line_size 64 false_lines 10 migratory 50
+RxT0L18: line 64 cold 2 true_sharing 0 false_sharing 0 upgrades 0
+RxT1L18: line 64 cold 2 true_sharing 0 false_sharing 0 upgrades 0
+RxTxL18: line 64 cold 4 true_sharing 0 false_sharing 0 upgrades 0
+--- exit 0
+EOF
+check "-false_sharing: the rest of the report is unchanged" diff <(grep -v '^# \(command\|false_sharing\)' base.report) <(grep -v -e '^# \(command\|false_sharing\)' -e '^R.T.L1[89]:' -e '^RxTxL4[0-4]:' opt.2.ciat_report) <<'EOF'
+--- exit 0
+EOF
+cp opt.2.ciat_report fs.report
+for spelling in "--false-sharing" "--line-size=64" "-line_size 64" "--false-sharing --false-lines 10"; do
+    # shellcheck disable=SC2086
+    ciat -p $spelling opt.2
+    same_report "$spelling: the same report" fs.report opt.2.ciat_report
+done
+ciat -p --line-size=4 --false-lines=0 opt.2
+check "--line-size=4 --false-lines=0: 4-byte lines, patterns" show opt.2 '^# false_sharing|^RxTxL(1[89]|4[0-4]):' <<'EOF'
+# false_sharing: line_size 4 false_lines 0 migratory 50
+RxTxL18: line 4 cold 4 true_sharing 0 false_sharing 0 upgrades 0
+RxTxL40: private lines 2 bytes 8 accesses 2
+RxTxL41: read_only_shared lines 1 bytes 4 accesses 2
+RxTxL42: migratory lines 0 bytes 0 accesses 0
+RxTxL43: producer_consumer lines 0 bytes 0 accesses 0
+RxTxL44: other_shared lines 0 bytes 0 accesses 0
+--- exit 0
+EOF
 
 # ---- -grain / --grain ------------------------------------------------------------------------
 # opt.txt: T0 stores 0x1000, then T1 loads 0x1004: one location at grain 8.
@@ -391,6 +452,11 @@ usage_error "-grain 3" "-grain must be a power of two (1..64), not 3" -p -grain 
 usage_error "--grain=128" "option --grain=128: 128 is out of range (1..64)" -p --grain=128 opt.2
 usage_error "-grain 0" "option -grain: 0 is out of range (1..64)" -p -grain 0 opt.2
 usage_error "-grain x" "option -grain: 'x' is not a non-negative integer" -p -grain x opt.2
+usage_error "-line_size 48" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 48" -p -line_size 48 opt.2
+usage_error "--line-size=2 below the grain" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 2" -p --line-size=2 opt.2
+usage_error "-line_size 512 above 64 locations" "-line_size must be a power of two from the grain (4) to 64 x the grain (256), not 512" -p -line_size 512 opt.2
+usage_error "--migratory 101" "option --migratory: 101 is out of range (0..100)" -p --migratory 101 opt.2
+usage_error "--line-size 8192" "option --line-size: 8192 is out of range (1..4096)" -p --line-size 8192 opt.2
 usage_error "-page_size 100" "-page_size must be a power of two, not 100" -p -page_size 100 opt.2
 usage_error "--page-size=32" "option --page-size=32: 32 is out of range (64..2147483648)" -p --page-size=32 opt.2
 usage_error "-private_range without a colon" "option -private_range: expects LO:HI (addresses, e.g. 0x40000000:0x7fffffff)" -p -private_range 0x1000 opt.2

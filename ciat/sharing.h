@@ -1,0 +1,80 @@
+/* sharing.h — true and false sharing at a line size (report lines L18, L19).
+ *
+ * Every thread has an infinite write-invalidate cache of lines of `line`
+ * bytes (MSI: a load miss brings a shared copy, a store invalidates every
+ * other copy). Each miss is cold (the thread's first access to the line),
+ * true sharing or false sharing as Dubois et al. define them: a miss is
+ * essential (true sharing) when, during the lifetime of the copy it brings,
+ * the thread accesses a location another thread wrote since the thread's
+ * last essential miss to the line; otherwise it is useless (false sharing).
+ * So a miss stays pending until its copy is invalidated or the run ends,
+ * unless an access proves it essential first. A store to a line the thread
+ * holds without owning it is an upgrade.
+ *
+ * Memory: per line touched, a record, its holders (one bit per thread) and,
+ * once written, the last writer and time of each location; per thread and
+ * line it touched, a small state (time of its last essential miss, the
+ * pending miss, the locations it touched). */
+#ifndef DSM_CIAT_SHARING_H
+#define DSM_CIAT_SHARING_H
+
+#include "../common/report.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { FS_COLD, FS_TRUE, FS_FALSE, FS_UPGRADE, FS_KINDS };
+
+typedef struct fs_line fs_line;
+typedef struct fs_state fs_state;
+
+typedef struct sharing {
+    int n, words;               /* threads; uint64 words of a holder bitmap */
+    uint32_t line_size, grain, locs;   /* locs = line_size / grain (<= 64) */
+    uint32_t line_shift, grain_shift;
+    uint64_t clock;             /* one tick per line access */
+    uint64_t (*phase)[FS_KINDS];    /* per thread, current phase */
+    uint64_t (*total)[FS_KINDS];    /* per thread, whole run */
+    /* lines: hash of line number + 1 -> index into `lines` */
+    uint32_t *line_table, line_cap;
+    fs_line *lines;
+    uint64_t *holders;          /* words per line */
+    uint32_t nlines, lines_cap;
+    /* location writers of written lines: locs entries per block */
+    uint64_t *wstamp;
+    uint16_t *wwriter;
+    uint32_t nwblocks, wblocks_cap;
+    /* thread-line states: hash of (line, thread) -> index into `states` */
+    uint32_t *state_table, state_cap;
+    fs_state *states;
+    uint32_t nstates, states_cap;
+} sharing;
+
+void fs_init(sharing *s, int nthreads, uint32_t line_size, uint32_t grain);
+void fs_free(sharing *s);
+/* A data access of t: size bytes at addr (0 bytes: the byte at addr). */
+void fs_access(sharing *s, int t, uint32_t addr, unsigned size, bool store);
+void fs_phase_begin(sharing *s);
+/* The end of the run: pending misses are false sharing (their copies live to the end). */
+void fs_end_of_run(sharing *s);
+/* Move thread t's phase counts into its run counts. */
+void fs_phase_done(sharing *s, int t);
+bool fs_any(const sharing *s, int t);
+/* Line L18 of thread t (phase counts, or run counts when `total`). */
+void fs_report(report *r, int phase, int thread, const sharing *s, int t, bool total);
+/* Line L18 of Tx: the sum over the threads marked in use. */
+void fs_report_sum(report *r, int phase, const sharing *s, const bool *use, bool total);
+/* Lines L19: the `top` lines with the most false sharing misses. */
+void fs_report_top(report *r, const sharing *s, uint32_t top);
+
+/* Sharing patterns of the lines at the end of the run (L40-L44):
+ * private: one thread accessed it; read_only_shared: more, none stored;
+ * producer_consumer: more, exactly one stored; migratory: several stored and
+ * at least migratory_pct % of the stores that took the line from its last
+ * writer found it in exactly two caches, the storer's one of them
+ * (Stenström et al. 1993); other_shared: the rest. */
+enum { FS_PRIVATE, FS_READ_ONLY, FS_MIGRATORY, FS_PRODUCER_CONSUMER, FS_OTHER_SHARED, FS_PATTERNS };
+int fs_pattern(const sharing *s, uint32_t line_index, uint32_t migratory_pct);
+void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct);
+
+#endif
