@@ -1,4 +1,4 @@
-/* tdat.c — Time Distribution Analysis Tool (SPEC §9; docs/tdat.md).
+/* tdat.c — Time Distribution Analysis Tool (docs/tdat.md).
  *
  *   tdat [options] event_trace time_file bin_width p > freq_file
  *
@@ -86,7 +86,7 @@ static const char *add_filter(void *target, const char *value)
     return NULL;
 }
 
-/* bin_width and p: positive integers (SPEC §9: 0 is a usage error). */
+/* bin_width and p: positive integers (docs/tdat.md: 0 is a usage error). */
 static uint64_t positive_operand(const char *what, const char *text)
 {
     uint64_t v;
