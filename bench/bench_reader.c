@@ -32,7 +32,7 @@ static int gen(const char *path, uint64_t n, smait_order order, uint64_t seed)
     uint64_t x = 88172645463325252ull ^ (seed * 0x9E3779B97F4A7C15ull), written = 0;
     uint32_t pc = 0x10000;
     /* Like SMAIT, begin with a start_trace call record: it also decides the
-     * byte order of the file unambiguously (SPEC 2.1). */
+     * byte order of the file unambiguously (formats/SMAIT.md §2). */
     bool started = false;
     while (written < n) {
         size_t k = 0;

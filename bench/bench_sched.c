@@ -1,4 +1,4 @@
-/* bench_sched.c — per-record overhead of the shared scheduler (SPEC §5.1).
+/* bench_sched.c — per-record overhead of the shared scheduler (docs/scheduler.md §3–§10).
  *
  *   bench_sched PREFIX.P [fetch]   run the scheduler over a trace set in -p mode
  *                                  with no tool attached (or a no-op fetch hook)

@@ -1,4 +1,4 @@
-/* cache.h — one processor cache of cdat's machine model (SPEC §8.2).
+/* cache.h — one processor cache of cdat's machine model (docs/cdat-protocol.md).
  *
  * Set-associative (1..64 ways) or fully associative, LRU per set, write-back,
  * write-allocate. The cache only keeps tags, states and the LRU order: the

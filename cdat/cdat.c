@@ -1,4 +1,5 @@
-/* cdat.c — Configuration Dependent Analysis Tool (SPEC §8): a trace-driven
+/* cdat.c — Configuration Dependent Analysis Tool (docs/cdat-protocol.md,
+ * docs/cdat-report.md): a trace-driven
  * simulator of a distributed-shared-memory machine.
  *
  * The shared scheduler (common/scheduler) interleaves the traces; cdat's
@@ -62,7 +63,7 @@ typedef struct cdat {
     int slice_cpus;             /* slice mode (-i p): p; 0 in thread mode */
     int *proc_of;               /* the scheduler's cpu (thread mode: the thread) → global processor */
     int *slot_of;               /* global processor → its stats slot: itself; slice mode: the
-                                 * process it runs (per-trace figures, SPEC 5.2) */
+                                 * process it runs (per-trace figures, docs/scheduler.md §13) */
     int *running;               /* per processor: its threads that are running (thread mode) */
     uint64_t *idle_from;        /* slice mode: clock + 1 of a processor's 92 not yet written */
     int *thread_node;           /* per thread: the node of its processor (placement by owner) */

@@ -1,4 +1,4 @@
-/* config.h — cdat's machine configuration file (SPEC §8.1), parsed with inih.
+/* config.h — cdat's machine configuration file (configs/README.md), parsed with inih.
  *
  * Every section and key is checked: unknown ones, malformed values and values
  * out of range are errors naming file:line. Omitted keys take the defaults
@@ -39,7 +39,7 @@ typedef struct cdat_config {
     unsigned nsets;
     unsigned nodes, procs_per_node, banks_per_node;
     unsigned line_size, page_size;
-    unsigned protocol;                  /* 1..8, SPEC §8.3 */
+    unsigned protocol;                  /* 1..8, docs/cdat-protocol.md */
     cfg_allocation allocation;
     char *memory_usage;                 /* resolved against the file's directory; NULL if none */
     bool general, detailed;

@@ -1,8 +1,8 @@
-/* directory.h — the homes' full-map directory (SPEC §8.2): per line, the
+/* directory.h — the homes' full-map directory (docs/cdat-protocol.md): per line, the
  * home's view of it (state and recorded holders), which may be stale.
  *
  * A holder is a "slot": global processor p (0..127) is slot p; the
- * interconnect cache of node n (SPEC §8.4) is slot DIR_ICC_SLOT + n. I/O
+ * interconnect cache of node n (docs/cdat-protocol.md §6) is slot DIR_ICC_SLOT + n. I/O
  * processors never hold lines.
  *
  * Two levels, so memory follows the views that need more than a byte:

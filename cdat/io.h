@@ -1,5 +1,5 @@
-/* io.h — cdat's I/O subsystem (SPEC §8.8, and §8.3 for the I/O processors'
- * requests): what a file read (call type 11) or file write (12) does under
+/* io.h — cdat's I/O subsystem (docs/cdat-io.md; the I/O processors' requests:
+ * docs/cdat-protocol.md §7): what a file read (call type 11) or file write (12) does under
  * -handle_io, and how long the process waits for the disk.
  *
  * A read lands in memory by DMA: the I/O processor sends write_purge for every
@@ -56,7 +56,7 @@ enum {
 #define IO_DEFAULT_MAX_BYTES ((uint64_t)64 << 20)
 #define IO_MAX_MAX_BYTES ((uint64_t)1 << 32)
 
-/* Defaults (SPEC §8.8): off; 20 MB/s, 10 ms, 2 instructions per cycle, 180 MHz. */
+/* Defaults (docs/cdat-io.md): off; 20 MB/s, 10 ms, 2 instructions per cycle, 180 MHz. */
 void io_options_init(io_options *o);
 /* The report's name of the first I/O option given without -handle_io, or NULL. */
 const char *io_options_orphan(const io_options *o);

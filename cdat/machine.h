@@ -1,4 +1,4 @@
-/* machine.h — cdat's simulated DSM machine (SPEC §8.2–§8.4): processors with
+/* machine.h — cdat's simulated DSM machine (docs/cdat-protocol.md): processors with
  * an i-cache and a d-cache, nodes with an optional interconnect cache, the
  * homes' directory, and the coherence protocol in its 8 variants.
  *
@@ -23,12 +23,12 @@
 #include "placement.h"
 #include "../formats/cdat_trace.h"
 
-/* Where a miss was satisfied from (SPEC §8.7). */
+/* Where a miss was satisfied from (docs/cdat-report.md, L02). */
 typedef enum mach_source {
     SRC_NONE = -1, SRC_LOCAL_MEMORY = 0, SRC_LOCAL_CACHE = 1, SRC_REMOTE_MEMORY = 2, SRC_REMOTE_CACHE = 3
 } mach_source;
 
-/* Where the recorded holders other than the requester are (SPEC §8.3). */
+/* Where the recorded holders other than the requester are (docs/cdat-protocol.md). */
 typedef enum mach_presence { PRES_NONE, PRES_LOCAL, PRES_HOME, PRES_REMOTE } mach_presence;
 
 typedef enum mach_outcome { REF_HIT, REF_MISS, REF_UPGRADE } mach_outcome;
@@ -82,7 +82,8 @@ typedef struct machine {
     void *ctx;
 } machine;
 
-/* Protocol variant n (1..8) as its three switches (SPEC §8.3, Table 2). */
+/* Protocol variant n (1..8) as its three switches (docs/cdat-protocol.md;
+ * numbered as in the HP Labs report's Table 2). */
 void mach_protocol_switches(unsigned n, bool *rl_a, bool *er_announced, bool *dt);
 
 /* Build the machine of cfg (caches empty, directory idle); pl decides homes. */
@@ -100,7 +101,7 @@ enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
 
-/* An I/O processor's request for one line (SPEC §8.3): write_purge (a file
+/* An I/O processor's request for one line (docs/cdat-protocol.md): write_purge (a file
  * read lands in memory) or read_current (a file write reads memory). io is
  * the I/O processor's number k >= 1 (named -k), on node io_node. */
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge);

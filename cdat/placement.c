@@ -1,4 +1,4 @@
-/* placement.c — the page placement policies of SPEC §8.5. */
+/* placement.c — the page placement policies of docs/cdat-placement.md. */
 #include "placement.h"
 #include "../common/diag.h"
 

@@ -1,4 +1,4 @@
-/* placement.h — page → home node (SPEC §8.5), decided at a page's first
+/* placement.h — page → home node (docs/cdat-placement.md), decided at a page's first
  * access in the simulation and kept for the rest of the run.
  *
  *   rr1          page number mod nodes; with private ranges (-HPUX,

@@ -1,5 +1,5 @@
-/* protocol.c — the full-map directory protocol of SPEC §8.3 in its 8
- * variants, the local snoop, the interconnect cache (§8.4), replacements and
+/* protocol.c — the full-map directory protocol of docs/cdat-protocol.md in
+ * its 8 variants, the local snoop, the interconnect cache, replacements and
  * I/O processor requests. Each function builds one sequence of transactions
  * in m->seq, updates the caches and the home's view, and hands the sequence
  * to m->on_seq. docs/cdat-protocol.md gives every case as a table. */
@@ -11,7 +11,8 @@
 
 void mach_protocol_switches(unsigned n, bool *rl_a, bool *er_announced, bool *dt)
 {
-    /* Table 2 of the report: RL (A = may load remote lines exclusive), ER, DT. */
+    /* The HP Labs report's Table 2 (docs/cdat-protocol.md): RL (A = may load
+     * remote lines exclusive), ER, DT. */
     static const bool t[9][3] = {
         { 0, 0, 0 }, { 1, 1, 1 }, { 0, 1, 0 }, { 0, 0, 0 }, { 1, 0, 0 },
         { 1, 0, 1 }, { 1, 1, 0 }, { 0, 0, 1 }, { 0, 1, 1 },
@@ -270,7 +271,7 @@ static bool invalidate_holders(machine *m, const holder_set *h, int except, uint
 
 static void emit(machine *m) { m->on_seq(m->ctx, &m->seq); }
 
-/* A replacement in cpu's d-cache (SPEC §8.3 "Replacements"). An exclusive or
+/* A replacement in cpu's d-cache (docs/cdat-protocol.md §5). An exclusive or
  * dirty victim leaves the i-cache too: the home forgets (or may forget) the
  * processor, so no copy of it may stay behind. */
 static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cache_state vst, mach_ref *r)
@@ -312,7 +313,7 @@ static void fill(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, c
 }
 
 /* A remote line reached node n in shared state from outside: the node's
- * interconnect cache keeps it and the home records it (SPEC §8.4). Its own
+ * interconnect cache keeps it and the home records it (docs/cdat-protocol.md §6). Its own
  * victims go silently (the home keeps a stale holder). */
 static void icc_keep(machine *m, dir_view *e, int n, uint32_t line)
 {

@@ -1,5 +1,5 @@
 /* stats.h — cdat's counters per processor (and I/O processor) and their
- * report lines L01–L16 (SPEC §8.7; every field in docs/cdat-report.md). */
+ * report lines L01–L16 (every field in docs/cdat-report.md). */
 #ifndef DSM_CDAT_STATS_H
 #define DSM_CDAT_STATS_H
 

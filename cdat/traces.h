@@ -1,4 +1,4 @@
-/* traces.h — cdat's general and detailed traces (SPEC §8.6; the records are
+/* traces.h — cdat's general and detailed traces (formats/CDAT-TRACES.md; the records are
  * formats/cdat_trace.h, the files formats/CDAT-TRACES.md).
  *
  * General: <prefix>.general.<n>, one file per processor n (0 … P-1) and per

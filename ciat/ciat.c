@@ -1,4 +1,4 @@
-/* ciat.c — Configuration Independent Analysis Tool (SPEC §7).
+/* ciat.c — Configuration Independent Analysis Tool (docs/ciat-report.md).
  *
  * The shared scheduler (common/scheduler) interleaves the traces; ciat's
  * hooks count the instruction mix and calls (stats.c), run the communication
@@ -100,7 +100,7 @@ typedef struct ciat {
 
 static bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
 
-/* ---- communication analysis (SPEC §7.4) ---- */
+/* ---- communication analysis (docs/ciat-report.md, L10–L15) --- */
 
 static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t degree)
 {
@@ -390,7 +390,7 @@ static void matrix_sum_lines(ciat *c, int phase, const comm_matrix *m, const boo
 }
 
 /* At the end of the last phase: each location with a writer and readers
- * completes a sharing instance (SPEC §7.4). */
+ * completes a sharing instance (docs/ciat-report.md, L10–L15). */
 static void final_sharing(void *ctx, const block *b)
 {
     ciat *c = ctx;

@@ -1,4 +1,4 @@
-/* locmap.h — ciat's per-location and per-page state (SPEC §7.4, §7.6).
+/* locmap.h — ciat's per-location and per-page state (docs/ciat-report.md, L10–L15, L20–L39).
  *
  * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
  * bytes, made on first touch and reached through a two-level radix table
@@ -43,7 +43,7 @@
 #define COUNT_MAX 0x7FFFFFFEu
 
 typedef struct loc {
-    uint16_t writer;            /* w of SPEC §7.4, LOC_NONE if never written */
+    uint16_t writer;            /* last writer w (docs/ciat-report.md L10), LOC_NONE if never written */
     uint16_t owner;             /* first accessor, LOC_SHARED, or LOC_NONE */
     uint32_t readers;           /* reader set (ciat/reader_sets.h) */
     uint32_t count;             /* accesses; COUNT_CODE: they were fetches; or COUNT_SPILLED */

@@ -1,4 +1,4 @@
-/* reader_sets.h — the reader sets R of the communication analysis (SPEC §7.4).
+/* reader_sets.h — the reader sets R of the communication analysis (docs/ciat-report.md, L10–L15).
  *
  * A location stores its set in 32 bits: 0 = empty, READER_ONE|t = the single
  * reader t, otherwise the id of an interned set of two or more threads. Sets

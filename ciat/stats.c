@@ -114,7 +114,7 @@ int ciat_stats_load_class(unsigned size_code, unsigned regtype)
 
 int ciat_stats_store_class(unsigned size_code, unsigned regtype)
 {
-    if (size_code == 0) return 0;       /* zero and three: by size alone (SPEC 7.1) */
+    if (size_code == 0) return 0;       /* zero and three: by size alone (L03) */
     if (size_code == 3) return 3;
     if (regtype == SMAIT_REG_FIXED) {
         if (size_code == 1) return 1;

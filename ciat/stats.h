@@ -1,5 +1,5 @@
 /* stats.h — ciat's per-thread counters of one phase (or of the whole run) and
- * the report lines they print (SPEC §7.1–§7.4, lines L01–L15). */
+ * the report lines they print (docs/ciat-report.md, lines L01–L15). */
 #ifndef DSM_CIAT_STATS_H
 #define DSM_CIAT_STATS_H
 
@@ -46,7 +46,8 @@ void ciat_stats_clear(thread_stats *s);
 void ciat_stats_add(thread_stats *into, const thread_stats *from);
 bool ciat_stats_any(const thread_stats *s);
 
-/* Classes of SPEC §7.1 for a memory-access record's size code and register type. */
+/* The classes of L02 and L03 (docs/ciat-report.md) for a memory-access
+ * record's size code and register type. */
 int ciat_stats_load_class(unsigned size_code, unsigned regtype);
 int ciat_stats_store_class(unsigned size_code, unsigned regtype);
 

@@ -32,7 +32,7 @@ static void close_page(scan_ctx *s)
     if (!s->cur.open) return;
     memusage_page *p = &s->cur.p;
     usage_totals *u = s->u;
-    /* Sharing is decided by touched bytes (SPEC 7.6); a page whose accesses
+    /* Sharing is decided by touched bytes (docs/ciat-report.md, L20–L39); a page whose accesses
      * touched no byte (zero-byte stores) belongs to who accessed it. */
     uint16_t owner = s->cur.owner != LOC_NONE ? s->cur.owner : s->cur.accessor;
     bool shared = owner == LOC_SHARED;

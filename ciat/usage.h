@@ -1,4 +1,4 @@
-/* usage.h — memory usage of SPEC §7.6: the RxTx L20–L39 lines and the
+/* usage.h — memory usage (docs/ciat-report.md): the RxTx L20–L39 lines and the
  * memory usage file, from one pass over ciat's blocks in address order. */
 #ifndef DSM_CIAT_USAGE_H
 #define DSM_CIAT_USAGE_H

@@ -9,7 +9,7 @@
  * llvm.memcpy/memmove/memset. Level 3 adds procedure starts, procedure
  * calls and taken branches over a synthetic code layout: every function is
  * laid out block after block, 4 bytes per recorded access, per call and per
- * terminator, so ciat's instruction-stream reconstruction (SPEC §4) walks
+ * terminator, so ciat's instruction-stream reconstruction (docs/scheduler.md §2) walks
  * exactly the recorded instructions. At every level, atomics that
  * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
  * record their release/acquire (rt_atomic.c), and fences are counted; level 1

@@ -1,4 +1,4 @@
-/* clock_queue.h — runnable threads ordered by pseudo clock (SPEC §5.1).
+/* clock_queue.h — runnable threads ordered by pseudo clock (docs/scheduler.md §3).
  *
  * cq_pick returns the thread with the smallest clock; among equal clocks, the
  * first one after `prev` in cyclic thread order. It is a calendar queue: one

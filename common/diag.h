@@ -1,4 +1,4 @@
-/* diag.h — messages and exit statuses shared by every tool (SPEC §10).
+/* diag.h — messages and exit statuses shared by every tool (README.md, "Exit status and messages").
  *
  * Messages go to stderr as "tool: file: offset: reason". A fatal error first
  * removes every unfinished output file (common/out_file), then exits. */

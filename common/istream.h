@@ -1,4 +1,4 @@
-/* istream.h — instruction-stream reconstruction of one thread (SPEC §4).
+/* istream.h — instruction-stream reconstruction of one thread (docs/scheduler.md §2).
  *
  * pc is valid or unknown (unknown at the start). A procedure start sets it; a
  * memory access executes one instruction, fetched at pc when pc is known; a
@@ -13,7 +13,7 @@
 
 enum { ISTREAM_DEFAULT_GAP_LIMIT = 4096, ISTREAM_INSN_BYTES = 4 };
 
-/* Per-thread instruction counts (SPEC §4 "Counts per thread"). */
+/* Per-thread instruction counts (docs/scheduler.md §2 "Counts per thread"). */
 typedef struct istream_counts {
     uint64_t executed;          /* drives the pseudo clock */
     uint64_t fetched;           /* instructions with a known address */

@@ -1,6 +1,6 @@
 /* options.h — one table of options drives parsing, validation and --help.
  *
- * Both spellings of SPEC §3 are accepted for every long option: the report's
+ * Both spellings (docs/trace-sets.md §4) are accepted for every long option: the report's
  * single-dash form (-ciat_events, -HPUX, -dma_bw 20) and the GNU form
  * (--ciat-events, --hpux, --dma-bw=20); a long name's value may be attached
  * with '=' in both (-dma_bw=20). Long names are matched after folding case

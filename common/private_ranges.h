@@ -1,5 +1,6 @@
 /* private_ranges.h — address ranges reserved for private pages, shared by
- * ciat (memory usage, SPEC §7.6) and cdat (placement, §8.5): the options
+ * ciat (memory usage, docs/ciat-report.md L20–L39) and cdat (placement,
+ * docs/cdat-placement.md): the options
  * -private_range LO:HI (repeatable) and -HPUX (0x40000000-0x7fffffff). */
 #ifndef DSM_COMMON_PRIVATE_RANGES_H
 #define DSM_COMMON_PRIVATE_RANGES_H

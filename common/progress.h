@@ -1,4 +1,4 @@
-/* progress.h — a one-line progress meter on stderr (SPEC §10).
+/* progress.h — a one-line progress meter on stderr (README.md, "Exit status and messages").
  *
  * Shown only when stderr is a terminal (and the tool was not given -q):
  * records/s and the share of the input read when file sizes are known.

@@ -1,4 +1,4 @@
-/* report.h — the report files of ciat and cdat (SPEC §6).
+/* report.h — the report files of ciat and cdat (docs/reports.md).
  *
  * Header lines start with '#': tool, version, command line, inputs, byte
  * order, options in force and (at the end of the run) problem counts; never
@@ -50,13 +50,13 @@ void report_reader_problems(report *r, const trace_set *ts, trace_reader *const 
 void report_line(report *r, int phase, int thread, int ll, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-/* Number formats of SPEC §6: "P%" as %.2f of n/d, ratios %.4f; a zero
+/* Number formats of docs/reports.md: "P%" as %.2f of n/d, ratios %.4f; a zero
  * denominator gives 0. buf must hold REPORT_NUM bytes. */
 enum { REPORT_NUM = 48 };
 const char *report_pct(char *buf, uint64_t n, uint64_t d);
 const char *report_ratio(char *buf, double n, double d);
 
-/* Slice mode (SPEC 5.2): a header line with its options; nothing in thread mode. */
+/* Slice mode (docs/scheduler.md §13): a header line with its options; nothing in thread mode. */
 void report_slice_header(report *r, const sched_options *so);
 
 /* The synchronisation rule in force ("# sync: recorded" or "# sync: simulated

@@ -30,7 +30,7 @@ void run_options_init(run_options *ro, option_spec *specs)
         { "parallel", 'p', NULL, OPT_FLAG, NULL, &ro->parallel_start, NULL, 0, 0,
           "no spawn/join in the traces: one parallel phase of all threads" },
         { "gap-limit", 0, "gap_limit", OPT_UINT, "BYTES", &ro->gap_limit, NULL, 0, UINT32_MAX,
-          "longest gap filled before a branch (default 4096 bytes; SPEC section 4)" },
+          "longest gap filled before a branch (default 4096 bytes; docs/scheduler.md §2)" },
         { "byte-order", 0, "byte_order", OPT_CALL, "ORDER", &ro->order, options_byte_order, 0, 0,
           "byte order of the traces: little, big or auto (default auto)" },
         { "lenient", 0, NULL, OPT_FLAG, NULL, &ro->lenient, NULL, 0, 0,
@@ -56,7 +56,7 @@ void run_options_init(run_options *ro, option_spec *specs)
 
 static void select_set(const run_options *ro, char **operands, int n, trace_set *ts);
 
-/* Slice-mode options only make sense together (SPEC 5.2). */
+/* Slice-mode options only make sense together (docs/scheduler.md §13). */
 static void check_slice_options(const run_options *ro)
 {
     const char *needs_i = ro->affinity ? "-a" : ro->slice_length ? "-s" : ro->keep_slices ? "-k" :

@@ -20,7 +20,7 @@ typedef struct run_options {
     const char *trace_list;     /* -t */
     const char *call_list;      /* -c */
     const char *out_dir;        /* -o */
-    uint64_t slice_cpus;        /* -i p: slice mode (SPEC 5.2); 0 = thread mode */
+    uint64_t slice_cpus;        /* -i p: slice mode (docs/scheduler.md §13); 0 = thread mode */
     bool affinity;              /* -a */
     uint64_t slice_length;      /* -s v; 0 = not given */
     bool keep_slices;           /* -k */

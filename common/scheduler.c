@@ -1,4 +1,4 @@
-/* scheduler.c — thread-mode interleaving, phases and synchronisation (SPEC §5.1). */
+/* scheduler.c — thread-mode interleaving, phases and synchronisation (docs/scheduler.md §3–§10). */
 #include "scheduler_internal.h"
 #include "diag.h"
 #include "progress.h"
@@ -109,7 +109,7 @@ static void end_phase(scheduler *s, bool sync)
 /* Leave a parallel phase for a serial one (or finish when thread 0 is done). */
 static void parallel_phase_over(scheduler *s)
 {
-    /* SPEC 5.1: the analysis ends when a parallel phase ends with thread 0's
+    /* docs/scheduler.md §4: the analysis ends when a parallel phase ends with thread 0's
      * trace exhausted, also when its join was its last record. */
     s->phase.last = s->o.parallel_start || s->th[0].state == T_FINISHED ||
                     trace_reader_at_end(s->th[0].r);

@@ -1,4 +1,4 @@
-/* scheduler.h — the pseudo-clock scheduler shared by ciat and cdat (SPEC §4, §5).
+/* scheduler.h — the pseudo-clock scheduler shared by ciat and cdat (docs/scheduler.md).
  *
  * The scheduler interleaves the traces of a set, reconstructs each thread's
  * instruction stream, tracks phases and synchronisation, and drives a tool
@@ -6,9 +6,9 @@
  * hook may be NULL. ciat and cdat see exactly the same sequence of events.
  *
  * Every event names the trace (`thread`) and the processor that runs it
- * (`cpu`): equal in thread mode; different in slice mode (SPEC §5.2), where
+ * (`cpu`): equal in thread mode; different in slice mode (docs/scheduler.md §13), where
  * clocks belong to processors. `clock` is the pseudo clock after the
- * instruction that caused the event was counted (§8.2). */
+ * instruction that caused the event was counted (docs/cdat-protocol.md §8). */
 #ifndef DSM_COMMON_SCHEDULER_H
 #define DSM_COMMON_SCHEDULER_H
 
@@ -71,7 +71,7 @@ typedef struct sched_hooks {
      * Returns the cycles the thread must wait before it goes on (a synchronous
      * disk read under cdat -handle_io; 0 for everything else). Thread mode:
      * the thread stops (WAIT_IO) and resumes that many cycles later. Slice
-     * mode: the process also gives its processor up meanwhile (SPEC §5.2). */
+     * mode: the process also gives its processor up meanwhile (docs/scheduler.md §13). */
     uint64_t (*call)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
     /* A taken branch, procedure call or procedure start record, after its fetches. */
     void (*branch)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
@@ -90,7 +90,7 @@ typedef struct sched_options {
     bool lenient;               /* release deadlocked threads, ignore bad unlocks */
     uint32_t gap_limit;         /* default ISTREAM_DEFAULT_GAP_LIMIT */
     bool progress;              /* progress meter on stderr */
-    /* Slice mode (SPEC §5.2): the traces are processes run on slice_cpus
+    /* Slice mode (docs/scheduler.md §13): the traces are processes run on slice_cpus
      * processors; 0 = thread mode. */
     int slice_cpus;             /* -i p */
     bool affinity;              /* -a: a process stays on its first processor */

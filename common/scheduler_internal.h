@@ -1,5 +1,6 @@
 /* scheduler_internal.h — the scheduler's state, shared by its two modes:
- * thread mode (scheduler.c, SPEC §5.1) and slice mode (slice_mode.c, §5.2).
+ * thread mode (scheduler.c, docs/scheduler.md §3–§10) and slice mode
+ * (slice_mode.c, docs/scheduler.md §13).
  * Not for the tools: they use scheduler.h. */
 #ifndef DSM_COMMON_SCHEDULER_INTERNAL_H
 #define DSM_COMMON_SCHEDULER_INTERNAL_H
@@ -62,7 +63,7 @@ static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; 
 noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
                                      const char *hint) __attribute__((cold));
 
-/* Execute one memory, branch or procedure-start record of thread t (SPEC §4). */
+/* Execute one memory, branch or procedure-start record of thread t (docs/scheduler.md §2). */
 static inline __attribute__((always_inline)) void
 exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
 {
@@ -86,7 +87,7 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
     default: {                      /* 0x8 taken branch, 0xC procedure call */
         uint32_t src = smait_branch_src(f1), pc = x->is.pc;
         if (x->is.valid && pc <= src && src - pc <= s->o.gap_limit) {
-            /* SPEC §4: "while pc < src" — a gap that is not a multiple of
+            /* docs/scheduler.md §2: "while pc < src" — a gap that is not a multiple of
              * 4 bytes (pc from an unaligned target) still fetches at pc. */
             uint32_t k = (uint32_t)(((uint64_t)(src - pc) + ISTREAM_INSN_BYTES - 1) /
                                     ISTREAM_INSN_BYTES);

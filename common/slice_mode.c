@@ -1,4 +1,4 @@
-/* slice_mode.c — slice mode (SPEC §5.2): the T traces are processes, run on
+/* slice_mode.c — slice mode (docs/scheduler.md §13): the T traces are processes, run on
  * p processors with one pseudo clock each.
  *
  * A trace is cut into slices at synchronising call records (01–07, 13, 14,
@@ -271,7 +271,7 @@ static void release(scheduler *s, int c, sched_wait why)
 }
 
 /* Put process t back in the queue for the rest of its slice: its start time
- * is start + (end - start) × done / total of the whole slice (SPEC §5.2),
+ * is start + (end - start) × done / total of the whole slice (docs/scheduler.md §13),
  * rounded down; with no known end it keeps its start. */
 static void requeue_rest(slice_state *sl, int t, uint64_t records)
 {

@@ -1,4 +1,4 @@
-/* trace_reader.h — streaming reader of one SMAIT trace (SPEC §2), shared by all tools.
+/* trace_reader.h — streaming reader of one SMAIT trace (formats/SMAIT.md), shared by all tools.
  *
  * Reads a plain file, a gzip file (detected by its magic bytes) or standard input
  * ("-"), decides the byte order, converts records to host order and validates them
@@ -33,7 +33,7 @@ typedef struct trace_reader trace_reader;
 trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts);
 void trace_reader_close(trace_reader *r);
 
-/* Pairs r with a call trace (SPEC §3): each call record of r gets its start and
+/* Pairs r with a call trace (docs/trace-sets.md §3): each call record of r gets its start and
  * end time from the matching call record of calls; r owns calls afterwards. */
 void trace_reader_attach_calls(trace_reader *r, trace_reader *calls);
 

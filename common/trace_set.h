@@ -1,4 +1,4 @@
-/* trace_set.h — the P traces of one run and the names of its outputs (SPEC §3).
+/* trace_set.h — the P traces of one run and the names of its outputs (docs/trace-sets.md).
  *
  * A set comes from a prefix "trace.P" (files trace.P.0 … trace.P.(P-1), P the
  * number after the last dot, each also found as trace.P.k.gz or trace.P.k.zst

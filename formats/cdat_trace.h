@@ -1,5 +1,5 @@
 /* cdat_trace.h — cdat's transaction codes and the records of its general and
- * detailed traces (SPEC §8.6, the report's Appendix C; field by field in
+ * detailed traces (formats/CDAT-TRACES.md, the report's Appendix C; field by field in
  * formats/CDAT-TRACES.md).
  *
  * A transaction's class is its code's tens digit, and the class decides the

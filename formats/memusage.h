@@ -1,5 +1,5 @@
 /* memusage.h — the memory usage file written by ciat and read by cdat
- * (SPEC §7.6; field by field in formats/MEMORY-USAGE.md).
+ * (docs/ciat-report.md, L20–L39; field by field in formats/MEMORY-USAGE.md).
  *
  *   # dsmtrace memory usage
  *   # page_size 4096

@@ -222,6 +222,6 @@ smait_order smait_detect_order(const unsigned char *bytes, size_t nbytes)
         n = 16;
     bool little = smait_valid_prefix(bytes, n, SMAIT_ORDER_LITTLE) == n;
     bool big = smait_valid_prefix(bytes, n, SMAIT_ORDER_BIG) == n;
-    /* SPEC §2.1: both or neither valid -> little-endian. */
+    /* formats/SMAIT.md §2: both or neither valid -> little-endian. */
     return big && !little ? SMAIT_ORDER_BIG : SMAIT_ORDER_LITTLE;
 }

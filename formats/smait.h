@@ -1,4 +1,4 @@
-/* smait.h — the SMAIT trace record format (SPEC §2; field by field in formats/SMAIT.md).
+/* smait.h — the SMAIT trace record format (field by field in formats/SMAIT.md).
  *
  * A trace is a sequence of 8-byte simple records (f1, f2). This header classifies
  * and builds them; it knows nothing about files (common/trace_reader does). All
@@ -142,7 +142,7 @@ static inline unsigned smait_record_span(uint32_t f1)
     return smait_classify(f1) == SMAIT_CALL_PART ? SMAIT_CALL_PARTS : 1;
 }
 
-/* Lowercase name of a call type (SPEC §7.3), or NULL for types without a name. */
+/* Lowercase name of a call type (docs/ciat-report.md, L07), or NULL for types without a name. */
 const char *smait_call_name(unsigned call_type);
 /* Call type of a name, or -1. Accepts the names above and "type_0xNN". */
 int smait_call_type_of(const char *name);
@@ -151,7 +151,7 @@ int smait_call_type_of(const char *name);
 const char *smait_kind_name(smait_kind k);
 const char *smait_access_name(unsigned access);
 
-/* Byte order of a trace file (SPEC §2.1). */
+/* Byte order of a trace file (formats/SMAIT.md §2). */
 typedef enum smait_order { SMAIT_ORDER_AUTO = 0, SMAIT_ORDER_LITTLE, SMAIT_ORDER_BIG } smait_order;
 
 const char *smait_order_name(smait_order o);        /* "auto", "little", "big" */
@@ -164,7 +164,7 @@ void smait_store_raw(unsigned char *bytes, smait_raw r, smait_order o);
 /* Convert n simple records in place from file order o to host order. */
 void smait_to_host(smait_raw *recs, size_t n, smait_order o);
 
-/* Decide the byte order of a file from its first bytes (SPEC §2.1): decode up to
+/* Decide the byte order of a file from its first bytes (formats/SMAIT.md §2): decode up to
  * the first 16 simple records both ways; the order in which they are valid wins;
  * when both or neither are, little-endian. (A big-endian word load 00000040 is
  * also a valid little-endian procedure start 40000000: a big-endian trace that

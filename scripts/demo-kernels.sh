@@ -10,7 +10,7 @@
 # -ciat_events, cdat on configs/4x4.ini and configs/spp1600.ini, and tdat on
 # ciat's event trace, and prints a few lines of each. The kernels are built
 # with -O2 but without vectorisation: ciat attributes a wide access to its
-# first location only (SPEC §7.4), so vector loads would hide communication.
+# first location only (docs/ciat-report.md, L10–L15), so vector loads would hide communication.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -40,7 +40,7 @@ static const char usage_schedule[] =
     "processes it ('CLOCK Tthread INDEX: record'; in slice mode, -i P,\n"
     "'CLOCK Pprocessor Tprocess INDEX: record'), phase begins and ends with\n"
     "per-thread (and per-processor) counts, and threads stopping and resuming\n"
-    "(SPEC sections 4, 5).\n";
+    "(docs/scheduler.md).\n";
 
 static const char usage_diff[] =
     "Usage: smait diff [options] A B\n"

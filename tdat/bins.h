@@ -1,4 +1,4 @@
-/* bins.h — events counted per clock bin, in one growable array (SPEC §9).
+/* bins.h — events counted per clock bin, in one growable array (docs/tdat.md).
  *
  * Bin i covers clocks [i·w, (i+1)·w). Clocks come in any order; the array
  * grows (doubling, new bins zero) to the largest bin seen, so memory depends

@@ -1,4 +1,4 @@
-/* distrib.h — the statistics of tdat's frequency file (SPEC §9).
+/* distrib.h — the statistics of tdat's frequency file (docs/tdat.md).
  *
  * A bin's rate is its events / p (events per bin per processor). Over all
  * bins: average, minimum, maximum and the population standard deviation of

@@ -1,4 +1,4 @@
-/* record.h — one line of an event trace as tdat sees it (SPEC §9).
+/* record.h — one line of an event trace as tdat sees it (docs/tdat.md).
  *
  * A line is a list of fields separated by blanks and tabs. tdat needs only
  * the clock field (a decimal unsigned 64-bit number, parsed here without

@@ -1,4 +1,4 @@
-/* tdat.c — Time Distribution Analysis Tool (SPEC §9; docs/tdat.md).
+/* tdat.c — Time Distribution Analysis Tool (docs/tdat.md).
  *
  *   tdat [options] event_trace time_file bin_width p > freq_file
  *
@@ -143,7 +143,7 @@ static bins *series_of(line_reader *lr, const tdat_options *o, const char *field
     return &series_bins[nseries++];
 }
 
-/* bin_width and p: positive integers (SPEC §9: 0 is a usage error). */
+/* bin_width and p: positive integers (docs/tdat.md: 0 is a usage error). */
 static uint64_t positive_operand(const char *what, const char *text)
 {
     uint64_t v;

@@ -1,4 +1,4 @@
-/* rt_thread.c — pthreads onto SMAIT's thread model (SPEC §5.1).
+/* rt_thread.c — pthreads onto SMAIT's thread model (docs/scheduler.md §4).
  *
  * The main thread is trace 0. A region begins when trace 0 creates a thread
  * while no created thread is live (spawn region=r threads=0: all traces);
@@ -284,7 +284,7 @@ int __wrap_pthread_barrier_wait(pthread_barrier_t *b)
     rt_slot *t = rt_self;
     if (!t)
         return rc;
-    unsigned count = 0;         /* unknown: all threads of the phase (SPEC §5.1) */
+    unsigned count = 0;         /* unknown: all threads of the phase (docs/scheduler.md §4) */
     rt_spin_lock(&slots_lock);
     for (int i = 0; i < MAX_BARRIERS; i++)
         if (barriers[i].b == b)

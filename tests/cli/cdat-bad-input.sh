@@ -1,4 +1,6 @@
-# cdat-bad-input.sh — bad input to cdat (SPEC §2.4, §3, §8.1, §8.5, §10):
+# cdat-bad-input.sh — bad input to cdat (formats/SMAIT.md §12,
+# docs/trace-sets.md, configs/README.md, docs/cdat-placement.md, README.md
+# "Exit status and messages"):
 # every error class stops cdat with exit status 2 (1 for usage errors) and
 # one message naming the file — with file:line for a configuration file, the
 # line for a memory usage file, the byte offset and record for a trace — and
@@ -47,7 +49,7 @@ cdat: bad.ini:$3
 EOT
 }
 
-# ---- configuration files: file:line and the reason (SPEC §8.1) ---------------------------
+# ---- configuration files: file:line and the reason (configs/README.md) -------------------
 cfg "unknown section" '[system]\nnodes = 2\n\n[caches]\nsize = 1K\n' \
     "4: unknown section [caches] (system, output, dcache, icache, interconnect_cache, mapping)"
 cfg "unknown section without keys" '[system]\nnodes = 2\n[bogus]\n' \
@@ -188,7 +190,7 @@ cdat: few.ini: 3 traces but the machine has 2 processors: map thread 2 (and ever
 --- exit 2
 EOF
 
-# ---- memory usage files (rr2, oracle; SPEC §8.5, formats/MEMORY-USAGE.md) -----------------
+# ---- memory usage files (rr2, oracle; docs/cdat-placement.md, formats/MEMORY-USAGE.md) ----
 ciat g.2
 mv g.2.memory g.memory
 rm g.2.ciat_report
@@ -230,7 +232,7 @@ mu "owner thread beyond the trace set" owner.memory \
 mkdir dir.memory
 mu "a directory" dir.memory "memory usage file (allocation oracle): read error: Is a directory"
 
-# ---- invalid traces (SPEC §2.4): file, byte offset, record, reason -------------------------
+# ---- invalid traces (formats/SMAIT.md §12): file, byte offset, record, reason --------------
 # bad_set NAME TEXT: assemble TEXT as NAME.2 and make an earlier good run's
 # outputs of prefix NAME.2 (the same as g.2's) for the refused run to keep.
 bad_set() {
@@ -348,7 +350,7 @@ cdat: bu.2.0: 8: record 1: thread 0 ends a critical section on lock 0x00009000 t
 --- exit 2
 EOF
 
-# ---- call traces that do not match (SPEC §3) ----------------------------------------------------
+# ---- call traces that do not match (docs/trace-sets.md §3) --------------------------------------
 # g.2's call records: T0 spawn, barrier, join; T1 barrier, join.
 printf 'threads 2\nthread 0\nspawn 1 2 @10:20\nwrite buf=0 bytes=8 fd=1 @30:40\njoin\nthread 1\nbarrier 0x8000 2\njoin\n' >ctype.txt
 smait asm ctype.txt ctype
@@ -400,7 +402,7 @@ cdat: tr.2.1: 112: record 14: truncated final record (file size is not a multipl
 --- exit 2
 EOF
 
-# ---- an interrupted run (SPEC §3) ---------------------------------------------------------------
+# ---- an interrupted run (docs/trace-sets.md §6) -------------------------------------------------
 # cdat reads a long trace through a pipe that stalls after 4 MB; once its
 # temporaries exist (two general traces, the detailed trace, the report) it
 # is killed (SIGTERM, then SIGHUP): they go, and the earlier run's outputs

@@ -1,5 +1,5 @@
-# cdat-io.sh — cdat's I/O simulation (-handle_io and its options; SPEC §8.3
-# I/O processors, §8.8; docs/cdat-io.md): golden runs on tiny trace sets
+# cdat-io.sh — cdat's I/O simulation (-handle_io and its options; docs/cdat-io.md,
+# and docs/cdat-protocol.md §7 for the I/O processors): golden runs on tiny trace sets
 # whose comments derive every transaction and the compared numbers by hand,
 # the disk-time arithmetic, waiting and not waiting, the choice of I/O
 # processor, bad option values, and random sets with reads and writes

@@ -1,5 +1,5 @@
 # cdat-options.sh — every cdat option in both spellings (the report's
-# single-dash -name_with_underscores and GNU --name-with-dashes, SPEC §3),
+# single-dash -name_with_underscores and GNU --name-with-dashes, docs/trace-sets.md §4),
 # each with an effect that shows in the outputs; the [output] switches of
 # the configuration; every shipped configs/*.ini on a small trace set; and
 # invalid option values (usage errors: exit 1, a message, the --help hint,
@@ -520,7 +520,7 @@ pages placed 22, listed by ciat 22
 --- exit 0
 EOF
 # 4x4.ini's comment: for oracle, add memory_usage = the .memory file ciat
-# wrote. Oracle placement (SPEC 8.5) computed from that file independently:
+# wrote. Oracle placement (docs/cdat-placement.md) computed from that file independently:
 # code pages replicated, a page of one thread (owner >= 0) on its node
 # (owner / 4), a shared page on page mod 4.
 sed 's/^allocation = first_touch.*/allocation = oracle\nmemory_usage = rs.16.memory/' "$CONFIGS/4x4.ini" >oracle.ini

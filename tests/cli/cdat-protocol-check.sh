@@ -1,7 +1,7 @@
 # cdat-protocol-check.sh — random trace sets through cdat under every protocol
 # (1-8) and every page placement (rr1, rr2, oracle, first_touch), each detailed
 # trace replayed by the protocol checker (tests/tools/cdat_check.c, built by
-# make check as $CDAT_CHECK): the forms of SPEC §8.3, the coherence invariants
+# make check as $CDAT_CHECK): the forms of docs/cdat-protocol.md, the coherence invariants
 # (at most one owner, no sharer beside it, returns from the owner) and the
 # report's transaction counts (RxTxL10/L11, RxT<p>L10/L11).
 #
@@ -69,7 +69,7 @@ machine "4x2 with interconnect caches" 4 2 2 64 2K 8 12
 machine "2x4, 32-byte lines, interconnect caches" 2 4 4 32 1K 8 13
 machine "3x3, 10 threads (two on processor 4)" 3 3 3 64 0 10 14 "thread.9 = 1.1"
 
-# Coverage: each protocol's runs show what its switches allow (SPEC §8.3).
+# Coverage: each protocol's runs show what its switches allow (docs/cdat-protocol.md).
 # Slice mode (-i): processes move between processors, so each cache sees
 # other processes' lines; the invariants and the Tx counts still hold.
 rm -f rs.*

@@ -1,4 +1,5 @@
-# ciat-bad-input.sh — bad input (SPEC §2.4, §3, §5.1, §10): exit status 2,
+# ciat-bad-input.sh — bad input (formats/SMAIT.md §12, docs/trace-sets.md,
+# docs/scheduler.md §8, README.md "Exit status and messages"): exit status 2,
 # a message naming the file (offset, record) and the reason, no output file
 # written — no .ciat_report, .memory or .ciat_events, no temporary *.tmp.*
 # file — and the outputs of an earlier good run of the same prefix stay
@@ -188,7 +189,7 @@ no_outputs "list with a missing file: no output" . ms.list
 
 # ---- call traces that do not match ------------------------------------------------------------------
 # Thread t's k-th call record pairs with call trace t's k-th; the types
-# must agree and the counts must be equal (SPEC §3).
+# must agree and the counts must be equal (docs/trace-sets.md §3).
 earlier ct
 printf 'threads 2\nthread 0\nspawn 1 2 @10:20\nwrite buf=0 bytes=8 fd=1 @30:40\njoin\nthread 1\nbarrier 0x8000 2\njoin\n' >ctype.txt
 smait asm ctype.txt ctype
@@ -230,7 +231,7 @@ EOF
 # A call trace set of another size: refused with a message naming both sets,
 # no output. The operand form (calls.3 trace.2) is a usage error (exit 1).
 # For the list form only a failure is required here: ciat exits 1 (usage
-# error), but a list file's content is input, which SPEC §10 makes a data
+# error), but a list file's content is input, which README.md, "Exit status and messages" makes a data
 # error (exit 2) like the empty trace list above — an open question.
 earlier cn
 printf 'threads 3\nthread 0\nspawn 1 2\nthread 1\nthread 2\n' >c3.txt

@@ -135,11 +135,11 @@ RxTxL15: rar 8
 EOT
 check_same "handoff: the memory file does not depend on the interleaving" "$D/handoff-sem.memory.expected" "$D/handoff-barrier.memory.expected"
 
-# The sum rules of SPEC §7.4 hold in every golden report: sum k*S[k] = RAW
+# The sum rules (docs/ciat-report.md, L10–L15) hold in every golden report: sum k*S[k] = RAW
 # in the aggregate (RxTx; S[k] goes to the writer, RAW to the reader, so not
 # per thread or phase), sum I[k] = WAR in every line (each phase and thread).
 for f in "$D"/*.report.expected; do
-    check "$(basename "$f" .report.expected): identities of SPEC §7.4" awk '
+    check "$(basename "$f" .report.expected): identities of docs/ciat-report.md, L10–L15" awk '
         { tag = $1; sub(/:$/, "", tag); r = tag; sub(/L.*/, "", r) }
         $2 == "raw" { raw[r] = $3 } $2 == "war" { war[tag] = $3 }
         $2 == "raw_degree" { s = 0; for (i = 3; i <= NF; i++) { split($i, kv, ":"); s += kv[1] * kv[2] }

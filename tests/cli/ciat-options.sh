@@ -1,5 +1,5 @@
 # ciat-options.sh — every ciat option in both spellings (the report's
-# -name_with_underscores and the GNU --name-with-dashes, SPEC §3), each with
+# -name_with_underscores and the GNU --name-with-dashes, docs/trace-sets.md §4), each with
 # an effect that shows in the outputs, and invalid values (usage errors:
 # exit 1, a message and the --help hint). The trace set is
 # tests/cli/ciat/opt.txt; its comments derive the numbers checked here.

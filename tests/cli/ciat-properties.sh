@@ -1,7 +1,7 @@
 # ciat-properties.sh — property tests: random trace sets (fixed seeds; 2, 4,
 # 16, 128 and 300 threads) made by tests/cli/ciat/randset.awk in the text form,
 # assembled with smait asm and analysed by ciat; tests/cli/ciat/check-report.awk
-# then checks rules that must hold for any input (SPEC §7.4: sum k*S[k] = RAW
+# then checks rules that must hold for any input (docs/ciat-report.md, L10–L15: sum k*S[k] = RAW
 # in the aggregate, sum I[k] = WAR in every phase; the event trace has one
 # line per RAW, WAR, WAW and RAR access; the memory file's columns sum to the
 # L20-L36 totals; Tx and Rx lines are the sums of their parts). The sets mix
@@ -42,7 +42,7 @@ prop 128 1281 1500
 prop 128 1282 1500 -p -grain 16 -page_size 64
 prop 300 3001 300                    # more than 256 threads: reader sets of more than 4 words
 
-# The same input gives byte-identical outputs (SPEC §10).
+# The same input gives byte-identical outputs (README.md, "Exit status and messages").
 awk -v seed=163 -v threads=16 -v n=5000 -f "$D/randset.awk" >rs.txt
 smait asm rs.txt rs
 ciat -ciat_events rs.16

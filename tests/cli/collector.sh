@@ -254,7 +254,7 @@ fi
 # trace i = omp_get_thread_num()): each adds 10 to a[i], loads the OpenMP
 # runtime's thread id for the barrier call (its stack: "?"), meets the
 # others at the explicit barrier (one runtime key, 3 threads), adds a[(i+1)%3] to total in the
-# unnamed critical (lock 0, SPEC §2.2) and increments named in
+# unnamed critical (lock 0, formats/SMAIT.md §3–§8) and increments named in
 # critical(other) (lock = clang's variable for it); the sections are OpenMP
 # criticals (kind=8) with release numbers in the order the threads really
 # took them (checked by seqs.awk, left out of the golden: they differ from
@@ -446,7 +446,7 @@ marker cmd=2 num=2
 end_trace
 --- exit 0
 EOF
-# ciat's classes (SPEC §7.1; the atomic is a load and a store): 10 loads =
+# ciat's classes (docs/ciat-report.md, L01–L05; the atomic is a load and a store): 10 loads =
 # byte (src+12), word (src+8, counter), long (n, m and src+0: 8 bytes
 # fixed-point), float (f), double (d), other (v twice: 16 bytes); 12 stores =
 # byte (dst+12), half (memset dst+4), word (i, dst+8, counter, memset dst+0),

@@ -1,5 +1,5 @@
 # schedule.sh — `smait schedule`: the interleaving of the shared scheduler
-# (common/scheduler.c), one golden test per rule of SPEC §4 (instruction
+# (common/scheduler.c), one golden test per rule of docs/scheduler.md §2 (instruction
 # stream) and §5.1 (thread mode). ciat and cdat process records in exactly
 # this order, so these goldens pin the order for both.
 #
@@ -135,7 +135,7 @@ check "slice mode on flagged traces: the edges are not replayed" \
 --- exit 0
 EOF
 
-# ---- instruction stream (SPEC §4) ---------------------------------------------------------
+# ---- instruction stream (docs/scheduler.md §2) --------------------------------------------
 sched gap gap --fetches                     # gaps filled, too long, backwards, unaligned
 sched gap-limit gap-limit --fetches         # default limit 4096: both gaps filled
 sched gap-limit gap-limit-8 --fetches -gap_limit 8      # the report's spelling
@@ -144,7 +144,7 @@ sched gap-limit gap-limit-8 --fetches --gap-limit 8
 sched level2 level2 -p --fetches            # no branches: nothing fetched
 sched pc-unknown pc-unknown --fetches       # pc unknown until a branch or procedure start
 
-# ---- call traces (SPEC §3) ------------------------------------------------------------------
+# ---- call traces (docs/trace-sets.md §3) ----------------------------------------------------
 check "asm calls-times.txt" smait asm "$D/calls-times.txt" calls-times <<'EOF'
 --- exit 0
 EOF

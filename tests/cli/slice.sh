@@ -1,4 +1,4 @@
-# slice.sh — slice mode (SPEC §5.2, `-i p`): the traces are processes run on p
+# slice.sh — slice mode (docs/scheduler.md §13, `-i p`): the traces are processes run on p
 # processors. One golden `smait schedule` per rule — the same scheduler
 # drives ciat and cdat — then the reports' per-processor lines and the
 # slice-mode option errors.

@@ -1,6 +1,6 @@
 # smait-asm.sh — smait asm errors name the text file and line (exit 2), and
 # outputs are atomic: a failed asm leaves no output file and does not damage
-# an existing one (SPEC §3).
+# an existing one (docs/trace-sets.md §6).
 asm_error() {       # NAME MESSAGE  (the text on stdin)
     cat >e.txt
     check "$1" smait asm e.txt e.bin <<EOF

@@ -1,4 +1,4 @@
-# smait-bad-input.sh — every class of bad input of SPEC §2.4: exit status 2 and
+# smait-bad-input.sh — every class of bad input of formats/SMAIT.md §12: exit status 2 and
 # a message naming the file, byte offset, record index and reason; records
 # before the bad one are still dumped. Random bytes must fail cleanly.
 #

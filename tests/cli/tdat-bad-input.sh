@@ -1,4 +1,5 @@
-# tdat-bad-input.sh — every error class of tdat (SPEC §9, §10): a bad clock
+# tdat-bad-input.sh — every error class of tdat (docs/tdat.md; README.md
+# "Exit status and messages"): a bad clock
 # after the header (with its line number; --lenient skips), a missing clock
 # field, a clock past 2^64-1, too many bins (and --max-bins), overlong lines
 # (in little memory), an empty trace, a trace whose

@@ -1,4 +1,4 @@
-# tdat-golden.sh — tdat on small hand-made event traces (SPEC §9): the
+# tdat-golden.sh — tdat on small hand-made event traces (docs/tdat.md): the
 # frequency file (header, summary, density and distribution) and the time
 # file, compared whole. Every number is derived in the comment block of the
 # input file (tests/cli/tdat/*.events, *.trace); tdat skips '#' lines, so

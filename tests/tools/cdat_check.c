@@ -1,7 +1,6 @@
 /* cdat_check.c — the protocol checker of the tests: replays a cdat detailed
- * trace and verifies it against SPEC §8.2–§8.4 and §8.7, written from the
- * SPEC (and docs/cdat-protocol.md), not from cdat's code, so that the two
- * can disagree.
+ * trace and verifies it against docs/cdat-protocol.md and docs/cdat-report.md, written
+ * from those documents, not from cdat's code, so that the two can disagree.
  *
  *   cdat_check [--report R.cdat_report] [--nodes N --ppn P --protocol K
  *              [--icc] [--banks B] [--line-size L]] DETAILED
@@ -16,7 +15,7 @@
  *    lines starting with '#' and empty lines are skipped (cdat writes none:
  *    they are the comments of the tests' hand-written traces);
  *  - sequences: a request (01-06) or a return (21, 23) starts one; each has
- *    one of the forms of SPEC §8.3 for its request, protocol and home, with
+ *    one of the forms of docs/cdat-protocol.md for its request, protocol and home, with
  *    one clock, addr, bank and home node; bank = (addr / line_size) mod banks;
  *  - a model of the home's view of every line (holders, owner), changed only
  *    by what the trace shows (and by interconnect-cache fills, §8.4): at most
@@ -52,7 +51,7 @@ typedef struct mach {
 
 static void switches(mach *m)
 {
-    /* SPEC §8.3, Table 2: RL A?, ER announced?, DT? */
+    /* docs/cdat-protocol.md (the HP Labs report's Table 2): RL A?, ER announced?, DT? */
     static const char *const t[9] = { "", "AEY", "BEN", "B.N", "A.N", "A.Y", "AEN", "B.Y", "BEY" };
     m->rl_a = t[m->protocol][0] == 'A';
     m->er = t[m->protocol][1] == 'E';
@@ -658,7 +657,7 @@ static const char usage_text[] =
     "       cdat_check --nodes N --ppn P --protocol K [--icc] [--banks B --line-size L] DETAILED\n"
     "\n"
     "Replays cdat's detailed trace DETAILED ('-' = stdin, gzip allowed) and checks\n"
-    "the protocol's forms and invariants (SPEC §8.3); with --report, that the\n"
+    "the protocol's forms and invariants (docs/cdat-protocol.md); with --report, that the\n"
     "report's RxTxL10/L11 and RxT<p>L10/L11 lines count the trace's transactions.\n"
     "The machine comes from the report's header, or from the options.\n"
     "Exit status: 0 all holds, 1 usage error, 2 bad input or violations.\n";

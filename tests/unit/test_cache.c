@@ -1,4 +1,4 @@
-/* test_cache.c — cdat/cache (SPEC §8.2): geometry, hit/miss/eviction order by
+/* test_cache.c — cdat/cache (docs/cdat-protocol.md): geometry, hit/miss/eviction order by
  * hand for direct-mapped, 2-way, 8-way and fully associative caches (both the
  * per-set array layout and the hashed layout), LRU order after hits, victims'
  * states, set_state and invalidate; then long random operation sequences

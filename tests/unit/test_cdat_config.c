@@ -1,4 +1,4 @@
-/* test_cdat_config.c — cdat/config (SPEC §8.1): a full file read back, the
+/* test_cdat_config.c — cdat/config (configs/README.md): a full file read back, the
  * defaults, sizes with K/M/G, assoc full, the [mapping] section, memory_usage
  * resolved against the configuration's directory; every error with its exact
  * "cdat: FILE:LINE: reason" message and exit status 2 (config_load runs in a

@@ -1,4 +1,4 @@
-/* test_clock_queue.c — common/clock_queue against a naive reference (SPEC §5.1).
+/* test_clock_queue.c — common/clock_queue against a naive reference (docs/scheduler.md §3).
  *
  * The reference keeps every thread's clock in an array and picks by a linear
  * scan: the smallest clock, ties to the first thread after `prev` in cyclic
@@ -57,7 +57,7 @@ static uint64_t ref_min(const ref_queue *q)
     return m;
 }
 
-/* The rule of SPEC §5.1, written as plainly as possible. */
+/* The rule of docs/scheduler.md §3, written as plainly as possible. */
 static int ref_pick(const ref_queue *q, int prev)
 {
     uint64_t m = ref_min(q);

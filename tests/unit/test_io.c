@@ -1,5 +1,7 @@
 /* test_io.c — common/byte_source, line_reader, out_file and diag: the plumbing
- * under the trace reader and the tools (SPEC §2.3, §3 atomic outputs, §10). */
+ * under the trace reader and the tools (formats/SMAIT.md §11; all-or-nothing
+ * outputs: docs/trace-sets.md §6; messages: README.md "Exit status and
+ * messages"). */
 #include "suites.h"
 #include "../../common/byte_source.h"
 #include "../../common/line_reader.h"

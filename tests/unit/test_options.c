@@ -1,4 +1,4 @@
-/* test_options.c — common/options: both spellings of SPEC §3 (-ciat_events and
+/* test_options.c — common/options: both spellings of docs/trace-sets.md §4 (-ciat_events and
  * --ciat-events, -HPUX and --hpux, -dma_bw 20 and --dma-bw=20), short options
  * with separate or attached values, operands, usage errors, --help/--version. */
 #include "suites.h"

@@ -1,4 +1,4 @@
-/* test_report.c — common/report: the tagged lines of SPEC §6, the number
+/* test_report.c — common/report: the tagged lines of docs/reports.md, the number
  * formats, the header (first, in the order written) and the atomic commit
  * (nothing at the final path before report_finish and out_file_commit_all,
  * no temporary after it). */

@@ -1,5 +1,5 @@
 /* test_scheduler.c — the shared scheduler (common/scheduler) against a
- * reference written straight from SPEC §4 and §5.1.
+ * reference written straight from docs/scheduler.md §2–§10.
  *
  * Random trace sets (fixed seeds: every run is the same) are written to the
  * scratch directory and run through the real scheduler (sched_create /
@@ -7,8 +7,8 @@
  * neither); the same records go through the reference
  * below, which is deliberately simple: one record per step, the runnable
  * thread with the smallest clock found by a linear scan (ties: the first
- * after the previous thread, cyclic), the instruction stream by the SPEC's
- * "while pc < src" loop. Both write one event log — every processed record
+ * after the previous thread, cyclic), the instruction stream by the
+ * "while pc < src" loop of docs/scheduler.md §2. Both write one event log — every processed record
  * (thread, clock, record index), every fetch (clock, address), every stop and
  * resume (clock, reason, idle), every phase begin and end with each thread's
  * phase counts — and the logs must be identical, as must the final clocks,
@@ -233,7 +233,7 @@ static void h_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     push(c->log, EV_RESUME, t, clock, idle, 0, 0);
 }
 
-/* ---- the reference scheduler (SPEC §4, §5.1) ---------------------------------------- */
+/* ---- the reference scheduler (docs/scheduler.md §2–§10) ----------------------------- */
 
 enum { R_INACTIVE, R_RUNNABLE, R_BLOCKED, R_JOINED, R_FINISHED };
 

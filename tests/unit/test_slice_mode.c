@@ -1,4 +1,4 @@
-/* test_slice_mode.c — slice mode of the shared scheduler (SPEC §5.2).
+/* test_slice_mode.c — slice mode of the shared scheduler (docs/scheduler.md §13).
  *
  * The goldens of tests/cli/slice.sh pin small schedules line by line; here
  * random process sets (fixed seeds) run through the real scheduler with
@@ -230,7 +230,7 @@ static void gen(rng *r, tu_recs *t, gen_proc *g)
     }
 }
 
-/* Cut a generated process into slices as SPEC §5.2 says. */
+/* Cut a generated process into slices as docs/scheduler.md §13 says. */
 static int cut(const gen_proc *g, slice_ref *out)
 {
     int n = 0, first = 0;

@@ -1,5 +1,5 @@
 /* test_smait.c — formats/smait: record kinds, size codes, call grouping,
- * decoding, names, byte order and its detection (SPEC §2). */
+ * decoding, names, byte order and its detection (formats/SMAIT.md). */
 #include "suites.h"
 
 #include <string.h>
@@ -377,7 +377,7 @@ START_TEST(detect_order_both_valid)
     unsigned char b[8 * 32];
     tu_recs t = { 0 };
     /* Word loads: big-endian 00000040 reads little-endian as 40000000, a
-     * procedure start. Both orders decode, so SPEC §2.1 says little-endian,
+     * procedure start. Both orders decode, so formats/SMAIT.md §2 says little-endian,
      * whichever order the bytes were written in. */
     for (int i = 0; i < 20; i++) tu_add_mem(&t, SMAIT_LOAD, 4, SMAIT_REG_FIXED, 0x1000u + 4u * (unsigned)i);
     size_t n = bytes_of(&t, SMAIT_ORDER_BIG, b);

@@ -1,4 +1,4 @@
-/* test_tdat.c — tdat's pieces (SPEC §9): the clock parser (no scanf, 64-bit
+/* test_tdat.c — tdat's pieces (docs/tdat.md): the clock parser (no scanf, 64-bit
  * overflow), line kinds, fields and -f filters (tdat/record), the growable
  * bins and their limit (tdat/bins), the summary, classes, density and bounds
  * (tdat/distrib, including rates on class boundaries and the 128-bit path)

@@ -1,7 +1,7 @@
 /* test_trace_reader.c — common/trace_reader (and byte_source under it): plain,
  * gzip, concatenated gzip and standard input; byte order detection and forcing;
  * small buffers so call records straddle refills; every bad-input message; the
- * --lenient counts; pairing with call traces (SPEC §2, §3). */
+ * --lenient counts; pairing with call traces (formats/SMAIT.md; docs/trace-sets.md §3). */
 #include "suites.h"
 #include "../../formats/smait_text.h"
 
@@ -318,7 +318,7 @@ END_TEST
 START_TEST(forced_order_overrides_detection)
 {
     /* Big-endian word accesses decode either way round; auto picks little
-     * (SPEC §2.1) and reads them as procedure starts; forcing big reads the
+     * (formats/SMAIT.md §2) and reads them as procedure starts; forcing big reads the
      * loads and stores that were written. */
     tu_recs t = { 0 };
     tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x1000);
@@ -1085,7 +1085,7 @@ START_TEST(lenient_gzip_truncated_and_corrupt)
 }
 END_TEST
 
-/* ---- call traces (SPEC §3) ------------------------------------------------------------------ */
+/* ---- call traces (docs/trace-sets.md §3) ---------------------------------------------------- */
 
 /* Detailed trace: 3 call records with their own times, memory in between. */
 static void detailed_trace(tu_recs *t)

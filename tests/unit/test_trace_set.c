@@ -1,5 +1,5 @@
 /* test_trace_set.c — common/trace_set: prefixes "trace.P", list files (-t/-c),
- * output names and opening a set with its call traces (SPEC §3). */
+ * output names and opening a set with its call traces (docs/trace-sets.md). */
 #include "suites.h"
 #include "../../common/trace_set.h"
 #include "../../common/diag.h"

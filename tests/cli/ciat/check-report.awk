@@ -4,7 +4,7 @@
 #   awk -v threads=P -f check-report.awk X.ciat_report X.ciat_events X.memory
 #
 # Prints one line per broken rule (nothing when all hold); exits 1 if any.
-# Rules (SPEC §7.1, §7.4-§7.6):
+# Rules (docs/ciat-report.md, L01–L05, L10–L15, L20–L39; formats/CIAT-EVENTS.md):
 #   * RxTx: sum k*S[k] of L11 = RAW (L10);
 #   * every line (each phase, each thread and Tx, and Rx): sum I[k] of L13 = WAR (L12);
 #   * degrees k of L11 and L13 lie in 1 .. P-1;
