@@ -10,37 +10,13 @@
  * (8 bytes), a load of its key (8 bytes), every eighth step a store to its
  * value (8 bytes), and a taken branch back to the loop head. The same
  * arguments give the same files. A benchmark input, not a test. */
-#include "../formats/smait.h"
+#include "gen_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { NODES = 1 << 18, NODE_BYTES = 32 };
 static const uint32_t POOL = 0x20000000u, CODE = 0x00010000u;
-
-typedef struct out {
-    FILE *f;
-    unsigned char buf[8 * 4096];
-    size_t n;
-} out;
-
-static void put(out *o, uint32_t f1, uint32_t f2)
-{
-    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
-    o->n += 8;
-    if (o->n == sizeof o->buf) {
-        fwrite(o->buf, 1, o->n, o->f);
-        o->n = 0;
-    }
-}
-
-static uint64_t next(uint64_t *s)      /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 int main(int argc, char **argv)
 {
@@ -64,27 +40,24 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < NODES; i++) succ[i] = i;
     uint64_t s = seed;
     for (uint32_t i = NODES - 1; i > 0; i--) {
-        uint32_t j = (uint32_t)(next(&s) % i), t = succ[i];
+        uint32_t j = (uint32_t)(gen_next(&s) % i), t = succ[i];
         succ[i] = succ[j];
         succ[j] = t;
     }
     for (int t = 0; t < threads; t++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
-        out o = { .f = fopen(path, "wb") };
-        if (!o.f) { perror(path); free(succ); return 2; }
-        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        gen_out o;
+        if (!gen_open(&o, argv[1], threads, t)) { free(succ); return 2; }
+        gen_put(&o, 0x40000000u, CODE);                     /* procedure start */
         uint32_t node = (uint32_t)((uint64_t)t * NODES / (uint64_t)threads);
         for (uint64_t i = 0; i < steps; i++) {
             uint32_t a = POOL + node * NODE_BYTES;
-            put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FIXED), a);          /* next */
-            put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FIXED), a + 8);      /* key */
-            if (i % 8 == 7) put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FIXED), a + 16);
-            put(&o, 0x80000000u | (CODE + 0x10 + 4 * (i % 8 == 7 ? 4 : 3)), CODE + 0x10);
+            gen_put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FIXED), a);          /* next */
+            gen_put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FIXED), a + 8);      /* key */
+            if (i % 8 == 7) gen_put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FIXED), a + 16);
+            gen_put(&o, 0x80000000u | (CODE + 0x10 + 4 * (i % 8 == 7 ? 4 : 3)), CODE + 0x10);
             node = succ[node];
         }
-        fwrite(o.buf, 1, o.n, o.f);
-        if (fclose(o.f) != 0) { perror(path); free(succ); return 2; }
+        if (!gen_close(&o)) { free(succ); return 2; }
     }
     free(succ);
     return 0;

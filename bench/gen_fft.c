@@ -12,7 +12,7 @@
  * until about MRECORDS million records (default 16) are written in all,
  * whatever the thread count, so runs with different THREADS do the same work.
  * A benchmark input, not a test. */
-#include "../formats/smait.h"
+#include "gen_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,26 +20,10 @@
 enum { LOG_N = 18, N = 1 << LOG_N, PER_BUTTERFLY = 11 };
 static const uint32_t DATA = 0x20000000u, TWIDDLE = 0x21000000u, CODE = 0x00010000u;
 
-typedef struct out {
-    FILE *f;
-    unsigned char buf[8 * 4096];
-    size_t n;
-} out;
-
-static void put(out *o, uint32_t f1, uint32_t f2)
+static void point(gen_out *o, unsigned access, uint32_t base, uint32_t i)
 {
-    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
-    o->n += 8;
-    if (o->n == sizeof o->buf) {
-        fwrite(o->buf, 1, o->n, o->f);
-        o->n = 0;
-    }
-}
-
-static void point(out *o, unsigned access, uint32_t base, uint32_t i)
-{
-    put(o, smait_mem_f1(access, 8, SMAIT_REG_FLOAT), base + i * 16);
-    put(o, smait_mem_f1(access, 8, SMAIT_REG_FLOAT), base + i * 16 + 8);
+    gen_put(o, smait_mem_f1(access, 8, SMAIT_REG_FLOAT), base + i * 16);
+    gen_put(o, smait_mem_f1(access, 8, SMAIT_REG_FLOAT), base + i * 16 + 8);
 }
 
 int main(int argc, char **argv)
@@ -60,11 +44,9 @@ int main(int argc, char **argv)
            " twiddles, all shared), a barrier after each stage: %llu records\n", threads,
            (unsigned long long)stages, LOG_N, (unsigned long long)(stages * per_stage));
     for (int t = 0; t < threads; t++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
-        out o = { .f = fopen(path, "wb") };
-        if (!o.f) { perror(path); return 2; }
-        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        gen_out o;
+        if (!gen_open(&o, argv[1], threads, t)) { return 2; }
+        gen_put(&o, 0x40000000u, CODE);                     /* procedure start */
         uint32_t from = (uint32_t)((uint64_t)t * (N / 2) / (uint64_t)threads);
         uint32_t to = (uint32_t)((uint64_t)(t + 1) * (N / 2) / (uint64_t)threads);
         for (uint64_t st = 0; st < stages; st++) {
@@ -76,15 +58,14 @@ int main(int argc, char **argv)
                 point(&o, SMAIT_LOAD, TWIDDLE, (b & (half - 1)) << (LOG_N - 1 - s));
                 point(&o, SMAIT_STORE, DATA, i);
                 point(&o, SMAIT_STORE, DATA, j);
-                put(&o, 0x80000000u | (CODE + 0x10 + 4 * 10), CODE + 0x10);
+                gen_put(&o, 0x80000000u | (CODE + 0x10 + 4 * 10), CODE + 0x10);
             }
             uint32_t us = (uint32_t)(st + 1) * 1000u;
             for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)    /* the stage's barrier */
-                put(&o, smait_call_f1(SMAIT_CT_BARRIER, p),
+                gen_put(&o, smait_call_f1(SMAIT_CT_BARRIER, p),
                     p == SMAIT_CALL_ARG1 ? 0x7000u : p <= SMAIT_CALL_END ? us : 0);
         }
-        fwrite(o.buf, 1, o.n, o.f);
-        if (fclose(o.f) != 0) { perror(path); return 2; }
+        if (!gen_close(&o)) { return 2; }
     }
     return 0;
 }

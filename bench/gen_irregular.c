@@ -14,7 +14,7 @@
  * average) a taken branch closes a loop body in a small shared code region.
  * The choices come from a fixed pseudo-random sequence per thread and seed,
  * so the same arguments give the same files. A benchmark input, not a test. */
-#include "../formats/smait.h"
+#include "gen_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,30 +24,6 @@ static const uint32_t PRIVATE = 0x40000000u, PRIVATE_BYTES = 1u << 20;
 static const uint32_t HOT = 0x30000000u, HOT_BYTES = 64u << 10;
 static const uint32_t RANDOM = 0x10000000u, RANDOM_BYTES = 256u << 20;
 static const uint32_t CODE = 0x00010000u;
-
-typedef struct out {
-    FILE *f;
-    unsigned char buf[8 * 4096];
-    size_t n;
-} out;
-
-static void put(out *o, uint32_t f1, uint32_t f2)
-{
-    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
-    o->n += 8;
-    if (o->n == sizeof o->buf) {
-        fwrite(o->buf, 1, o->n, o->f);
-        o->n = 0;
-    }
-}
-
-static uint64_t next(uint64_t *s)      /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 int main(int argc, char **argv)
 {
@@ -67,16 +43,14 @@ int main(int argc, char **argv)
            " 1/3 stores; a branch every 1-11 (avg 6) accesses\n",
            threads, (unsigned long long)per_thread, (unsigned long long)seed);
     for (int t = 0; t < threads; t++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
-        out o = { .f = fopen(path, "wb") };
-        if (!o.f) { perror(path); return 2; }
+        gen_out o;
+        if (!gen_open(&o, argv[1], threads, t)) { return 2; }
         uint64_t s = seed * 0x100000001B3ull + (uint64_t)t;
         uint32_t stream = PRIVATE + (uint32_t)t * PRIVATE_BYTES, pos = 0;
-        uint32_t body = 0, until_branch = 1 + (uint32_t)(next(&s) % 11);
-        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        uint32_t body = 0, until_branch = 1 + (uint32_t)(gen_next(&s) % 11);
+        gen_put(&o, 0x40000000u, CODE);                     /* procedure start */
         for (uint64_t i = 0; i < per_thread; i++) {
-            uint64_t r = next(&s);
+            uint64_t r = gen_next(&s);
             unsigned pick = (unsigned)(r % 100);
             bool store = (r >> 32) % 3 == 0;
             uint32_t addr, size_code = 8;
@@ -86,20 +60,19 @@ int main(int argc, char **argv)
             } else if (pick < 90) {
                 addr = HOT + (uint32_t)((r >> 40) % (HOT_BYTES / 8)) * 8;
             } else {
-                addr = RANDOM + (uint32_t)(next(&s) % (RANDOM_BYTES / 4)) * 4;
+                addr = RANDOM + (uint32_t)(gen_next(&s) % (RANDOM_BYTES / 4)) * 4;
                 size_code = 4;
             }
-            put(&o, smait_mem_f1(store ? SMAIT_STORE : SMAIT_LOAD, size_code, SMAIT_REG_FIXED), addr);
+            gen_put(&o, smait_mem_f1(store ? SMAIT_STORE : SMAIT_LOAD, size_code, SMAIT_REG_FIXED), addr);
             body++;
             if (--until_branch == 0) {
                 /* a loop body of one instruction per access, back to its head */
-                put(&o, 0x80000000u | (CODE + 0x100 + 4 * body), CODE + 0x100);
+                gen_put(&o, 0x80000000u | (CODE + 0x100 + 4 * body), CODE + 0x100);
                 body = 0;
-                until_branch = 1 + (uint32_t)(next(&s) % 11);
+                until_branch = 1 + (uint32_t)(gen_next(&s) % 11);
             }
         }
-        fwrite(o.buf, 1, o.n, o.f);
-        if (fclose(o.f) != 0) { perror(path); return 2; }
+        if (!gen_close(&o)) { return 2; }
     }
     return 0;
 }

@@ -10,7 +10,7 @@
  * 1 ms per row (slice mode's slices are the rows). About
  * MRECORDS million records per thread. A benchmark input, not a test. */
 #include "../common/diag.h"
-#include "../formats/smait.h"
+#include "gen_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,48 +19,30 @@
 enum { N = 256 };
 static const uint32_t A = 0x40000000u, B = 0x40080000u, C = 0x40100000u, CODE = 0x00010000u;
 
-typedef struct out {
-    FILE *f;
-    unsigned char buf[8 * 4096];
-    size_t n;
-    uint64_t records;
-} out;
-
-static void put(out *o, uint32_t f1, uint32_t f2)
-{
-    smait_store_raw(o->buf + o->n, (smait_raw){ f1, f2 }, SMAIT_ORDER_LITTLE);
-    o->n += 8;
-    o->records++;
-    if (o->n == sizeof o->buf) {
-        fwrite(o->buf, 1, o->n, o->f);
-        o->n = 0;
-    }
-}
-
 /* "blocked": the same product in 32 x 32 tiles (kk, jj, then this thread's
  * rows i and the tile's j, k), as a tuned program would compute it: the tile
  * of B stays in a 64 KiB cache, so few references miss (typical locality). */
 enum { TILE = 32 };
 
-static void blocked(out *o, int t, int threads, uint64_t want)
+static void blocked(gen_out *o, int t, int threads, uint64_t want)
 {
     for (uint32_t pass = 0; o->records < want; pass++)
         for (uint32_t kk = 0; kk < N && o->records < want; kk += TILE)
             for (uint32_t jj = 0; jj < N && o->records < want; jj += TILE) {
                 for (uint32_t i = (uint32_t)t; i < N && o->records < want; i += (uint32_t)threads)
                     for (uint32_t j = jj; j < jj + TILE; j++) {
-                        put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
+                        gen_put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
                         for (uint32_t k = kk; k < kk + TILE; k++) {
-                            put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), A + (i * N + k) * 8);
-                            put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), B + (k * N + j) * 8);
-                            put(o, 0x80000000u | (CODE + 0x20 + 4), CODE + 0x10);
+                            gen_put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), A + (i * N + k) * 8);
+                            gen_put(o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), B + (k * N + j) * 8);
+                            gen_put(o, 0x80000000u | (CODE + 0x20 + 4), CODE + 0x10);
                         }
-                        put(o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
-                        put(o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);
+                        gen_put(o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
+                        gen_put(o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);
                     }
                 uint32_t us = (pass * (N / TILE) * (N / TILE) + (kk / TILE) * (N / TILE) + jj / TILE + 1) * 1000u;
                 for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)    /* a barrier after each tile */
-                    put(o, smait_call_f1(SMAIT_CT_BARRIER, p),
+                    gen_put(o, smait_call_f1(SMAIT_CT_BARRIER, p),
                         p == SMAIT_CALL_ARG1 ? 0x7000u : p <= SMAIT_CALL_END ? us : 0);
             }
 }
@@ -74,37 +56,33 @@ int main(int argc, char **argv)
     int threads = atoi(argv[2]);
     uint64_t want = strtoull(argv[3], NULL, 10) * 1000000ull;
     for (int t = 0; t < threads; t++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s.%d.%d", argv[1], threads, t);
-        out o = { .f = fopen(path, "wb") };
-        if (!o.f) { perror(path); return 2; }
-        put(&o, 0x40000000u, CODE);                     /* procedure start */
+        gen_out o;
+        if (!gen_open(&o, argv[1], threads, t)) { return 2; }
+        gen_put(&o, 0x40000000u, CODE);                     /* procedure start */
         if (argc == 5) {
             blocked(&o, t, threads, want);
-            fwrite(o.buf, 1, o.n, o.f);
-            fclose(o.f);
+            if (!gen_close(&o)) return 2;
             continue;
         }
         for (uint32_t row = (uint32_t)t; o.records < want; row += (uint32_t)threads) {
             uint32_t i = row % N;
             for (uint32_t j = 0; j < N && o.records < want; j++) {
                 for (uint32_t k = 0; k < N; k++) {
-                    put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), A + (i * N + k) * 8);
-                    put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), B + (k * N + j) * 8);
-                    put(&o, 0x80000000u | (CODE + 0x20 + 4), CODE + 0x10);    /* loop back */
+                    gen_put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), A + (i * N + k) * 8);
+                    gen_put(&o, smait_mem_f1(SMAIT_LOAD, 8, SMAIT_REG_FLOAT), B + (k * N + j) * 8);
+                    gen_put(&o, 0x80000000u | (CODE + 0x20 + 4), CODE + 0x10);    /* loop back */
                 }
-                put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
-                put(&o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);        /* next j */
+                gen_put(&o, smait_mem_f1(SMAIT_STORE, 8, SMAIT_REG_FLOAT), C + (i * N + j) * 8);
+                gen_put(&o, 0x80000000u | (CODE + 0x40 + 4), CODE + 0x08);        /* next j */
             }
             /* A barrier after the row, at 1 ms per row in every thread, so that
              * slice mode (-i) runs the threads' rows side by side. */
             uint32_t us = (row / (uint32_t)threads + 1) * 1000u;
             for (unsigned p = 0; p < SMAIT_CALL_PARTS; p++)
-                put(&o, smait_call_f1(SMAIT_CT_BARRIER, p),
+                gen_put(&o, smait_call_f1(SMAIT_CT_BARRIER, p),
                     p == SMAIT_CALL_ARG1 ? 0x7000u : p <= SMAIT_CALL_END ? us : 0);
         }
-        fwrite(o.buf, 1, o.n, o.f);
-        fclose(o.f);
+        if (!gen_close(&o)) return 2;
     }
     return 0;
 }
