@@ -6,15 +6,17 @@
  * by copying from it: no read() system call and kernel copy per buffer, and
  * a window is unmapped once read, so the process's resident memory does not
  * grow with the file. Pipes, stdin, compressed input, and a file whose
- * window cannot be mapped use read(). The file's size is taken at open; like
- * any mapped file, one that another process shortens while it is read ends
- * the run with SIGBUS. */
+ * window cannot be mapped use read(). The file's size is taken at open; a
+ * file that another process shortens while it is read faults (SIGBUS) in the
+ * copy, which is turned into the error "the file shrank while it was read"
+ * (exit 2, no outputs) instead of a crash. */
 #include "byte_source.h"
 #include "diag.h"
 #include "read_ahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,6 +46,7 @@ struct byte_source {
     const unsigned char *win;   /* the window mapped now, or NULL */
     uint64_t win_off, win_len;  /* its place in the file */
     uint64_t map_pos;       /* the next byte of the file to hand out */
+    char *path;             /* mapped: the file's name, for the shrinking-file error */
     z_stream z;
     unsigned char *in;      /* compressed input buffer */
     ZSTD_DCtx *zd;
@@ -55,6 +58,7 @@ struct byte_source {
 };
 
 static long fill_ahead(void *ctx, unsigned char *buf, size_t n, const char **why, uint64_t *mark);
+static void guard_sigbus(void);
 
 /* A zstd frame or a skippable frame (magic 0x184D2A50..5F) starts with these
  * four bytes (little-endian magic numbers). */
@@ -139,6 +143,8 @@ byte_source *byte_source_open(const char *path, const char **why)
     } else if (S_ISREG(st.st_mode) && s->size > (uint64_t)k) {
         s->mapped = true;
         s->map_pos = (uint64_t)k;           /* the peeked bytes come from peek[] */
+        s->path = xstrdup(path);
+        guard_sigbus();
     }
     if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
     return s;
@@ -152,8 +158,38 @@ void byte_source_close(byte_source *s)
     ZSTD_freeDCtx(s->zd);
     if (s->win) munmap((void *)s->win, (size_t)s->win_len);
     if (s->own_fd) close(s->fd);
+    free(s->path);
     free(s->in);
     free(s);
+}
+
+/* The mapped copy under way, for the SIGBUS handler: the file's name and the
+ * offset being copied. Set around each copy; mapped files are read on the
+ * thread that opened them. */
+static const char *volatile copying_path;
+static volatile uint64_t copying_at;
+
+static void on_sigbus(int sig)
+{
+    if (!copying_path) {                 /* not ours: the default action */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    /* A synchronous fault in our own memcpy: no lock is held, so the normal
+     * error path (message, temporaries removed, exit 2) is safe here. */
+    diag_data_error(copying_path, copying_at, "the file shrank while it was read (another process"
+                    " truncated it)");
+}
+
+static void guard_sigbus(void)
+{
+    static bool installed;
+    if (installed) return;
+    installed = true;
+    struct sigaction sa = { .sa_handler = on_sigbus };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
 }
 
 /* Copy up to n bytes from the mapped windows. A window that cannot be mapped
@@ -178,7 +214,10 @@ static size_t read_mapped(byte_source *s, unsigned char *buf, size_t n)
         }
         uint64_t k = s->win_off + s->win_len - s->map_pos;
         if (k > n - got) k = n - got;
+        copying_at = s->map_pos;
+        copying_path = s->path;
         memcpy(buf + got, s->win + (s->map_pos - s->win_off), (size_t)k);
+        copying_path = NULL;
         s->map_pos += k;
         s->consumed += k;
         got += (size_t)k;

@@ -82,6 +82,34 @@ START_TEST(byte_source_mapped_windows)
 }
 END_TEST
 
+/* Reads a plain file past its first mapped window after cutting it to zero
+ * bytes, as another process truncating a trace would. */
+static void shrinking_file_job(void *arg)
+{
+    const char *p = arg;
+    const char *why = NULL;
+    byte_source *s = byte_source_open(p, &why);
+    unsigned char buf[4096];
+    if (!s || byte_source_read(s, buf, sizeof buf, &why) != (long)sizeof buf) exit(90);
+    if (truncate(p, 0) != 0) exit(91);
+    for (;;)
+        if (byte_source_read(s, buf, sizeof buf, &why) <= 0) exit(92);   /* not reached: the copy faults */
+}
+
+START_TEST(byte_source_file_shrinks_while_mapped)
+{
+    size_t size = 1u << 20;
+    unsigned char *data = calloc(1, size);
+    const char *p = tu_file("shrinks");
+    tu_write(p, data, size);
+    free(data);
+    char want[4200];
+    snprintf(want, sizeof want, "dsmtrace: %s: 4096: the file shrank while it was read (another process"
+             " truncated it)\n", p);
+    tu_assert_fatal(shrinking_file_job, (void *)p, 2, want);
+}
+END_TEST
+
 START_TEST(byte_source_chunks)
 {
     unsigned char data[3000];
@@ -1262,6 +1290,7 @@ Suite *io_suite(void)
     TCase *tc = tcase_create("byte_source");
     tcase_add_test(tc, byte_source_chunks);
     tcase_add_test(tc, byte_source_mapped_windows);
+    tcase_add_test(tc, byte_source_file_shrinks_while_mapped);
     tcase_add_test(tc, byte_source_zstd_frames);
     tcase_add_test(tc, byte_source_magic_not_name);
     tcase_add_test(tc, byte_source_open_errors);
