@@ -200,7 +200,7 @@ FZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FZ)/obj/%.o)
 # (ciat/ciat.c: ciat_main) for its harness to call.
 $(FZ)/obj/%.o: %.c | $(INSTALL_DIRS_H)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=$(firstword $(subst /, ,$*))_main -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer-no-link -DDSM_FUZZING -Dmain=$(firstword $(subst /, ,$*))_main -MMD -MP -c $< -o $@
 
 $(FZ)/libdsm.a: $(FZ_LIB_OBJS)
 	rm -f $@
