@@ -68,6 +68,7 @@ typedef struct cdat {
     uint64_t *idle_from;        /* slice mode: clock + 1 of a processor's 92 not yet written */
     int *thread_node;           /* per thread: the node of its processor (placement by owner) */
     scheduler *s;
+    miss_class *mc;             /* --miss-classes, else NULL */
     cpu_stats *phase, *total;   /* per stats slot */
     cpu_stats *io_phase, *io_total;     /* per I/O processor k, at k - 1 */
     io_options io_opt;
@@ -192,9 +193,88 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
 }
 
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
+static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store);
+
 static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
-    data_access(ctx, p, clock, addr, size, store);
+    cdat *c = ctx;
+    if (c->mc) data_access_classified(c, p, clock, addr, size, store);
+    else data_access(c, p, clock, addr, size, store);
+}
+
+/* --miss-classes: the same references, each also shown to the miss
+ * taxonomy (miss_class.h), which must see hits too (its shadow LRU cache).
+ * These hooks replace the ones above, so those stay as they are. */
+
+static void fetch_classified(cdat *c, int p, uint64_t clock, uint32_t addr)
+{
+    cpu_stats *st = stats_of(c, p);
+    uint32_t line = mach_line(&c->m, addr);
+    mach_ref r = mach_fetch(&c->m, p, clock, line);
+    count_ref(st, &st->instr, r);
+    unsigned off = addr & ((1u << c->m.line_shift) - 1);
+    uint64_t words = mc_words(c->mc, off, off + ISTREAM_INSN_BYTES - 1);
+    int cls = mc_ref(c->mc, (unsigned)p, MC_INSTR, line, words, r.outcome == REF_MISS);
+    if (cls >= 0) st->cls[MC_INSTR][cls]++;
+}
+
+static void on_fetch_classified(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    (void)t;
+    cdat *c = ctx;
+    fetch_classified(c, c->proc_of[cpu], clock, addr);
+}
+
+/* As on_fetch_run: the rest of a line after its first fetch hits, and
+ * leaves both the cache and the shadow as they are (the line is their MRU). */
+static void on_fetch_run_classified(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    (void)t;
+    cdat *c = ctx;
+    int p = c->proc_of[cpu];
+    unsigned shift = c->m.line_shift;
+    while (n) {
+        uint32_t line = addr >> shift;
+        uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
+        uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
+        if (k > n) k = n;
+        fetch_classified(c, p, clock, addr);
+        stats_of(c, p)->instr.hits += k - 1;
+        n -= k;
+        clock += k;
+        addr += k * ISTREAM_INSN_BYTES;
+    }
+}
+
+/* As data_access, one reference per line, each with the words it touches. */
+static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
+{
+    unsigned shift = c->m.line_shift;
+    uint32_t in_line = (1u << shift) - 1;
+    uint64_t end = (uint64_t)addr + (size ? size - 1 : 0);
+    if (end > UINT32_MAX) end = (uint64_t)addr | in_line;      /* wraps past 2^32: the first line only */
+    uint32_t first = mach_line(&c->m, addr), last = mach_line(&c->m, (uint32_t)end);
+    cpu_stats *st = stats_of(c, p);
+    for (uint32_t l = first;; l++) {
+        uint64_t base = (uint64_t)l << shift;
+        unsigned lo = l == first ? addr & in_line : 0, hi = l == last ? (unsigned)(end - base) : in_line;
+        uint64_t words = mc_words(c->mc, lo, hi);
+        mach_ref r = store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l);
+        count_ref(st, &st->data, r);
+        int cls = mc_ref(c->mc, (unsigned)p, MC_DATA, l, words, r.outcome == REF_MISS);
+        if (cls >= 0) st->cls[MC_DATA][cls]++;
+        if (store) mc_write(c->mc, (unsigned)p, l, words);
+        if (l == last) break;
+    }
+}
+
+static void on_mem_classified(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)t;
+    cdat *c = ctx;
+    unsigned access = smait_mem_access(rec->f1);
+    data_access_classified(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
+                           access != SMAIT_LOAD);
 }
 
 /* File reads and writes (-handle_io): the I/O requests now; the wait goes
@@ -260,7 +340,10 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 }
 
 /* Tx's lines: L05 too under -handle_io (every I/O processor together). */
-static unsigned tx_lines(const cdat *c) { return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0); }
+static unsigned tx_lines(const cdat *c)
+{
+    return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->mc ? STATS_CLASSES : 0);
+}
 
 /* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
  * those with anything to show; total (when not NULL) gets them added. */
@@ -271,7 +354,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
                          cpu_stats *io_total)
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
-    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0);
+    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->mc ? STATS_CLASSES : 0);
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
@@ -427,6 +510,7 @@ typedef struct cdat_run {
     const char *name;           /* --name */
     const char *sweep;          /* --sweep SECTION.KEY=V1,V2,… */
     bool json;                  /* --json: every report also as JSON */
+    bool miss_classes;          /* --miss-classes: L17 and L18 */
 } cdat_run;
 
 static const char *add_set(void *target, const char *value)
@@ -479,6 +563,10 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
                    c->n);
     mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
+    if (r->miss_classes) {
+        c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
+        c->m.mc = c->mc;
+    }
     io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
     /* Every output is opened (so checked) before the first record is read. */
     traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
@@ -497,6 +585,11 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
 
 static sched_hooks machine_hooks(cdat *c)
 {
+    if (c->mc)
+        return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
+                              .mem = on_mem_classified, .call = c->io_opt.handle ? on_call : NULL,
+                              .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
+                              .thread_resume = on_resume };
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
                           .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
@@ -564,6 +657,7 @@ static void machine_free(cdat *c)
 {
     traces_free(&c->tr);
     mach_free(&c->m);
+    mc_free(c->mc);
     placement_free(&c->pl);
     memusage_free(&c->mu);
     config_free(&c->cfg);
@@ -700,6 +794,9 @@ int main(int argc, char **argv)
           NULL, NULL },
         { { "json", 0, NULL, OPT_FLAG, NULL, &r.json, NULL, 0, 0,
             "also write each report as JSON, <report>.json (docs/json.md)" }, NULL, NULL },
+        { { "miss-classes", 0, NULL, OPT_FLAG, NULL, &r.miss_classes, NULL, 0, 0,
+            "also classify every miss (cold, capacity, conflict, true and false sharing) and give"
+            " misses per thousand instructions: lines L17 and L18 (slower)" }, NULL, NULL },
         { { 0 }, NULL, NULL }
     };
     tool t;

@@ -80,6 +80,7 @@ typedef struct machine {
                                  * false: only the codes (counting needs no more; the traces do) */
     mach_seq_fn on_seq;
     void *ctx;
+    struct miss_class *mc;      /* --miss-classes: told of every copy another's request invalidates; else NULL */
 } machine;
 
 /* Protocol variant n (1..8) as its three switches (docs/cdat-protocol.md;

@@ -4,6 +4,7 @@
  * in m->seq, updates the caches and the home's view, and hands the sequence
  * to m->on_seq. docs/cdat-protocol.md gives every case as a table. */
 #include "machine.h"
+#include "miss_class.h"
 #include "../common/diag.h"
 
 #include <stdlib.h>
@@ -231,11 +232,19 @@ static inline mach_source cache_source(const machine *m, unsigned q)
 
 /* ---- copies ---- */
 
+/* Processor q's copy in cache s (MC_DATA, MC_INSTR) goes: the miss
+ * taxonomy hears of it when it was there. */
+static inline void lose(machine *m, unsigned q, int s, uint32_t line)
+{
+    cache *c = s == MC_DATA ? &m->p[q].d : &m->p[q].i;
+    if (cache_invalidate(c, line) != CS_INVALID && m->mc) mc_invalidated(m->mc, q, s, line);
+}
+
 /* Processor q loses line from both caches. */
 static void drop_proc(machine *m, unsigned q, uint32_t line)
 {
-    cache_invalidate(&m->p[q].d, line);
-    cache_invalidate(&m->p[q].i, line);
+    lose(m, q, MC_DATA, line);
+    lose(m, q, MC_INSTR, line);
 }
 
 /* An inv reaches slot s. A node's interconnect cache answers for the node:
@@ -252,8 +261,8 @@ static void drop_slot(machine *m, unsigned s, uint32_t line, int except)
     for (unsigned i = 0; i < m->ppn; i++) {
         unsigned q = n * m->ppn + i;
         if ((int)q == except) continue;
-        if (cache_probe(&m->p[q].d, line) == CS_SHARED) cache_invalidate(&m->p[q].d, line);
-        cache_invalidate(&m->p[q].i, line);
+        if (cache_probe(&m->p[q].d, line) == CS_SHARED) lose(m, q, MC_DATA, line);
+        lose(m, q, MC_INSTR, line);
     }
 }
 

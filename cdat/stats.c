@@ -77,6 +77,19 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
     into->write_back += from->write_back;
     into->update_tag += from->update_tag;
     into->silent += from->silent;
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < MC_CLASSES; k++) into->cls[i][k] += from->cls[i][k];
+}
+
+/* L17, L18: the classes of the misses, the upgrades, and misses per thousand instructions. */
+static void classes_line(report *r, int phase, int t, int ll, const char *name, const uint64_t *cls,
+                         const ref_counts *c, uint64_t instructions)
+{
+    char p[REPORT_NUM];
+    report_line(r, phase, t, ll, name, "cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64 " true_sharing %"
+                PRIu64 " false_sharing %" PRIu64 " upgrades %" PRIu64 " mpki %s", cls[MC_COLD], cls[MC_CAPACITY],
+                cls[MC_CONFLICT], cls[MC_TRUE], cls[MC_FALSE], c->upgrades,
+                report_ratio(p, 1000.0 * (double)c->misses, (double)instructions));
 }
 
 static void refs_line(report *r, int phase, int t, int ll, const char *name, const ref_counts *c)
@@ -153,4 +166,7 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     if (!(lines & STATS_NO_CPU)) report_cpu_line(r, phase, t, 14, s->active, s->idle);
     report_line(r, phase, t, 15, "evictions", "write_back %" PRIu64 " update_tag %" PRIu64 " silent %" PRIu64,
                 s->write_back, s->update_tag, s->silent);
+    if (!(lines & STATS_CLASSES)) return;
+    classes_line(r, phase, t, 17, "data_classes", s->cls[MC_DATA], &s->data, ref_total(&s->instr));
+    classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
 }

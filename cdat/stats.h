@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "miss_class.h"
 #include "../common/report.h"
 
 /* References of one stream (data, instructions, or an I/O processor's
@@ -29,6 +30,7 @@ typedef struct cpu_stats {
     uint64_t rs_requests, rs_degree;        /* requests that found the line remotely shared */
     uint64_t active, idle;
     uint64_t write_back, update_tag, silent;
+    uint64_t cls[2][MC_CLASSES];            /* --miss-classes: [MC_DATA, MC_INSTR][class] of the misses */
 } cpu_stats;
 
 static inline void ref_count(ref_counts *c, mach_ref r)
@@ -50,8 +52,9 @@ void stats_add(cpu_stats *into, const cpu_stats *from);
 
 /* Which lines stats_report writes: a processor's L01–L04 and L13–L15, an I/O
  * processor's L05; L10–L12 always. Tx under -handle_io: both. STATS_NO_CPU
- * leaves L14 out (slice mode: a process's lines; L14 is per processor). */
-enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4 };
+ * leaves L14 out (slice mode: a process's lines; L14 is per processor).
+ * STATS_CLASSES (with STATS_PROC): also L17 and L18, the miss classes. */
+enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8 };
 
 /* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
 void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);
