@@ -157,14 +157,6 @@ bool dir_peek(const directory *d, uint32_t line, dir_view *v)
         v->holders = e->holders;
         return true;
     }
-    memset(v, 0, sizeof *v);
-    if (code == DIR_CODE_IDLE) {
-        v->state = DIR_IDLE;
-        return true;
-    }
-    bool dirty = d->dirty_base && code >= d->dirty_base;
-    v->state = dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
-    v->owner = (uint8_t)(code - (dirty ? d->dirty_base : DIR_CODE_EXCL));
-    hs_add(&v->holders, v->owner);
+    dir_view_of_code(d, code, v);
     return true;
 }

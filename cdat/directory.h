@@ -96,6 +96,22 @@ static inline uint8_t *dir_code(directory *d, uint32_t line)
     return c + (line & ((1u << DIR_CHUNK_BITS) - 1));
 }
 
+/* The view a line-map code other than DIR_CODE_TABLE stands for (NEW reads
+ * as idle): idle, or exclusive or dirty at one owner. */
+static inline void dir_view_of_code(const directory *d, unsigned c, dir_view *v)
+{
+    v->holders.w[0] = v->holders.w[1] = v->holders.w[2] = 0;
+    if (c <= DIR_CODE_IDLE) {
+        v->state = DIR_IDLE;
+        v->owner = 0;
+        return;
+    }
+    bool dirty = d->dirty_base && c >= d->dirty_base;
+    v->state = dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
+    v->owner = (uint8_t)(c - (dirty ? d->dirty_base : DIR_CODE_EXCL));
+    hs_add(&v->holders, v->owner);
+}
+
 /* The view of line into *v; a line never requested before becomes idle (and
  * counts in dir_lines). Returns the code's place for dir_store. */
 static inline uint8_t *dir_load(directory *d, uint32_t line, dir_view *v)
@@ -106,20 +122,11 @@ static inline uint8_t *dir_load(directory *d, uint32_t line, dir_view *v)
         dir_load_table(d, line, v);
         return code;
     }
-    v->holders.w[0] = v->holders.w[1] = v->holders.w[2] = 0;
-    if (c <= DIR_CODE_IDLE) {
-        if (c == DIR_CODE_NEW) {
-            d->lines++;
-            *code = DIR_CODE_IDLE;
-        }
-        v->state = DIR_IDLE;
-        v->owner = 0;
-        return code;
+    if (c == DIR_CODE_NEW) {
+        d->lines++;
+        *code = DIR_CODE_IDLE;
     }
-    bool dirty = d->dirty_base && c >= d->dirty_base;
-    v->state = dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
-    v->owner = (uint8_t)(c - (dirty ? d->dirty_base : DIR_CODE_EXCL));
-    hs_add(&v->holders, v->owner);
+    dir_view_of_code(d, c, v);
     return code;
 }
 
