@@ -18,33 +18,33 @@ typedef struct event {
     uint32_t t_kind;            /* thread << 3 | kind */
 } event;
 
-/* 2^15 events (768 KiB) a batch: big enough that a batch hand-over (a few
- * microseconds) is lost in the replay of the batch, small enough to stay in
- * the second-level cache of the worker that replays it. */
-enum { BATCH = 1 << 15 };
+/* 2^15 events (768 KiB) a batch: big enough that handing a batch over (a
+ * few microseconds) is lost in its replay, small enough to stay in the
+ * second-level cache of the thread that replays it. RING batches are in
+ * flight at once, so a machine that is slower on one stretch of the trace
+ * does not hold up the others or the scheduler. */
+enum { BATCH = 1 << 15, RING = 4 };
 
-typedef struct worker {
-    fanout *f;
-    int index;
-    pthread_t thread;
-} worker;
-
+/* Work is (machine, batch): a machine replays its batches in order, on one
+ * thread at a time, but any thread may take its next batch. The scheduler's
+ * thread records; when the ring is full it replays too instead of waiting,
+ * so on P processors P threads do all the work (P - 1 helper threads). */
 struct fanout {
     sched_hooks *c;
-    int n, nworkers;
-    event *buf[2];
-    size_t fill;                /* events in buf[cur] */
-    int cur;
-    /* Hand-over: batch number gen (batch, count events) is being replayed
-     * while pending > 0. */
+    int n, nthreads;
+    event *ring[RING];
+    size_t count[RING];         /* events in each published batch */
+    size_t fill;                /* events recorded into the batch being filled */
+    /* Under mu: batches published so far; each machine's next batch and
+     * whether a thread is replaying it; sleeping helpers and scheduler. */
     pthread_mutex_t mu;
-    pthread_cond_t go, done;
-    uint64_t gen;
-    const event *batch;
-    size_t count;
-    int pending;
-    bool quit;
-    worker *w;
+    pthread_cond_t work, progress;
+    uint64_t published;
+    uint64_t *next;
+    bool *busy;
+    int idle_helpers;
+    bool waiting, quit;
+    struct helper *helpers;
 };
 
 static void replay(const sched_hooks *h, const event *e, size_t n)
@@ -77,68 +77,123 @@ static void replay(const sched_hooks *h, const event *e, size_t n)
     }
 }
 
-static void *work(void *arg)
+/* Under mu: claim a machine with a published batch it has not replayed
+ * (-1: none) for thread `self` (0: the scheduler's). A thread prefers its
+ * own machines (i mod threads = self), whose state is in its processor's
+ * caches, and takes another's only when its own are done. */
+static int claim(fanout *f, int self)
 {
-    worker *w = arg;
-    fanout *f = w->f;
-    uint64_t seen = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = pass ? 0 : self; i < f->n; i += pass ? 1 : f->nthreads)
+            if (!f->busy[i] && f->next[i] < f->published) {
+                f->busy[i] = true;
+                return i;
+            }
+    return -1;
+}
+
+/* Replay machine i's next batch, taking mu off meanwhile. Under mu. */
+static void replay_claimed(fanout *f, int i)
+{
+    int slot = (int)(f->next[i] % RING);
+    pthread_mutex_unlock(&f->mu);
+    replay(&f->c[i], f->ring[slot], f->count[slot]);
+    pthread_mutex_lock(&f->mu);
+    f->busy[i] = false;
+    f->next[i]++;
+    if (f->waiting) pthread_cond_signal(&f->progress);
+}
+
+typedef struct helper {
+    fanout *f;
+    int self;
+    pthread_t thread;
+} helper;
+
+static void *help(void *arg)
+{
+    helper *h = arg;
+    fanout *f = h->f;
+    pthread_mutex_lock(&f->mu);
     for (;;) {
-        pthread_mutex_lock(&f->mu);
-        while (f->gen == seen && !f->quit) pthread_cond_wait(&f->go, &f->mu);
-        if (f->gen == seen) {                   /* quit, nothing left */
-            pthread_mutex_unlock(&f->mu);
-            return NULL;
+        int i = claim(f, h->self);
+        if (i >= 0) {
+            replay_claimed(f, i);
+            continue;
         }
-        seen = f->gen;
-        const event *e = f->batch;
-        size_t n = f->count;
-        pthread_mutex_unlock(&f->mu);
-        for (int i = w->index; i < f->n; i += f->nworkers) replay(&f->c[i], e, n);
-        pthread_mutex_lock(&f->mu);
-        if (--f->pending == 0) pthread_cond_signal(&f->done);
-        pthread_mutex_unlock(&f->mu);
+        if (f->quit) break;
+        f->idle_helpers++;
+        pthread_cond_wait(&f->work, &f->mu);
+        f->idle_helpers--;
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* Under mu: the oldest batch some machine has still to replay. */
+static uint64_t oldest(const fanout *f)
+{
+    uint64_t o = f->published;
+    for (int i = 0; i < f->n; i++)
+        if (f->next[i] < o) o = f->next[i];
+    return o;
+}
+
+/* Under mu, on the scheduler's thread: replay or sleep until fewer than
+ * `most` published batches are still to be replayed by some machine. */
+static void wait_below(fanout *f, uint64_t most)
+{
+    while (f->published - oldest(f) >= most) {
+        int i = claim(f, 0);
+        if (i >= 0) {
+            replay_claimed(f, i);
+            continue;
+        }
+        f->waiting = true;
+        pthread_cond_wait(&f->progress, &f->mu);
+        f->waiting = false;
     }
 }
 
-static void wait_idle(fanout *f)
-{
-    pthread_mutex_lock(&f->mu);
-    while (f->pending > 0) pthread_cond_wait(&f->done, &f->mu);
-    pthread_mutex_unlock(&f->mu);
-}
-
-/* Hand the recorded batch over (or replay it here, without workers) and
- * start filling the other buffer. */
+/* Publish the batch being filled (or, on one thread, replay it here) and
+ * make room for the next one. */
 static void flush(fanout *f)
 {
     if (!f->fill) return;
-    if (f->nworkers <= 1) {
-        for (int i = 0; i < f->n; i++) replay(&f->c[i], f->buf[0], f->fill);
+    if (f->nthreads <= 1) {
+        for (int i = 0; i < f->n; i++) replay(&f->c[i], f->ring[0], f->fill);
         f->fill = 0;
         return;
     }
-    wait_idle(f);                               /* the other buffer is free again */
     pthread_mutex_lock(&f->mu);
-    f->gen++;
-    f->batch = f->buf[f->cur];
-    f->count = f->fill;
-    f->pending = f->nworkers;
-    pthread_cond_broadcast(&f->go);
+    f->count[f->published % RING] = f->fill;
+    f->published++;
+    if (f->idle_helpers) pthread_cond_broadcast(&f->work);
+    wait_below(f, RING);                        /* the next slot is free again */
     pthread_mutex_unlock(&f->mu);
-    f->cur ^= 1;
     f->fill = 0;
 }
 
+/* Every recorded event replayed to every machine. */
 static void drain(fanout *f)
 {
     flush(f);
-    if (f->nworkers > 1) wait_idle(f);
+    if (f->nthreads > 1) {
+        pthread_mutex_lock(&f->mu);
+        wait_below(f, 1);
+        pthread_mutex_unlock(&f->mu);
+    }
+}
+
+static inline event *current(fanout *f)
+{
+    return f->ring[f->nthreads > 1 ? f->published % RING : 0];
 }
 
 static inline event *next(fanout *f)
 {
     if (f->fill == BATCH) flush(f);
-    return &f->buf[f->cur][f->fill++];
+    return &current(f)[f->fill++];
 }
 
 /* A fetch that continues the thread's last event (the next address at the
@@ -150,7 +205,7 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     fanout *f = ctx;
     uint32_t tk = (uint32_t)t << 3;
     if (f->fill) {
-        event *e = &f->buf[f->cur][f->fill - 1];
+        event *e = &current(f)[f->fill - 1];
         uint32_t n = (e->t_kind & 7) == EV_FETCH ? 1 : e->b;
         if ((e->t_kind == (tk | EV_FETCH) || e->t_kind == (tk | EV_FETCH_RUN)) && e->cpu == cpu &&
             e->clock + n == clock && e->a + 4 * n == addr && n < UINT32_MAX / 8) {
@@ -208,17 +263,19 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
         long online = sysconf(_SC_NPROCESSORS_ONLN);
         workers = online < 1 ? 1 : online < n ? (int)online : n;
     }
-    f->nworkers = workers > n ? n : workers;
-    f->buf[0] = xcalloc(BATCH, sizeof(event));
-    if (f->nworkers > 1) {
-        f->buf[1] = xcalloc(BATCH, sizeof(event));
+    f->nthreads = workers > n ? n : workers;
+    int slots = f->nthreads > 1 ? RING : 1;
+    for (int k = 0; k < slots; k++) f->ring[k] = xcalloc(BATCH, sizeof(event));
+    if (f->nthreads > 1) {
+        f->next = xcalloc((size_t)n, sizeof *f->next);
+        f->busy = xcalloc((size_t)n, sizeof *f->busy);
         pthread_mutex_init(&f->mu, NULL);
-        pthread_cond_init(&f->go, NULL);
-        pthread_cond_init(&f->done, NULL);
-        f->w = xcalloc((size_t)f->nworkers, sizeof *f->w);
-        for (int i = 0; i < f->nworkers; i++) {
-            f->w[i] = (worker){ .f = f, .index = i };
-            if (pthread_create(&f->w[i].thread, NULL, work, &f->w[i]) != 0)
+        pthread_cond_init(&f->work, NULL);
+        pthread_cond_init(&f->progress, NULL);
+        f->helpers = xcalloc((size_t)f->nthreads - 1, sizeof *f->helpers);
+        for (int i = 0; i < f->nthreads - 1; i++) {
+            f->helpers[i] = (helper){ .f = f, .self = i + 1 };
+            if (pthread_create(&f->helpers[i].thread, NULL, help, &f->helpers[i]) != 0)
                 diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "cannot start a worker thread");
         }
     }
@@ -232,24 +289,25 @@ sched_hooks fanout_hooks(fanout *f)
                           .thread_stop = on_stop, .thread_resume = on_resume };
 }
 
-int fanout_workers(const fanout *f) { return f->nworkers; }
+int fanout_workers(const fanout *f) { return f->nthreads; }
 
 void fanout_finish(fanout *f)
 {
     drain(f);
-    if (f->nworkers > 1) {
+    if (f->nthreads > 1) {
         pthread_mutex_lock(&f->mu);
         f->quit = true;
-        pthread_cond_broadcast(&f->go);
+        pthread_cond_broadcast(&f->work);
         pthread_mutex_unlock(&f->mu);
-        for (int i = 0; i < f->nworkers; i++) pthread_join(f->w[i].thread, NULL);
+        for (int i = 0; i < f->nthreads - 1; i++) pthread_join(f->helpers[i].thread, NULL);
         pthread_mutex_destroy(&f->mu);
-        pthread_cond_destroy(&f->go);
-        pthread_cond_destroy(&f->done);
+        pthread_cond_destroy(&f->work);
+        pthread_cond_destroy(&f->progress);
     }
-    free(f->w);
-    free(f->buf[0]);
-    free(f->buf[1]);
+    for (int k = 0; k < RING; k++) free(f->ring[k]);
+    free(f->helpers);
+    free(f->next);
+    free(f->busy);
     free(f->c);
     free(f);
 }

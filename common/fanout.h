@@ -3,10 +3,12 @@
  * every consumer in the same order, as if each had the scheduler to itself.
  * cdat simulates several machines in one pass over the traces this way.
  *
- * The events are recorded into batches; each batch is replayed to every
- * consumer, by worker threads when the machine has more than one processor
- * (consumer i on worker i mod workers), while the scheduler fills the next
- * batch. A consumer sees its events in order and from one thread at a time;
+ * The events are recorded into batches, several in flight at once. On a
+ * machine with more than one processor, helper threads replay them while the
+ * scheduler fills the next batch, and the scheduler's thread replays too
+ * when all batches are in flight: any thread takes any consumer's next
+ * batch, so the work spreads evenly however unequal the consumers are. A
+ * consumer sees its events in order and from one thread at a time;
  * consumers share nothing, so their results are the same as separate runs'.
  * At a phase's begin and end every batch is first replayed (the scheduler's
  * counts are those of that moment), then each consumer's phase hook runs on
@@ -20,9 +22,9 @@
 
 typedef struct fanout fanout;
 
-/* n consumers (their ctx and hooks are copied); workers 0 = one per
- * consumer, at most the processors online; 1 = replay on the calling
- * thread. */
+/* n consumers (their ctx and hooks are copied); workers = threads that
+ * replay, the calling thread included: 0 = one per processor online, at most
+ * n; 1 = everything on the calling thread. */
 fanout *fanout_create(const sched_hooks *consumers, int n, int workers);
 /* The hooks to give the scheduler (ctx is f). */
 sched_hooks fanout_hooks(fanout *f);

@@ -80,7 +80,7 @@ START_TEST(same_as_direct)
     sink want = { 0 };
     sched_hooks direct = sink_hooks(&want);
     drive(&direct);
-    static const int workers[][2] = { { 1, 1 }, { 2, 2 }, { 3, 2 }, { 5, 0 } };   /* consumers, workers */
+    static const int workers[][2] = { { 1, 1 }, { 2, 2 }, { 3, 2 }, { 5, 0 }, { 5, 3 }, { 4, 4 } };   /* consumers, workers */
     for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
         int n = workers[w][0];
         sink got[5];
