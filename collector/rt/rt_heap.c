@@ -25,51 +25,85 @@
 
 #define WRAP __attribute__((visibility("default")))
 
-enum { HEAP_CAP = 1u << 22 };           /* entries: 96 MiB of address space */
+/* Entries are appended to a dense array (the map reads only those) and found
+ * through an index of open addressing that doubles when half full, each new
+ * index after the last in the mapping (the old one's pages are given back). */
+enum { ENTS_MAX = 1u << 22, IDX_FIRST = 1u << 12, IDX_MAX = 2 * ENTS_MAX };
 #define HEAP_HINT ((void *)0x200000000000ull)
 
 typedef struct heap_ent {
     uint64_t start, size;               /* the largest block of the site at start */
-    uint32_t site, count;               /* count 0: a free entry */
+    uint32_t site, count;
 } heap_ent;
 
 _Thread_local uint32_t rt_alloc_site __attribute__((tls_model("initial-exec")));
 
-static heap_ent *table;
+static heap_ent *ents;                  /* ENTS_MAX, then the indexes: 2 * IDX_MAX slots */
 static size_t used;
+static uint32_t *idx;                   /* entry + 1, or 0 */
+static size_t idx_cap, idx_next;        /* capacity; offset of the next index */
 static uint64_t lost;                   /* blocks not noted: the table was full */
 static atomic_flag heap_lock = ATOMIC_FLAG_INIT;
 
+static size_t map_bytes(void) { return (size_t)ENTS_MAX * sizeof *ents + (size_t)2 * IDX_MAX * sizeof *idx; }
+
 void rt_heap_init(void)
 {
-    void *p = mmap(HEAP_HINT, (size_t)HEAP_CAP * sizeof *table, PROT_READ | PROT_WRITE,
+    void *p = mmap(HEAP_HINT, map_bytes(), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    table = p == MAP_FAILED ? NULL : p;       /* none: no heap lines */
+    if (p == MAP_FAILED)
+        return;                         /* no heap lines */
+    ents = p;
+    idx = (uint32_t *)(ents + ENTS_MAX);
+    idx_cap = IDX_FIRST;
+    idx_next = IDX_FIRST;
 }
 
-static size_t slot_of(uint64_t start, uint32_t site)
+static size_t slot_of(uint64_t start, uint32_t site, size_t cap)
 {
-    return (size_t)(((start >> 4) * 0x9E3779B97F4A7C15ull ^ site * 0xC2B2AE3D27D4EB4Full) >> 40) &
-           (HEAP_CAP - 1);
+    return (size_t)(((start >> 4) * 0x9E3779B97F4A7C15ull ^ site * 0xC2B2AE3D27D4EB4Full) >> 32) & (cap - 1);
+}
+
+static void idx_put(uint32_t *ix, size_t cap, size_t e)
+{
+    size_t j = slot_of(ents[e].start, ents[e].site, cap);
+    while (ix[j])
+        j = (j + 1) & (cap - 1);
+    ix[j] = (uint32_t)e + 1;
+}
+
+static void idx_grow(void)
+{
+    uint32_t *base = (uint32_t *)(ents + ENTS_MAX), *old = idx;
+    size_t old_cap = idx_cap;
+    idx = base + idx_next;
+    idx_cap *= 2;
+    idx_next += idx_cap;
+    for (size_t e = 0; e < used; e++)
+        idx_put(idx, idx_cap, e);
+    madvise(old, old_cap * sizeof *old, MADV_DONTNEED);
 }
 
 void rt_heap_note(uint32_t site, uintptr_t p, uint64_t size)
 {
-    if (!table || !site || !p || !size || rt_type == RT_TYPE_SUPPRESSED)
+    if (!ents || !site || !p || !size || rt_type == RT_TYPE_SUPPRESSED)
         return;
     uint64_t a = p;
     rt_spin_lock(&heap_lock);
-    size_t j = slot_of(a, site);
-    while (table[j].count && !(table[j].start == a && table[j].site == site))
-        j = (j + 1) & (HEAP_CAP - 1);
-    if (table[j].count) {
-        if (table[j].count < UINT32_MAX)
-            table[j].count++;
-        if (size > table[j].size)
-            table[j].size = size;
-    } else if (used < HEAP_CAP / 4 * 3) {
-        table[j] = (heap_ent){ a, size, site, 1 };
-        used++;
+    size_t j = slot_of(a, site, idx_cap);
+    while (idx[j] && !(ents[idx[j] - 1].start == a && ents[idx[j] - 1].site == site))
+        j = (j + 1) & (idx_cap - 1);
+    if (idx[j]) {
+        heap_ent *e = &ents[idx[j] - 1];
+        if (e->count < UINT32_MAX)
+            e->count++;
+        if (size > e->size)
+            e->size = size;
+    } else if (used < ENTS_MAX) {
+        ents[used] = (heap_ent){ a, size, site, 1 };
+        idx[j] = (uint32_t)++used;
+        if (2 * used > idx_cap && idx_cap < IDX_MAX)
+            idx_grow();
     } else {
         lost++;
     }
@@ -186,11 +220,11 @@ static void *vec_push(vec *v)
 
 /* Sites of the pieces active now, sorted, each once (its blocks summed over
  * its entries: one piece of an entry is active at a time). */
-static size_t active_sites(const hpiece *act, size_t nact, const heap_ent *ents, site_n *out)
+static size_t active_sites(const hpiece *act, size_t nact, const heap_ent *e, site_n *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < nact; i++)
-        out[k++] = (site_n){ ents[act[i].e].site, 0 };
+        out[k++] = (site_n){ e[act[i].e].site, 0 };
     qsort(out, k, sizeof *out, by_site);
     size_t u = 0;
     for (size_t i = 0; i < k; i++)
@@ -212,11 +246,11 @@ static void print_range(FILE *f, uint64_t start, uint64_t end, uint64_t count, s
 /* The blocks' pieces on touched pages, folded; the folded space cut at every
  * piece's ends; consecutive cuts with the same sites joined into a range.
  * COUNT: the blocks (of the entries) with a piece in the range. */
-static int write_heap(FILE *f, heap_ent *ents, size_t nents)
+static int write_heap(FILE *f, const heap_ent *blk, size_t nents)
 {
     vec pieces = { .size = sizeof(hpiece) };
     for (size_t i = 0; i < nents; i++) {
-        uint64_t lo = ents[i].start, hi = lo + ents[i].size;
+        uint64_t lo = blk[i].start, hi = lo + blk[i].size;
         hpiece *last = NULL;
         for (uint64_t a = lo; a < hi;) {
             uint64_t next = ((a >> RT_PAGE_SHIFT) + 1) << RT_PAGE_SHIFT;
@@ -269,7 +303,7 @@ static int write_heap(FILE *f, heap_ent *ents, size_t nents)
                 i++;
         while (next < np && pv[next].start <= lo)
             act[nact++] = pv[next++];
-        size_t ns = active_sites(act, nact, ents, now);
+        size_t ns = active_sites(act, nact, blk, now);
         bool same = ns && ncur == ns && rend == lo;
         for (size_t i = 0; same && i < ns; i++)
             same = now[i].site == cur[i].site;
@@ -292,10 +326,10 @@ static int write_heap(FILE *f, heap_ent *ents, size_t nents)
             if (seen[e] == rid)
                 continue;
             seen[e] = rid;
-            rcount += ents[e].count;
+            rcount += blk[e].count;
             for (size_t k = 0; k < ncur; k++)
-                if (cur[k].site == ents[e].site)
-                    cur[k].n += ents[e].count;
+                if (cur[k].site == blk[e].site)
+                    cur[k].n += blk[e].count;
         }
     }
     if (ncur)
@@ -308,20 +342,19 @@ out:
 
 void rt_heap_map_write(FILE *f)
 {
-    if (!table)
+    if (!ents)
         return;
     rt_spin_lock(&heap_lock);
-    heap_ent *ents = malloc((used + 1) * sizeof *ents);
-    size_t n = 0;
-    for (size_t j = 0; ents && j < HEAP_CAP && n < used; j++)
-        if (table[j].count)
-            ents[n++] = table[j];
+    size_t n = used;
+    heap_ent *copy = malloc((n + 1) * sizeof *copy);
+    if (copy)
+        memcpy(copy, ents, n * sizeof *copy);
     uint64_t lost_now = lost;
     rt_spin_unlock(&heap_lock);
     if (lost_now)
         fprintf(f, "# heap: %llu blocks not listed (more than %u block places)\n",
-                (unsigned long long)lost_now, HEAP_CAP / 4 * 3);
-    if (!ents || write_heap(f, ents, n) != 0)
+                (unsigned long long)lost_now, ENTS_MAX);
+    if (!copy || write_heap(f, copy, n) != 0)
         fputs("# heap lines missing: out of memory\n", f);
-    free(ents);
+    free(copy);
 }
