@@ -14,7 +14,11 @@
  * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
  * record their release/acquire (rt_atomic.c), and fences are counted; level 1
  * adds nothing else (the runtime's pthread wrappers still write call
- * records). */
+ * records). At every level, calls of the allocation functions go to the
+ * runtime's wrappers with their site's code address (heap lines of the
+ * map), and the module's descriptor carries the source lines of the layout
+ * (debug info) and the module's variables (line and object lines;
+ * docs/collector.md §6.1). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
