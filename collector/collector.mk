@@ -25,6 +25,9 @@ SMAIT_CC_NAMES := smait-cc smait-c++ smait-cxx
 COLLECTOR := $(SMAIT_CC_NAMES:%=$(BIN)/%) $(BIN)/smait-instrument $(RT_LIB) $(RT_CXX_LIB) \
 	$(BUILD)/include/smait_marker.h
 
+# operator new's wrappers (rt_new.c) pass its exceptions through.
+$(RT_CXX_OBJS): RT_CFLAGS += -fexceptions
+
 $(BUILD)/obj/rt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@

@@ -14,7 +14,11 @@
  * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
  * record their release/acquire (rt_atomic.c), and fences are counted; level 1
  * adds nothing else (the runtime's pthread wrappers still write call
- * records). */
+ * records). At every level, calls of the allocation functions go to the
+ * runtime's wrappers with their site's code address (heap lines of the
+ * map), and the module's descriptor carries the source lines of the layout
+ * (debug info) and the module's variables (line and object lines;
+ * docs/collector.md §6.1). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +29,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
 #include "rt/rt.h"              /* the runtime's entry points: RT_AT_* modes, SMAIT_UM_* */
@@ -38,6 +43,14 @@ typedef struct inst {
     LLVMTypeRef t_mem, t_call, t_br, t_xfer, t_abegin, t_aend, t_um;    /* function types */
     LLVMValueRef f_mem, f_call, f_enter, f_ret, f_br, f_xfer, f_abegin, f_aend, f_um;
     LLVMValueRef desc;                           /* the module descriptor, as i8* */
+    LLVMValueRef f_site;                         /* __smait_alloc_site */
+    LLVMTypeRef t_site;
+    /* source lines of the layout (modules with debug info): runs of slots
+     * from off on with one (line, file); line 0 = no line */
+    struct { uint32_t off, line, file; } *lines;
+    size_t nlines, cap_lines;
+    char **files;
+    size_t nfiles;
     int level;
     const char *in;
     const char *triple;                          /* the module's target triple */
@@ -391,6 +404,76 @@ static unsigned slots(inst *s, LLVMValueRef I)
     return a.kind == K_NONE ? 0 : 1;
 }
 
+/* ---- source lines of the layout (debug info) ------------------------------------ */
+
+/* A new run from off on when (line, file) differs from the last run's. */
+static void note_line(inst *s, uint32_t off, uint32_t line, uint32_t file)
+{
+    while (s->nlines && s->lines[s->nlines - 1].off == off)
+        s->nlines--;            /* a run of no slot: replaced */
+    if (s->nlines ? s->lines[s->nlines - 1].line == line && s->lines[s->nlines - 1].file == file
+                  : line == 0)
+        return;
+    if (s->nlines == s->cap_lines) {
+        s->cap_lines = s->cap_lines ? 2 * s->cap_lines : 256;
+        s->lines = realloc(s->lines, s->cap_lines * sizeof *s->lines);
+        if (!s->lines)
+            die(s->in, "out of memory");
+    }
+    s->lines[s->nlines].off = off;
+    s->lines[s->nlines].line = line;
+    s->lines[s->nlines].file = file;
+    s->nlines++;
+}
+
+/* The file of a debug location: its name, under its directory when the name
+ * is relative; an index into s->files. */
+static uint32_t file_index(inst *s, const char *name, unsigned nlen, const char *dir, unsigned dlen)
+{
+    bool join = nlen && name[0] != '/' && dlen;
+    char *path = malloc((size_t)nlen + dlen + 2);
+    if (!path)
+        die(s->in, "out of memory");
+    if (join)
+        snprintf(path, (size_t)nlen + dlen + 2, "%.*s/%.*s", (int)dlen, dir, (int)nlen, name);
+    else
+        snprintf(path, (size_t)nlen + 1, "%.*s", (int)nlen, name);
+    for (size_t i = s->nfiles; i-- > 0;)
+        if (!strcmp(s->files[i], path)) {
+            free(path);
+            return (uint32_t)i;
+        }
+    char **f = realloc(s->files, (s->nfiles + 1) * sizeof *f);
+    if (!f)
+        die(s->in, "out of memory");
+    s->files = f;
+    s->files[s->nfiles] = path;
+    return (uint32_t)s->nfiles++;
+}
+
+/* The source line of the slots of instruction I from off on (none: a run of
+ * line 0, which the map leaves out). Modules without debug info have none. */
+static void note_line_of(inst *s, uint32_t off, LLVMValueRef I)
+{
+    static const char *last_name, *last_dir;
+    static uint32_t last_file;
+    unsigned line = I ? LLVMGetDebugLocLine(I) : 0, nlen = 0, dlen = 0;
+    if (line == 0) {
+        note_line(s, off, 0, 0);
+        return;
+    }
+    const char *name = LLVMGetDebugLocFilename(I, &nlen), *dir = LLVMGetDebugLocDirectory(I, &dlen);
+    if (!name)
+        name = "", nlen = 0;
+    if (!dir)
+        dir = "", dlen = 0;
+    if (!s->nfiles || name != last_name || dir != last_dir) {
+        last_file = file_index(s, name, nlen, dir, dlen);
+        last_name = name, last_dir = dir;
+    }
+    note_line(s, off, line, last_file);
+}
+
 static bool skip_function(LLVMValueRef f)
 {
     if (LLVMIsDeclaration(f) || LLVMGetLinkage(f) == LLVMAvailableExternallyLinkage)
@@ -525,6 +608,50 @@ static void record_terminator(inst *s, LLVMValueRef T, uint32_t src, const bbmap
 #undef REL
 }
 
+/* ---- allocation sites (heap lines of the map) ------------------------------------ */
+
+static const char *const alloc_names[] = {
+    "malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign",
+    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
+    "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+    "_ZnwmSt11align_val_tRKSt9nothrow_t", "_ZnamSt11align_val_tRKSt9nothrow_t", NULL };
+
+/* The allocation function I calls directly (declared, not defined here), or NULL. */
+static LLVMValueRef alloc_callee(LLVMValueRef I)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(I);
+    if (op != LLVMCall && op != LLVMInvoke)
+        return NULL;
+    LLVMValueRef f = LLVMGetCalledValue(I);
+    if (!f || !LLVMIsAFunction(f) || !LLVMIsDeclaration(f))
+        return NULL;
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    for (unsigned i = 0; alloc_names[i]; i++)
+        if (!strcmp(n, alloc_names[i]))
+            return f;
+    return NULL;
+}
+
+/* The call's site (module-relative code address) is stored for the runtime
+ * (__smait_alloc_site), and the call goes to the runtime's wrapper
+ * __smait_NAME, of the same type, which records the block. A call marked
+ * builtin (C++ new) loses the mark: the wrapper is no builtin. */
+static void redirect_alloc(inst *s, LLVMValueRef I, LLVMValueRef f, uint32_t site)
+{
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    char w[80];
+    snprintf(w, sizeof w, "__smait_%s", n);
+    LLVMValueRef wf = declare(s, w, LLVMGlobalGetValueType(f));
+    LLVMPositionBuilderBefore(s->b, I);
+    LLVMValueRef args[] = { s->desc, c32(s, site) };
+    call(s, s->t_site, s->f_site, args, 2);
+    LLVMSetOperand(I, (unsigned)LLVMGetNumOperands(I) - 1, wf);
+    LLVMRemoveCallSiteEnumAttribute(I, LLVMAttributeFunctionIndex,
+                                    LLVMGetEnumAttributeKindForName("builtin", 7));
+}
+
 /* Lay out function f from module offset `at`; instrument it when doit. Returns
  * the offset after it. */
 static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
@@ -537,13 +664,21 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
     vector_rule(s, f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         bb_put(&bm, bb, pc);
-        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
-            pc += 4 * slots(s, I);
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            unsigned n = slots(s, I);
+            if (n && !doit)
+                note_line_of(s, pc, I);
+            pc += 4 * n;
+        }
+        if (!doit)
+            note_line_of(s, pc, LLVMGetBasicBlockTerminator(bb));
         pc += 4;                /* the terminator */
     }
     uint32_t end = pc;
-    if (!doit)
+    if (!doit) {
+        note_line(s, end, 0, 0);        /* the padding to the next function */
         goto out;
+    }
     if (s->level >= 3) {
         LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
         LLVMPositionBuilderBefore(s->b, first);
@@ -557,6 +692,9 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && I != term; I = next) {
             next = LLVMGetNextInstruction(I);       /* before anything is added after I */
             access a = classify(s, I);
+            LLVMValueRef af = alloc_callee(I);
+            if (af)
+                redirect_alloc(s, I, af, pc);
             if (a.kind == K_NONE && !a.sync && !a.um)
                 continue;
             LLVMPositionBuilderBefore(s->b, I);
@@ -582,6 +720,9 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
                 pc += 4;
             }
         }
+        LLVMValueRef af = term ? alloc_callee(term) : NULL;      /* an invoke of new */
+        if (af)
+            redirect_alloc(s, term, af, pc);
         if (term && s->level >= 3) {
             LLVMPositionBuilderBefore(s->b, term);
             record_terminator(s, term, pc + 4, &bm, LLVMGetNextBasicBlock(bb));
@@ -643,6 +784,109 @@ static void add_ctor(inst *s, LLVMValueRef desc_global)
     LLVMSetLinkage(g, LLVMAppendingLinkage);
 }
 
+/* ---- the module's variables (object lines of the map) ---------------------------- */
+
+/* A global or static variable of the program, defined here, one address for
+ * all threads (not string literals, LLVM's own or ours). */
+static bool is_variable(LLVMValueRef g)
+{
+    if (LLVMIsDeclaration(g) || LLVMIsThreadLocal(g))
+        return false;
+    LLVMLinkage l = LLVMGetLinkage(g);
+    if (l == LLVMPrivateLinkage || l == LLVMAppendingLinkage || l == LLVMAvailableExternallyLinkage)
+        return false;
+    size_t len;
+    const char *n = LLVMGetValueName2(g, &len);
+    const char *sec = LLVMGetSection(g);
+    return len && strncmp(n, "llvm.", 5) && strncmp(n, "__smait_", 8) &&
+           !(sec && !strcmp(sec, "llvm.metadata")) && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 0;
+}
+
+/* The variable's name in its debug info (a function's static: its plain
+ * name, not the IR's "function.name"), or NULL. */
+static char *debug_name(inst *s, LLVMValueRef g)
+{
+    size_t n;
+    LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &n);
+    unsigned dbg = LLVMGetMDKindIDInContext(s->c, "dbg", 3);
+    char *name = NULL;
+    for (unsigned i = 0; i < n && !name; i++) {
+        if (LLVMValueMetadataEntriesGetKind(md, i) != dbg)
+            continue;
+        LLVMMetadataRef var = LLVMDIGlobalVariableExpressionGetVariable(LLVMValueMetadataEntriesGetMetadata(md, i));
+        if (!var)
+            continue;
+        LLVMValueRef v = LLVMMetadataAsValue(s->c, var);
+        unsigned k = LLVMGetMDNodeNumOperands(v);
+        LLVMValueRef *ops = k >= 2 ? calloc(k, sizeof *ops) : NULL;
+        if (!ops)
+            continue;
+        LLVMGetMDNodeOperands(v, ops);      /* a DIVariable: scope, name, file, type, … */
+        unsigned len = 0;
+        const char *str = ops[1] ? LLVMGetMDString(ops[1], &len) : NULL;
+        if (str && len)
+            name = strndup(str, len);
+        free(ops);
+    }
+    if (md)
+        LLVMDisposeValueMetadataEntries(md);
+    return name;
+}
+
+/* The descriptor's table of variables: { address, size, name, source }, source
+ * "FILE:LINE" of the declaration with debug info, else the module's name. */
+static LLVMValueRef variables(inst *s, LLVMTypeRef ot, const char *modname, unsigned *count)
+{
+    unsigned n = 0, cap = 0;
+    LLVMValueRef *v = NULL;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(s->m); g; g = LLVMGetNextGlobal(g)) {
+        if (!is_variable(g))
+            continue;
+        uint64_t size = LLVMABISizeOfType(s->td, LLVMGlobalGetValueType(g));
+        if (size == 0)
+            continue;
+        char *name = debug_name(s, g);
+        size_t len;
+        const char *irname = LLVMGetValueName2(g, &len), *dot = strchr(irname, '.');
+        if (dot && LLVMGetLinkage(g) == LLVMInternalLinkage) {
+            /* clang's "function.name" of a static in a function: the plain name */
+            char *fn = strndup(irname, (size_t)(dot - irname));
+            if (fn && LLVMGetNamedFunction(s->m, fn))
+                irname = dot + 1;
+            free(fn);
+        }
+        unsigned line = LLVMGetDebugLocLine(g), nlen = 0, dlen = 0;
+        char *src = NULL;
+        if (line) {
+            const char *f = LLVMGetDebugLocFilename(g, &nlen), *d = LLVMGetDebugLocDirectory(g, &dlen);
+            uint32_t k = file_index(s, f ? f : "", f ? nlen : 0, d ? d : "", d ? dlen : 0);
+            size_t cap_src = strlen(s->files[k]) + 16;
+            src = malloc(cap_src);
+            if (src)
+                snprintf(src, cap_src, "%s:%u", s->files[k], line);
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            v = realloc(v, cap * sizeof *v);
+            if (!v)
+                die(s->in, "out of memory");
+        }
+        LLVMValueRef f[] = { LLVMConstBitCast(g, s->p8), LLVMConstInt(s->i64, size, 0),
+                             const_string(s, name ? name : irname, "__smait_vname"),
+                             const_string(s, src ? src : modname, "__smait_vsrc") };
+        v[n++] = LLVMConstNamedStruct(ot, f, 4);
+        free(name);
+        free(src);
+    }
+    *count = n;
+    LLVMValueRef arr = LLVMConstArray(ot, v, n);
+    free(v);
+    LLVMValueRef g = LLVMAddGlobal(s->m, LLVMTypeOf(arr), "__smait_vars");
+    LLVMSetInitializer(g, arr);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return LLVMConstBitCast(g, LLVMPointerType(ot, 0));
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: smait-instrument [--level=1|2|3] IN.bc OUT.bc\n");
@@ -697,6 +941,7 @@ int main(int argc, char **argv)
     s.t_abegin = LLVMFunctionType(s.vd, &s.p8, 1, 0);
     s.t_aend = LLVMFunctionType(s.vd, aend_args, 3, 0);
     s.t_um = LLVMFunctionType(s.vd, &s.i32, 1, 0);
+    s.t_site = LLVMFunctionType(s.vd, call_args, 2, 0);
 
     /* Pass 1: layout (before any call is added, so the counts are the code's). */
     unsigned nf = 0;
@@ -734,15 +979,50 @@ int main(int argc, char **argv)
     LLVMSetInitializer(g_names, names_arr);
     LLVMSetLinkage(g_names, LLVMPrivateLinkage);
     char *srcname = strndup(src, len);
+    const char *modname = srcname ? srcname : "?";
+    /* Version 2 (rt_module): the source lines, files and variables follow. */
+    LLVMTypeRef ofields[] = { s.p8, s.i64, s.p8, s.p8 };
+    LLVMTypeRef ot = LLVMStructTypeInContext(s.c, ofields, 4, 0);
+    unsigned nvars;
+    LLVMValueRef vars = variables(&s, ot, modname, &nvars);
+    LLVMValueRef *lv = calloc(3 * s.nlines + 1, sizeof *lv), *fv = calloc(s.nfiles + 1, sizeof *fv);
+    if (!lv || !fv)
+        die(s.in, "out of memory");
+    for (size_t j = 0; j < s.nlines; j++) {
+        lv[3 * j] = c32(&s, s.lines[j].off);
+        lv[3 * j + 1] = c32(&s, s.lines[j].line);
+        lv[3 * j + 2] = c32(&s, s.lines[j].file);
+    }
+    for (size_t j = 0; j < s.nfiles; j++)
+        fv[j] = const_string(&s, s.files[j], "__smait_file");
+    LLVMValueRef lines = LLVMConstNull(LLVMPointerType(s.i32, 0)), files = LLVMConstNull(LLVMPointerType(s.p8, 0));
+    if (s.nlines) {
+        LLVMValueRef a = LLVMConstArray(s.i32, lv, (unsigned)(3 * s.nlines));
+        LLVMValueRef g = LLVMAddGlobal(s.m, LLVMTypeOf(a), "__smait_lines");
+        LLVMSetInitializer(g, a);
+        LLVMSetLinkage(g, LLVMPrivateLinkage);
+        lines = LLVMConstBitCast(g, LLVMPointerType(s.i32, 0));
+    }
+    if (s.nfiles) {
+        LLVMValueRef a = LLVMConstArray(s.p8, fv, (unsigned)s.nfiles);
+        LLVMValueRef g = LLVMAddGlobal(s.m, LLVMTypeOf(a), "__smait_files");
+        LLVMSetInitializer(g, a);
+        LLVMSetLinkage(g, LLVMPrivateLinkage);
+        files = LLVMConstBitCast(g, LLVMPointerType(s.p8, 0));
+    }
     LLVMTypeRef dfields[] = { s.i32, s.i32, s.i32, s.i32, LLVMPointerType(s.i32, 0),
-                              LLVMPointerType(s.p8, 0), s.p8 };
-    LLVMTypeRef dt = LLVMStructTypeInContext(s.c, dfields, 7, 0);
-    LLVMValueRef dvals[] = { c32(&s, 0), c32(&s, size), c32(&s, nf), c32(&s, 0),
+                              LLVMPointerType(s.p8, 0), s.p8,
+                              s.i32, s.i32, s.i32, s.i32, LLVMPointerType(s.i32, 0),
+                              LLVMPointerType(s.p8, 0), LLVMPointerType(ot, 0) };
+    LLVMTypeRef dt = LLVMStructTypeInContext(s.c, dfields, 14, 0);
+    LLVMValueRef dvals[] = { c32(&s, 0), c32(&s, size), c32(&s, nf), c32(&s, 2),
                              LLVMConstBitCast(g_offs, LLVMPointerType(s.i32, 0)),
                              LLVMConstBitCast(g_names, LLVMPointerType(s.p8, 0)),
-                             const_string(&s, srcname ? srcname : "?", "__smait_modname") };
+                             const_string(&s, modname, "__smait_modname"),
+                             c32(&s, (uint32_t)s.nlines), c32(&s, (uint32_t)s.nfiles), c32(&s, nvars),
+                             c32(&s, 0), lines, files, vars };
     LLVMValueRef desc = LLVMAddGlobal(s.m, dt, "__smait_module_desc");
-    LLVMSetInitializer(desc, LLVMConstNamedStruct(dt, dvals, 7));
+    LLVMSetInitializer(desc, LLVMConstNamedStruct(dt, dvals, 14));
     LLVMSetLinkage(desc, LLVMInternalLinkage);
     s.desc = LLVMConstBitCast(desc, s.p8);
 
@@ -755,6 +1035,7 @@ int main(int argc, char **argv)
     s.f_abegin = declare(&s, "__smait_atomic_begin", s.t_abegin);
     s.f_aend = declare(&s, "__smait_atomic_end", s.t_aend);
     s.f_um = declare(&s, "__smait_unmodelled", s.t_um);
+    s.f_site = declare(&s, "__smait_alloc_site", s.t_site);
 
     /* Pass 2: the same walk, now adding the calls. */
     for (k = 0; k < nf; k++)
@@ -769,7 +1050,10 @@ int main(int argc, char **argv)
     LLVMDisposeMessage(msg);        /* allocated even when the module verifies */
     if (LLVMWriteBitcodeToFile(s.m, out))
         die(out, "cannot write the bitcode");
-    free(fs), free(names), free(offs), free(at), free(srcname);
+    free(fs), free(names), free(offs), free(at), free(srcname), free(lv), free(fv), free(s.lines);
+    for (size_t j = 0; j < s.nfiles; j++)
+        free(s.files[j]);
+    free(s.files);
     LLVMDisposeBuilder(s.b);
     LLVMDisposeTargetData(s.td);
     LLVMDisposeModule(s.m);

@@ -148,6 +148,9 @@ void rt_fold_init(void);
 void rt_fold_lock(void);
 void rt_fold_unlock(void);
 uint32_t rt_fold(rt_slot *t, uint64_t addr);   /* with the fold lock held */
+/* The folded page of a page already written (with the fold lock held). */
+bool rt_fold_peek(uint64_t page64, uint32_t *page32);
+enum { RT_PAGE_SHIFT = 12 };
 int rt_fold_write_map(const char *path);       /* 0 or errno */
 
 /* rt_thread.c */
@@ -171,14 +174,35 @@ void rt_once_acquire(rt_slot *t, const void *obj, uint32_t t0);
 /* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers (start-up). */
 void rt_cxx_redirect(void);
 
-/* Module descriptor emitted by smait-instrument (one per translation unit). */
+/* Module descriptor emitted by smait-instrument (one per translation unit).
+ * Version 2 adds the source lines (debug info) and the variables; a module
+ * instrumented before (version 0) ends at modname. */
+typedef struct rt_line { uint32_t off, line, file; } rt_line;   /* from off on; line 0: none */
+typedef struct rt_object {
+    const void *addr;
+    uint64_t size;
+    const char *name, *source;          /* source: "FILE:LINE", or the module's name */
+} rt_object;
 typedef struct rt_module {
-    uint32_t base, size, nfunc, pad;
+    uint32_t base, size, nfunc, version;
     const uint32_t *offs;               /* function start, module-relative */
     const char *const *names;
     const char *modname;
+    uint32_t nlines, nfiles, nobjs, pad;
+    const rt_line *lines;               /* sorted by off */
+    const char *const *files;
+    const rt_object *objs;
 } rt_module;
 void rt_code_map_write(FILE *f);
+void rt_line_map_write(FILE *f);
+void rt_object_map_write(FILE *f);      /* with the fold lock held */
+
+/* rt_heap.c — heap blocks by allocation site: the wrappers __smait_malloc,
+ * … that smait-instrument calls instead of the allocation functions. */
+extern _Thread_local uint32_t rt_alloc_site __attribute__((tls_model("initial-exec")));
+void rt_heap_init(void);
+void rt_heap_note(uint32_t site, uintptr_t p, uint64_t size);    /* p 0: none */
+void rt_heap_map_write(FILE *f);        /* with the fold lock held */
 
 /* Synthetic code: runtime pseudo-procedures, then modules from RT_CODE_BASE. */
 enum { RT_CODE_MEMCPY = 0x1000, RT_CODE_MEMMOVE = 0x1010, RT_CODE_MEMSET = 0x1020,

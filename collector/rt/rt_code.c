@@ -1,6 +1,9 @@
 /* rt_code.c — the synthetic code space: each instrumented module (one per
  * translation unit) registers from its constructor and gets the next range,
  * in constructor (link) order, so code addresses are the same in every run. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "rt.h"
 
 enum { MAX_MODULES = 4096 };
@@ -37,4 +40,89 @@ void rt_code_map_write(FILE *f)
                     m->names[k], m->modname);
         }
     }
+}
+
+/* line lines: the runs of each module's table (smait-instrument merged
+ * adjacent slots of one line), the runs of no line left out. */
+void rt_line_map_write(FILE *f)
+{
+    for (unsigned i = 0; i < nmodules; i++) {
+        const rt_module *m = modules[i];
+        if (m->version < 2)
+            continue;
+        for (uint32_t k = 0; k < m->nlines; k++) {
+            const rt_line *l = &m->lines[k];
+            if (l->line == 0)
+                continue;
+            uint32_t end = k + 1 < m->nlines ? m->lines[k + 1].off : m->size;
+            fprintf(f, "line 0x%08x 0x%08x %u %s\n", m->base + l->off, m->base + end, l->line,
+                    l->file < m->nfiles ? m->files[l->file] : "?");
+        }
+    }
+}
+
+typedef struct piece { uint32_t start; uint64_t end; const rt_object *o; } piece;   /* end: up to 2^32 */
+
+static int by_start(const void *a, const void *b)
+{
+    const piece *x = a, *y = b;
+    if (x->start != y->start)
+        return (x->start > y->start) - (x->start < y->start);
+    if (x->end != y->end)
+        return (x->end > y->end) - (x->end < y->end);
+    int c = strcmp(x->o->name, y->o->name);
+    return c ? c : strcmp(x->o->source, y->o->source);
+}
+
+/* object lines: each variable's touched pages, folded, cut where they are
+ * not contiguous. A variable defined in several modules (C++ inline and
+ * template variables) is listed once; of two that overlap (aliases), the
+ * first in the order of the lines. */
+void rt_object_map_write(FILE *f)
+{
+    piece *v = NULL;
+    size_t n = 0, cap = 0;
+    for (unsigned i = 0; i < nmodules; i++) {
+        const rt_module *m = modules[i];
+        for (uint32_t k = 0; m->version >= 2 && k < m->nobjs; k++) {
+            const rt_object *o = &m->objs[k];
+            uint64_t lo = (uintptr_t)o->addr, hi = lo + o->size;
+            for (uint64_t a = lo; a < hi;) {
+                uint64_t next = ((a >> RT_PAGE_SHIFT) + 1) << RT_PAGE_SHIFT;
+                if (next > hi)
+                    next = hi;
+                uint32_t p32;
+                if (rt_fold_peek(a >> RT_PAGE_SHIFT, &p32)) {
+                    uint32_t s = p32 << RT_PAGE_SHIFT | (uint32_t)(a & ((1u << RT_PAGE_SHIFT) - 1));
+                    uint64_t e = s + (next - a);
+                    if (n && v[n - 1].o == o && v[n - 1].end == s) {
+                        v[n - 1].end = e;
+                    } else {
+                        if (n == cap) {
+                            cap = cap ? 2 * cap : 256;
+                            piece *w = realloc(v, cap * sizeof *v);
+                            if (!w) {
+                                free(v);
+                                fputs("# object lines missing: out of memory\n", f);
+                                return;
+                            }
+                            v = w;
+                        }
+                        v[n++] = (piece){ s, e, o };
+                    }
+                }
+                a = next;
+            }
+        }
+    }
+    if (n)
+        qsort(v, n, sizeof *v, by_start);
+    uint64_t last_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && v[i].start < last_end)
+            continue;
+        fprintf(f, "object 0x%08x 0x%08llx %s %s\n", v[i].start, (unsigned long long)v[i].end, v[i].o->name, v[i].o->source);
+        last_end = v[i].end;
+    }
+    free(v);
 }

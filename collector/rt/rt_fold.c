@@ -12,7 +12,7 @@
 
 #include "rt.h"
 
-enum { PAGE_SHIFT = 12, FOLD_PAGES = 1u << 20, CODE_PAGES = RT_CODE_LIMIT >> PAGE_SHIFT };
+enum { PAGE_SHIFT = RT_PAGE_SHIFT, FOLD_PAGES = 1u << 20, CODE_PAGES = RT_CODE_LIMIT >> PAGE_SHIFT };
 
 typedef struct { uint64_t page64; uint32_t page32; bool used; } fold_slot;
 
@@ -74,6 +74,15 @@ uint32_t rt_fold(rt_slot *t, uint64_t addr)
     return table[j].page32 << PAGE_SHIFT | off;
 }
 
+bool rt_fold_peek(uint64_t page64, uint32_t *page32)
+{
+    size_t j = hash(page64) & (table_cap - 1);
+    while (table[j].used && table[j].page64 != page64)
+        j = (j + 1) & (table_cap - 1);
+    *page32 = table[j].page32;
+    return table[j].used;
+}
+
 static int by_page32(const void *a, const void *b)
 {
     const fold_slot *x = a, *y = b;
@@ -109,10 +118,15 @@ int rt_fold_write_map(const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return errno;
-    fprintf(f, "# smait address map (docs/collector.md): folded 32-bit addresses -> original\n"
+    fprintf(f, "# smait address map v2\n"
+               "# folded 32-bit addresses -> code, source lines and data (docs/collector.md)\n"
                "# code FOLDED_START FOLDED_END FUNCTION MODULE   (synthetic code, 4 bytes an instruction)\n"
-               "# data FOLDED_START FOLDED_END ORIGINAL_START MAPPING   (runs of 4096-byte pages)\n");
+               "# line START END LINE FILE   (synthetic code from a source line; -g only)\n"
+               "# data FOLDED_START FOLDED_END ORIGINAL_START MAPPING   (runs of 4096-byte pages)\n"
+               "# object START END NAME SOURCE   (a global or static variable, touched pages)\n"
+               "# heap START END COUNT SITE[,SITE...]   (heap blocks by allocation site, touched pages)\n");
     rt_code_map_write(f);
+    rt_line_map_write(f);
     fold_slot *v = malloc((table_n + 1) * sizeof *v);
     size_t n = 0;
     for (size_t i = 0; v && i < table_cap; i++)
@@ -133,6 +147,10 @@ int rt_fold_write_map(const char *path)
         }
         free(v);
     }
+    rt_fold_lock();
+    rt_object_map_write(f);
+    rt_heap_map_write(f);
+    rt_fold_unlock();
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)
         err = errno;

@@ -81,6 +81,7 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
     if (rt_otf_active())
         rt_otf_start(trace_name);
     rt_fold_init();
+    rt_heap_init();
     /* The release counts' table is mapped now, in this thread, not at a
      * moment a worker's timing decides (an mmap then could move a thread
      * stack, and the folded addresses with it). */
