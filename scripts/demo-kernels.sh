@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 DEMO_DIR=${DEMO_DIR:-$(dirname "$BIN")/demo/kernels}
 KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat omp_tasks atomic_flag work_queue sem_pipeline cxx_histogram}
-CFLAGS_DEMO="-O2 -fno-vectorize -fno-slp-vectorize -pthread"
+CFLAGS_DEMO="-O2 -g -fno-vectorize -fno-slp-vectorize -pthread"
 
 for tool in smait-cc ciat cdat tdat; do
     [ -x "$BIN/$tool" ] || { echo "demo: $BIN/$tool not found; run 'make' first" >&2; exit 1; }
