@@ -40,7 +40,6 @@ typedef struct {
     int fill;                           /* the program fills buf[fill] */
     size_t n[2];
     smait_raw *buf[2];
-    void *stack;
     pthread_t tid;
     pthread_mutex_t mu;                 /* guards the rest */
     pthread_cond_t cv;
@@ -200,8 +199,10 @@ static int zs_close(rt_sink *s)
     return err;
 }
 
-/* A helper when the process may run on at least two cores a compressed
- * trace (this one included), or as SMAIT_COMPRESSOR says (thread / inline). */
+/* A helper while the process may run on at least twice as many cores as
+ * compressed traces have been opened, this one included, unless
+ * SMAIT_COMPRESSOR says thread or inline. Traces open one at a time (under
+ * the slots' lock, or before main). */
 static bool zs_helper_wanted(void)
 {
     static int mode = -1;               /* 0 inline, 1 thread, 2 by the cores */
@@ -221,7 +222,8 @@ static bool zs_helper_wanted(void)
     if (mode < 2)
         return mode == 1;
     cpu_set_t set;
-    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                             : sysconf(_SC_NPROCESSORS_ONLN);
     return cores >= 2 * (long)opened;
 }
 
@@ -255,7 +257,7 @@ static zs_sink *zs_open(int fd, bool helper)
         unsigned char *p = (unsigned char *)ws + size;
         z->buf[0] = (smait_raw *)p;
         z->buf[1] = z->buf[0] + ZS_HELP_RECS;
-        z->stack = (void *)(((uintptr_t)(p + bufs) + 4095) & ~(uintptr_t)4095);
+        void *stack = (void *)(((uintptr_t)(p + bufs) + 4095) & ~(uintptr_t)4095);
         pthread_attr_t attr;
         bool ok = pthread_mutex_init(&z->mu, NULL) == 0 && pthread_cond_init(&z->cv, NULL) == 0 &&
                   pthread_attr_init(&attr) == 0;
@@ -264,7 +266,7 @@ static zs_sink *zs_open(int fd, bool helper)
             sigset_t all, old;
             sigfillset(&all);
             pthread_sigmask(SIG_SETMASK, &all, &old);
-            ok = pthread_attr_setstack(&attr, z->stack, ZS_HELP_STACK - 4096) == 0 &&
+            ok = pthread_attr_setstack(&attr, stack, ZS_HELP_STACK - 4096) == 0 &&
                  __real_pthread_create(&z->tid, &attr, zs_helper, z) == 0;
             pthread_sigmask(SIG_SETMASK, &old, NULL);
             pthread_attr_destroy(&attr);
