@@ -9,7 +9,8 @@
 # each target line prints the measured figure beside the target.
 # examples/mat_mul.c with N = BENCH_MM_N (default 256: 4 workers, about 42 M
 # simple records, 340 MB of trace), built with the same clang and flags once
-# plain and once with smait-cc; best of 3 runs each.
+# plain and once with smait-cc, and once with one worker (compressed / normal
+# with a core to spare for compressing); best of 3 runs each.
 set -euo pipefail
 : "${BIN:?}"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +56,17 @@ for type in suppressed normal compressed; do
         printf "%-10s %.3f s: %.1fx native (%s), %.0f M records/s, %.0f MB written\n",
                ty, t, t / (n > 0 ? n : 0.001), target, r / (t > 0 ? t : 0.001) / 1e6, b / 1e6 }'
 done
+
+# The same kernel with one worker, so that a core is left for compressing:
+# compressed / normal with the compression in the program's thread
+# (SMAIT_COMPRESSOR=inline) and in a thread of the trace's own (thread).
+"$BIN/smait-cc" $FLAGS -DNTHREADS=1 "$ROOT/examples/mat_mul.c" -o "$DIR/traced1"
+n1=$(best normal "$DIR/traced1")
+c1i=$(SMAIT_COMPRESSOR=inline best compressed "$DIR/traced1")
+c1t=$(SMAIT_COMPRESSOR=thread best compressed "$DIR/traced1")
+awk -v n="$n1" -v i="$c1i" -v t="$c1t" 'BEGIN {
+    printf "one worker: compressed / normal %.2f compressing inline, %.2f in its own thread (%.3f s, %.3f s; normal %.3f s)\n",
+           i / n, t / n, i, t, n }'
 
 # time CMD...: the smallest elapsed time of 3 runs of CMD, in seconds.
 best_cmd() {

@@ -6,7 +6,9 @@
 #ifndef N
 #define N 32            /* bench/run-collector-bench.sh builds it with -DN=... */
 #endif
-#define NTHREADS 4
+#ifndef NTHREADS
+#define NTHREADS 4      /* the bench also builds it with one worker */
+#endif
 
 static double A[N][N], B[N][N], C[N][N];
 

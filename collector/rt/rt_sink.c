@@ -3,7 +3,12 @@
  * further sinks with the same three calls (rt.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #define ZSTD_STATIC_LINKING_ONLY    /* ZSTD_initStaticCCtx and its size estimate */
 #include <zstd.h>
@@ -14,8 +19,41 @@ typedef struct { rt_sink s; int fd; } file_sink;
 /* compressed: a zstd stream in a workspace allocated when the trace opens
  * (a plain ZSTD_CCtx allocates at the first write, in whichever thread flushes
  * first: a worker's first malloc makes an arena, an mmap at a moment that
- * depends on timing). */
-typedef struct { rt_sink s; int fd; ZSTD_CCtx *cc; void *ws; unsigned char out[1 << 16]; } zs_sink;
+ * depends on timing).
+ *
+ * With a helper (zs_helper_wanted: a core to spare for it), the program
+ * thread only copies its records into one of two buffers and hands a full
+ * one to the trace's own compressing thread, which compresses and writes it
+ * while the program fills the other; the program waits only when both are
+ * full. The helper's stack is part of the workspace, and its locks are the C
+ * library's own (__real_*: the wrapped ones would be recorded). A child of
+ * fork has no helper: it compresses in its own thread and never waits. */
+enum { ZS_HELP_RECS = 1 << 15, ZS_HELP_STACK = 1 << 18 };
+typedef struct {
+    rt_sink s;
+    int fd;
+    ZSTD_CCtx *cc;
+    void *ws;
+    unsigned char out[1 << 16];
+    bool helper;
+    pid_t owner;                        /* the process the helper runs in */
+    int fill;                           /* the program fills buf[fill] */
+    size_t n[2];
+    smait_raw *buf[2];
+    pthread_t tid;
+    pthread_mutex_t mu;                 /* guards the rest */
+    pthread_cond_t cv;
+    bool busy;                          /* the helper has buf[!fill] */
+    bool closing;
+    int err;                            /* the helper's first error */
+} zs_sink;
+
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int __real_pthread_join(pthread_t, void **);
+int __real_pthread_mutex_lock(pthread_mutex_t *);
+int __real_pthread_mutex_unlock(pthread_mutex_t *);
+int __real_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+int __real_pthread_cond_signal(pthread_cond_t *);
 
 /* Level 1 (the fastest of the usual levels) with a 128 KiB window: about
  * 1 MiB of workspace per trace, and the readers' decompression stays in the
@@ -69,15 +107,91 @@ static int zs_run(zs_sink *z, const void *p, size_t n, ZSTD_EndDirective mode)
     }
 }
 
+static void *zs_helper(void *p)
+{
+    zs_sink *z = p;
+    __real_pthread_mutex_lock(&z->mu);
+    for (;;) {
+        while (!z->busy && !z->closing)
+            __real_pthread_cond_wait(&z->cv, &z->mu);
+        if (!z->busy)
+            break;
+        int i = !z->fill;
+        __real_pthread_mutex_unlock(&z->mu);
+        int err = z->err ? 0 : zs_run(z, z->buf[i], z->n[i] * sizeof *z->buf[i], ZSTD_e_continue);
+        __real_pthread_mutex_lock(&z->mu);
+        if (err && !z->err)
+            z->err = err;
+        z->busy = false;
+        __real_pthread_cond_signal(&z->cv);
+    }
+    __real_pthread_mutex_unlock(&z->mu);
+    return NULL;
+}
+
+/* Wait until the helper is idle; its error, if any. */
+static int zs_wait(zs_sink *z)
+{
+    __real_pthread_mutex_lock(&z->mu);
+    while (z->busy)
+        __real_pthread_cond_wait(&z->cv, &z->mu);
+    int err = z->err;
+    __real_pthread_mutex_unlock(&z->mu);
+    return err;
+}
+
+static bool zs_helped(const zs_sink *z) { return z->helper && z->owner == getpid(); }
+
 static int zs_write(rt_sink *s, const smait_raw *r, size_t n)
 {
-    return zs_run((zs_sink *)s, r, n * sizeof *r, ZSTD_e_continue);
+    zs_sink *z = (zs_sink *)s;
+    if (!zs_helped(z)) {
+        /* a child of fork: what its copy of the buffer holds comes first */
+        if (z->helper && z->n[z->fill] > 0) {
+            int err = zs_run(z, z->buf[z->fill], z->n[z->fill] * sizeof *r, ZSTD_e_continue);
+            z->n[z->fill] = 0;
+            if (err)
+                return err;
+        }
+        return zs_run(z, r, n * sizeof *r, ZSTD_e_continue);
+    }
+    while (n > 0) {
+        int f = z->fill;
+        size_t k = ZS_HELP_RECS - z->n[f] < n ? ZS_HELP_RECS - z->n[f] : n;
+        memcpy(z->buf[f] + z->n[f], r, k * sizeof *r);
+        z->n[f] += k, r += k, n -= k;
+        if (z->n[f] == ZS_HELP_RECS) {
+            int err = zs_wait(z);
+            if (err)
+                return err;
+            __real_pthread_mutex_lock(&z->mu);
+            z->fill = !f;
+            z->n[!f] = 0;
+            z->busy = true;
+            __real_pthread_cond_signal(&z->cv);
+            __real_pthread_mutex_unlock(&z->mu);
+        }
+    }
+    return 0;
 }
 
 static int zs_close(rt_sink *s)
 {
     zs_sink *z = (zs_sink *)s;
-    int err = zs_run(z, NULL, 0, ZSTD_e_end);
+    int err = 0;
+    if (zs_helped(z)) {
+        err = zs_wait(z);
+        __real_pthread_mutex_lock(&z->mu);
+        z->closing = true;
+        __real_pthread_cond_signal(&z->cv);
+        __real_pthread_mutex_unlock(&z->mu);
+        __real_pthread_join(z->tid, NULL);
+    }
+    /* The records not yet handed over, then the end of the frame. */
+    if (!err && z->helper && z->n[z->fill] > 0)
+        err = zs_run(z, z->buf[z->fill], z->n[z->fill] * sizeof *z->buf[0], ZSTD_e_continue);
+    if (!err)
+        err = zs_run(z, NULL, 0, ZSTD_e_end);
     if (close(z->fd) && !err)
         err = errno;
     free(z->ws);
@@ -85,14 +199,47 @@ static int zs_close(rt_sink *s)
     return err;
 }
 
-static zs_sink *zs_open(int fd)
+/* A helper while the process may run on at least twice as many cores as
+ * compressed traces have been opened, this one included, unless
+ * SMAIT_COMPRESSOR says thread or inline. Traces open one at a time (under
+ * the slots' lock, or before main). */
+static bool zs_helper_wanted(void)
+{
+    static int mode = -1;               /* 0 inline, 1 thread, 2 by the cores */
+    static unsigned opened;             /* compressed traces opened */
+    if (mode < 0) {
+        const char *e = getenv("SMAIT_COMPRESSOR");
+        if (!e || !*e)
+            mode = 2;
+        else if (!strcmp(e, "inline"))
+            mode = 0;
+        else if (!strcmp(e, "thread"))
+            mode = 1;
+        else
+            rt_fatal("SMAIT_COMPRESSOR=%s: unknown value (thread or inline)", e);
+    }
+    opened++;
+    if (mode < 2)
+        return mode == 1;
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                             : sysconf(_SC_NPROCESSORS_ONLN);
+    return cores >= 2 * (long)opened;
+}
+
+static zs_sink *zs_open(int fd, bool helper)
 {
     ZSTD_compressionParameters cp = ZSTD_getCParams(ZS_LEVEL, ZSTD_CONTENTSIZE_UNKNOWN, 0);
     cp.windowLog = ZS_WINDOW_LOG;
     cp = ZSTD_adjustCParams(cp, ZSTD_CONTENTSIZE_UNKNOWN, 0);
     size_t size = ZSTD_estimateCStreamSize_usingCParams(cp);
+    size = (size + 63) & ~(size_t)63;
+    /* with a helper: the two buffers and its stack after the context */
+    size_t bufs = helper ? 2 * ZS_HELP_RECS * sizeof(smait_raw) : 0;
     zs_sink *z = calloc(1, sizeof *z);
-    void *ws = malloc(size);
+    void *ws = NULL;
+    if (posix_memalign(&ws, 4096, size + bufs + (helper ? ZS_HELP_STACK : 0)))
+        ws = NULL;
     ZSTD_CCtx *cc = ws ? ZSTD_initStaticCCtx(ws, size) : NULL;
     if (!z || !cc ||
         ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, ZS_LEVEL)) ||
@@ -106,6 +253,28 @@ static zs_sink *zs_open(int fd)
     z->cc = cc;
     z->ws = ws;
     z->s = (rt_sink){ true, zs_write, zs_close };
+    if (helper) {
+        unsigned char *p = (unsigned char *)ws + size;
+        z->buf[0] = (smait_raw *)p;
+        z->buf[1] = z->buf[0] + ZS_HELP_RECS;
+        void *stack = (void *)(((uintptr_t)(p + bufs) + 4095) & ~(uintptr_t)4095);
+        pthread_attr_t attr;
+        bool ok = pthread_mutex_init(&z->mu, NULL) == 0 && pthread_cond_init(&z->cv, NULL) == 0 &&
+                  pthread_attr_init(&attr) == 0;
+        if (ok) {
+            /* every signal blocked: the program's handlers run in its own threads */
+            sigset_t all, old;
+            sigfillset(&all);
+            pthread_sigmask(SIG_SETMASK, &all, &old);
+            ok = pthread_attr_setstack(&attr, stack, ZS_HELP_STACK - 4096) == 0 &&
+                 __real_pthread_create(&z->tid, &attr, zs_helper, z) == 0;
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            pthread_attr_destroy(&attr);
+        }
+        /* no thread: compress in the program's threads */
+        z->helper = ok;
+        z->owner = getpid();
+    }
     return z;
 }
 
@@ -122,11 +291,12 @@ rt_sink *rt_sink_open(int type, const char *path, int *err)
         *s = (rt_sink){ false, null_write, null_close };
         return s;
     }
+    bool helper = type == RT_TYPE_COMPRESSED && zs_helper_wanted();   /* may stop: before the file */
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
         return *err = errno, NULL;
     if (type == RT_TYPE_COMPRESSED) {
-        zs_sink *z = zs_open(fd);
+        zs_sink *z = zs_open(fd, helper);
         if (!z) {
             close(fd);
             return *err = ENOMEM, NULL;

@@ -478,6 +478,64 @@ XXH64
 same
 --- exit 0
 EOF
+# Many flushes of the thread's buffer (2^16 records) and many zstd blocks
+# (128 KiB), compressed by the program's thread (inline) and by a thread of
+# the trace's own (thread: the buffers handed over, the last one at exit):
+# the compressed trace, decompressed, is byte for byte the normal trace of a
+# second run of the same program, but for the clock: the time fields (f2 of
+# parts 0 and 1) of start_trace, the first call record, and of end_trace, the
+# last.
+cat > long.c <<'EOF'
+static volatile int v[4096];
+int main(void)
+{
+    int s = 0;
+    for (int r = 0; r < 100; r++)
+        for (int i = 0; i < 4096; i++)
+            s += v[i] + i * r;
+    return s == 1;
+}
+EOF
+# same_but_times A B: "same records" when the plain traces A and B differ at
+# most in those time fields.
+same_but_times() {
+    local n
+    n=$(stat -c %s "$2")
+    [ "$(stat -c %s "$1")" = "$n" ] || { echo "sizes differ"; return 1; }
+    cmp -l "$1" "$2" | awk -v n="$n" '{ o = $1 - 1; r = o < 48 ? o : o - (n - 48)
+        if (!(r >= 4 && r < 8 || r >= 12 && r < 16)) bad++ }
+        END { print bad ? bad " bytes differ outside the times" : "same records" }'
+}
+export -f same_but_times
+check "compressed: 800000 records, decompressed the normal trace of the same program" bash -c '
+    smait-cc -O1 long.c -o long && TRACE_FILE_NAME=ln SMAIT_QUIET=1 ./long && ls ln.1.* &&
+    test $(stat -c %s ln.1.0) -gt 6400000 &&
+    for c in inline thread; do
+        rm -f lz.* && SMAIT_COMPRESSOR=$c TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=lz SMAIT_QUIET=1 ./long &&
+        ls lz.1.* && zstd -q -dc lz.1.0 > lz.plain &&
+        smait dump lz.plain | sed -n "3p;\$p" | sed -E "s/^[0-9]+:/N:/; s/@.*/@T/" &&
+        echo "$c: $(same_but_times lz.plain ln.1.0)" || exit 1
+    done' <<'EOF'
+ln.1.0
+ln.1.map
+lz.1.0
+lz.1.map
+N: start_trace sync=1 @T
+N: end_trace @T
+inline: same records
+lz.1.0
+lz.1.map
+N: start_trace sync=1 @T
+N: end_trace @T
+thread: same records
+--- exit 0
+EOF
+check "bad SMAIT_COMPRESSOR: exit 2, the values allowed, no file" bash -c '
+    SMAIT_COMPRESSOR=threads TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=bc ./long; s=$?; ls bc.* 2>/dev/null; exit $s' <<'EOF'
+--- stderr
+smait: SMAIT_COMPRESSOR=threads: unknown value (thread or inline)
+--- exit 2
+EOF
 check "suppressed: no files, the same number of records made" bash -c '
     TRACE_FILE_TYPE=suppressed TRACE_FILE_NAME=s ./kinds >/dev/null 2>s.err; s=$?
     ls s.* 2>/dev/null | grep -v "^s.err$"
