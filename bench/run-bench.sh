@@ -71,6 +71,7 @@ rm -f "$DIR"/chase.*
 echo "-- thread-count scaling: the same FFT-like work split among 1-256 threads (bench/gen_fft)"
 for threads in 1 4 16 64 256; do
     "$BENCH/gen_fft" "$DIR/fft" "$threads" "${BENCH_FFT_MRECORDS:-16}"
+    "$BENCH/bench_sched" "$DIR/fft.$threads"      # the scheduler alone, no tool attached
     ciat_run "fft, $threads threads" "fft.$threads"
     rm -f "$DIR"/fft.*
 done

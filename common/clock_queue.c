@@ -227,3 +227,17 @@ uint64_t cq_min_other_slow(clock_queue *q, int thread)
         return q->base + (((uint32_t)next - i) & (q->window - 1));
     return q->heap_len ? q->heap[0].clock : UINT64_MAX;
 }
+
+int cq_level_first_slow(const clock_queue *q, const uint64_t *level, int w, uint64_t tied, int prev)
+{
+    int start = prev + 1 >= q->nthreads || prev < 0 ? 0 : prev + 1;
+    int w0 = start >> 6;
+    uint64_t head = (w0 == w ? tied : level[w0]) & (~0ull << (start & 63));
+    if (head) return (w0 << 6) + __builtin_ctzll(head);
+    for (int k = 1; k <= q->words; k++) {
+        int x = (w0 + k) % q->words;
+        uint64_t b = x == w ? tied : level[x];
+        if (b) return (x << 6) + __builtin_ctzll(b);
+    }
+    return -1;
+}

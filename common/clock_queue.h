@@ -80,8 +80,8 @@ uint64_t cq_min_other_slow(clock_queue *q, int thread);
 /* Move heap entries that now fall inside the window into their buckets. */
 void cq_migrate(clock_queue *q);
 
-/* Single-word queues (at most 64 threads): the next occupied bucket strictly
- * after base, as a clock; UINT64_MAX when the buckets beyond base are empty. */
+/* The next occupied bucket strictly after base, as a clock; UINT64_MAX when
+ * the buckets beyond base are empty. */
 static inline uint64_t cq_next_level(const clock_queue *q)
 {
     uint32_t i = (uint32_t)(q->base & (q->window - 1));
@@ -132,9 +132,9 @@ static inline int cq_pick(clock_queue *q, int prev)
     return cq_pick_slow(q, prev);
 }
 
-/* ---- the lockstep loops of single-word queues (the scheduler's run_fast
- * and its slice-mode twin) walk the level at base with its set of tied
- * entries in a register; these keep the queue right around that. ---- */
+/* ---- the lockstep loops (the scheduler's run_fast and its slice-mode twin)
+ * walk the level at base with its set of tied entries in a register; these
+ * keep the queue right around that. ---- */
 
 /* The level at base is empty: move base to the next non-empty one. False
  * when the buckets hold nothing more (the heap may). */
@@ -156,16 +156,16 @@ static inline uint64_t cq_level_alone_limit(const clock_queue *q)
     return limit;
 }
 
-/* Entry e of the level at base went on to clock c > base: out of *tied, into
- * c's bucket (or, beyond the window, through cq_update with the level word
- * made exact first). */
+/* Entry e of the level at base went on to clock c > base: out of *tied (the
+ * level's word holding e, at *level), into c's bucket (or, beyond the window,
+ * through cq_update with the level word made exact first). */
 static inline void cq_level_move(clock_queue *q, uint64_t *level, uint64_t *tied, int e, uint64_t c)
 {
-    uint64_t bit = 1ull << e;
+    uint64_t bit = 1ull << (e & 63);
     *tied &= ~bit;
     if (c - q->base < q->window) {
         uint32_t j = (uint32_t)(c & (q->window - 1));
-        q->bits[j] |= bit;
+        q->bits[(size_t)j * (size_t)q->words + (size_t)(e >> 6)] |= bit;
         q->occupied[j >> 6] |= 1ull << (j & 63);
         q->clock[e] = c;
     } else {
@@ -180,6 +180,35 @@ static inline void cq_level_close(clock_queue *q, uint64_t *level, uint64_t tied
 {
     *level = tied;
     if (!tied) {
+        uint32_t i = (uint32_t)(q->base & (q->window - 1));
+        q->occupied[i >> 6] &= ~(1ull << (i & 63));
+    }
+}
+
+/* ---- the same for queues of several words: the loop keeps one word of the
+ * level (the one holding the entries it is going through) in a register, the
+ * others stay in the bucket. ---- */
+
+/* The first entry after prev (-1: none yet) in cyclic order among the level
+ * at base, whose word w is `tied` (not yet written back); the level must not
+ * be empty. */
+int cq_level_first_slow(const clock_queue *q, const uint64_t *level, int w, uint64_t tied, int prev);
+
+static inline int cq_level_first(const clock_queue *q, const uint64_t *level, int w, uint64_t tied, int prev)
+{
+    /* The usual case: the next entry is in the same word, after prev. */
+    if (prev >= 0 && (prev >> 6) == w && (prev & 63) != 63) {
+        uint64_t after = tied & (~0ull << ((prev & 63) + 1));
+        if (after) return (w << 6) + __builtin_ctzll(after);
+    }
+    return cq_level_first_slow(q, level, w, tied, prev);
+}
+
+/* Leave a level of several words, its word w now `tied`: exact again. */
+static inline void cq_level_close_words(clock_queue *q, uint64_t *level, int w, uint64_t tied)
+{
+    level[w] = tied;
+    if (cq_bucket_empty(q, level)) {
         uint32_t i = (uint32_t)(q->base & (q->window - 1));
         q->occupied[i >> 6] &= ~(1ull << (i & 63));
     }

@@ -5,7 +5,8 @@
  * order (lowest id when prev is -1). Random sequences of insert / remove /
  * update / pick (fixed-seed PRNG, so every run is the same) drive both, and
  * cq_pick must agree with the scan at (nearly) every step; so must cq_count,
- * cq_contains, cq_min_other and, for single-word queues, cq_next_level.
+ * cq_contains, cq_min_other, cq_next_level and the lockstep loop's pick
+ * cq_level_first (with each word of the level in turn held apart).
  * Clock steps are drawn from 0..1000 (and sometimes much further), so threads
  * leave the 256-clock window of buckets for the heap and come back; a few
  * inserts and updates go below the window's base, which forces a rebase. */
@@ -143,14 +144,22 @@ static void check_agree(clock_queue *q, const ref_queue *ref, int prev, counts *
     REQUIRE(mo == wmo, "%s: cq_min_other(%d) = %llu, reference %llu", ctx, got,
                   (unsigned long long)mo, (unsigned long long)wmo);
     n->min_other++;
-    if (q->words == 1) {
-        REQUIRE(q->base == ref->clock[got], "%s: base %llu is not the smallest clock %llu", ctx,
-                (unsigned long long)q->base, (unsigned long long)ref->clock[got]);
-        uint64_t nl = cq_next_level(q), wnl = ref_next_level(ref, q->base, q->window);
-        REQUIRE(nl == wnl, "%s: cq_next_level = %llu, reference %llu (base %llu)", ctx,
-                      (unsigned long long)nl, (unsigned long long)wnl,
-                      (unsigned long long)q->base);
-        n->next_level++;
+    REQUIRE(q->base == ref->clock[got], "%s: base %llu is not the smallest clock %llu", ctx,
+            (unsigned long long)q->base, (unsigned long long)ref->clock[got]);
+    uint64_t nl = cq_next_level(q), wnl = ref_next_level(ref, q->base, q->window);
+    REQUIRE(nl == wnl, "%s: cq_next_level = %llu, reference %llu (base %llu)", ctx,
+                  (unsigned long long)nl, (unsigned long long)wnl,
+                  (unsigned long long)q->base);
+    n->next_level++;
+    /* The lockstep loop's pick, with any word of the level in its register
+     * (a copy: the loop keeps its word out of the bucket until it leaves it). */
+    uint64_t *level = cq_bucket(q, q->base);
+    for (int w = 0; w < q->words; w++) {
+        uint64_t word = level[w];
+        level[w] = ~word;           /* must be read from the register, not the bucket */
+        int lf = cq_level_first(q, level, w, word, prev);
+        level[w] = word;
+        REQUIRE(lf == got, "%s: cq_level_first(word %d, prev=%d) = %d, reference %d", ctx, w, prev, lf, got);
     }
     n->heap += q->heap_len > 0;
 }

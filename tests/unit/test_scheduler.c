@@ -16,9 +16,9 @@
  * noticed when the thread's turn comes (like an implicit join record).
  *
  * The real scheduler runs batches of one thread's records without queue work
- * and keeps tied levels in registers (run_fast for <= 64 threads, run_thread
- * and the calendar queue's heap beyond); this test is the guard for those
- * fast paths, so the generated traces make clocks tie often (zero-instruction
+ * and keeps tied levels in registers (run_fast, one word of the level at a
+ * time; run_thread and the calendar queue's heap beyond); this test is the
+ * guard for those fast paths, so the generated traces make clocks tie often (zero-instruction
  * records: procedure starts and call records), jump far (branches that fill
  * gaps of up to 1024 instructions, beyond the queue's 256-clock window), and
  * mix barriers, critical and ordered sections, markers and spawn/join regions.
@@ -74,6 +74,9 @@ static uint64_t rnext(rng *r)
 
 static uint32_t rbelow(rng *r, uint32_t n) { return n ? (uint32_t)(rnext(r) % n) : 0; }
 static bool rchance(rng *r, unsigned percent) { return rbelow(r, 100) < percent; }
+
+/* The most threads a random set has (the generators' and checks' arrays). */
+enum { MAX_THREADS = 256 };
 
 /* ---- event logs ------------------------------------------------------------------ */
 
@@ -838,8 +841,8 @@ static void gen_parallel(rng *r, tu_recs *t, int P, uint32_t gap, int style, uns
 static void gen_regions(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsigned scale,
                         bool skewed)
 {
-    gen g[128];
-    bool finished[128] = { false };
+    gen g[MAX_THREADS];
+    bool finished[MAX_THREADS] = { false };
     for (int i = 0; i < P; i++)
         g[i] = (gen){ r, &t[i], code_addr(r), gap, style, P, thread_scale(r, scale, skewed), false };
     if (rchance(r, 50)) g_call(&g[0], SMAIT_CT_START_TRACE, 0, 0);
@@ -852,7 +855,7 @@ static void gen_regions(rng *r, tu_recs *t, int P, uint32_t gap, int style, unsi
                                                                  : 1 + rbelow(r, (uint32_t)P);
         int active = n == 0 || n > (uint32_t)P ? P : (int)n;
         g_call(&g[0], SMAIT_CT_SPAWN, reg + 1, n);
-        bool in[128];
+        bool in[MAX_THREADS];
         for (int i = 0; i < P; i++) in[i] = i < active && !finished[i];
         for (int i = 1; i < P; i++)
             if (in[i] && rchance(r, 70)) g_call(&g[i], SMAIT_CT_SPAWN, reg + 1, n);
@@ -1031,7 +1034,7 @@ typedef struct coverage {
 static void check_recorded(const real_ctx *c, const evlog *got, int P, const char *what)
 {
     /* next[i]: the log position of the next record of event i's thread. */
-    size_t *next = malloc((got->n + 1) * sizeof *next), last[128];
+    size_t *next = malloc((got->n + 1) * sizeof *next), last[MAX_THREADS];
     for (int t = 0; t < P; t++) last[t] = SIZE_MAX;
     for (size_t i = got->n; i-- > 0;) {
         next[i] = last[got->e[i].thread < P ? got->e[i].thread : 0];
@@ -1072,7 +1075,7 @@ static void check_recorded(const real_ctx *c, const evlog *got, int P, const cha
     for (size_t j = 0; j < nkeys; j++) free(keys[j].at);
     free(keys);
     free(next);
-    uint64_t clock[128] = { 0 };
+    uint64_t clock[MAX_THREADS] = { 0 };
     for (size_t i = 0; i < got->n; i++) {
         const ev *e = &got->e[i];
         if (e->kind != EV_REC && e->kind != EV_STOP && e->kind != EV_RESUME) continue;
@@ -1186,7 +1189,7 @@ static void one_run(const run_spec *rs, coverage *cov)
     compare_logs(&seen, &got, what);
     free(seen.e);
     if (recorded) check_recorded(&ctx, &got, P, what);
-    uint64_t last_clock[128] = { 0 };
+    uint64_t last_clock[MAX_THREADS] = { 0 };
     int last_t = -1;
     for (size_t i = 0; i < want.n; i++) {
         const ev *e = &want.e[i];
@@ -1257,7 +1260,9 @@ static void one_run(const run_spec *rs, coverage *cov)
     tu_rmtree(dir);
 }
 
-static const int thread_counts[] = { 2, 4, 16, 64, 128 };
+/* 65, 128 and 200: queues of two, two full and four words (run_fast keeps one
+ * word of the level in a register and moves between them). */
+static const int thread_counts[] = { 2, 4, 16, 64, 65, 128, 200 };
 
 static coverage runs(gen_kind kind, int threads, int seeds)
 {
