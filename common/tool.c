@@ -115,6 +115,9 @@ void tool_header_options(const tool *t, report *r, const char *extra, ...)
     for (const tool_option *o = t->own; (o->o.name || o->o.short_name) && k < sizeof line; o++) {
         if (!o->header) continue;
         option_value(&o->o, o->show, value, sizeof value);
+        if (o->when_set && (strcmp(value, "no") == 0 || (o->o.type == OPT_STRING && strcmp(value, "none") == 0 &&
+                                                          !*(const char *const *)o->o.target)))
+            continue;
         k += (size_t)snprintf(line + k, sizeof line - k, " %s %s", o->header, value);
     }
     if (extra && k < sizeof line) {
