@@ -640,7 +640,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
         out_file_printf(c->mtrace, "# fields: clock processor stream pc address class source\n");
         out_file_printf(c->mtrace, "# one line per miss, in simulation order: clock = the processor's pseudo clock;"
                         " stream d (data) or i (instructions); pc of the access ('-': unknown); address = the"
-                        " first byte the miss brings in for the access; class cold capacity conflict"
+                        " byte the access touches first in the missed line; class cold capacity conflict"
                         " true_sharing false_sharing; source local_memory local_cache remote_memory"
                         " remote_cache\n");
     }
