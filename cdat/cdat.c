@@ -233,7 +233,7 @@ static __attribute__((noinline)) void note_miss(cdat *c, int p, uint64_t clock, 
         if (cls == MC_FALSE) attr_add(c->acode, pc, FIG_FALSE);
     }
     if (c->adata && stream == MC_DATA) {
-        uint32_t key = addr & ~(uint32_t)(ISTREAM_INSN_BYTES - 1);
+        uint64_t key = attr_data_key(c->amap, addr, c->cfg.line_size);
         attr_add(c->adata, key, FIG_MISSES);
         if (remote) attr_add(c->adata, key, FIG_REMOTE);
         if (cls == MC_FALSE) attr_add(c->adata, key, FIG_FALSE);
@@ -703,8 +703,8 @@ static void summary_lines(void *ctx, report *r)
 /* Lines L20 and L21 (--by-code, --by-data), after every other line. */
 static void attribution_report(cdat *c, const cdat_run *r)
 {
-    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, c->cfg.line_size, r->by_code);
-    if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, c->cfg.line_size, r->by_data);
+    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->by_code);
+    if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->by_data);
 }
 
 /* After the run: the aggregate block and the header. */

@@ -123,7 +123,7 @@ static inline uint64_t pc_of(const ciat *c, int t, uint64_t clock)
 static void attribute(ciat *c, int fig, uint64_t pc, uint32_t addr)
 {
     if (c->acode) attr_add(c->acode, pc, fig);
-    if (c->adata) attr_add(c->adata, addr & ~(uint32_t)(c->o.grain - 1), fig);
+    if (c->adata) attr_add(c->adata, attr_data_key(c->amap, addr, (uint32_t)c->o.line_size), fig);
 }
 
 static void on_false_miss(void *ctx, int t, uint64_t pc, uint32_t addr)
@@ -693,8 +693,8 @@ int main(int argc, char **argv)
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
     /* false sharing lines only with --false-sharing (no counts without it) */
-    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, (uint32_t)c.o.line_size, c.o.by_code);
-    if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, (uint32_t)c.o.line_size, c.o.by_data);
+    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.by_code);
+    if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.by_data);
     if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 
     ciat_summary sm = { &c, &u };

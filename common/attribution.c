@@ -16,7 +16,7 @@ typedef struct attr_slot {
 struct attr {
     int nfig;
     const char *const *names;
-    attr_slot *slot;            /* open addressing, a power of two */
+    attr_slot *slot;            /* open addressing (linear probing), a power of two, at most 3/4 full */
     size_t cap, used;
 };
 
@@ -51,7 +51,7 @@ void attr_add(attr *a, uint64_t key, int fig)
 {
     attr_slot *s = slot_of(a, key);
     if (!s->key) {
-        if (2 * (a->used + 1) > a->cap) {       /* grow, then find the key's place again */
+        if (4 * (a->used + 1) > 3 * a->cap) {   /* at 3/4 full: grow, then find the key's place again */
             attr_slot *old = a->slot;
             size_t oldcap = a->cap;
             a->cap *= 2;
@@ -103,10 +103,27 @@ static void name_code(char *buf, size_t cap, const addr_map *m, uint64_t pc)
     snprintf(buf, cap, "function %s where %s", f, w);
 }
 
-static void name_data(char *buf, size_t cap, const addr_map *m, uint64_t addr, uint32_t line_size)
+/* Data keys: a line address (< 2^32), or an entry of the map: its kind
+ * (am_data_kind) above bit 40, its index below. */
+enum { KEY_ENTRY_SHIFT = 40 };
+static const int entry_kind[] = { AM_OBJECT, AM_HEAP, AM_DATA };
+
+uint64_t attr_data_key(const addr_map *m, uint32_t addr, uint32_t line_size)
+{
+    const am_entry *e;
+    am_data_kind k = m ? am_data(m, addr, &e) : AMD_NONE;
+    if (k == AMD_NONE) return addr & ~(line_size - 1);
+    return ((uint64_t)(k + 1) << KEY_ENTRY_SHIFT) | (uint64_t)(e - m->e[entry_kind[k]]);
+}
+
+static void name_data(char *buf, size_t cap, const addr_map *m, uint64_t key)
 {
     const am_entry *e = NULL;
-    am_data_kind k = m ? am_data(m, (uint32_t)addr, &e) : AMD_NONE;
+    am_data_kind k = AMD_NONE;
+    if (key >> KEY_ENTRY_SHIFT) {
+        k = (am_data_kind)((key >> KEY_ENTRY_SHIFT) - 1);
+        e = &m->e[entry_kind[k]][key & (((uint64_t)1 << KEY_ENTRY_SHIFT) - 1)];
+    }
     char a[512], b[1024];
     switch (k) {
     case AMD_OBJECT:
@@ -129,7 +146,7 @@ static void name_data(char *buf, size_t cap, const addr_map *m, uint64_t addr, u
     case AMD_NONE:
         break;
     }
-    snprintf(buf, cap, "address 0x%08" PRIx32 " where -", (uint32_t)addr & ~(line_size - 1));
+    snprintf(buf, cap, "address 0x%08" PRIx32 " where -", (uint32_t)key);
 }
 
 typedef struct named {
@@ -150,22 +167,51 @@ static int by_count(const void *x, const void *y)
     return strcmp(a->name, b->name);
 }
 
-void attr_report(const attr *a, report *r, int ll, const char *table, bool code, const addr_map *m,
-                 uint32_t line_size, uint32_t top)
+/* Raw keys by count, then key: the order of their names ("address 0x%08x"
+ * has a fixed width, and "address unknown", key 2^32, sorts after them). */
+static int raw_by_count(const void *x, const void *y)
 {
-    named *v = xcalloc(a->used + 1, sizeof *v);
-    size_t n = 0;
+    const attr_slot *a = x, *b = y;
+    if (a->n[sort_fig] != b->n[sort_fig]) return a->n[sort_fig] > b->n[sort_fig] ? -1 : 1;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* A key named by its own address: no other key has its name. */
+static bool raw_key(bool code, const addr_map *m, uint64_t key)
+{
+    if (!code) return key < ((uint64_t)1 << KEY_ENTRY_SHIFT);
+    return !m || key == ATTR_UNKNOWN || (!am_find(m, AM_CODE, (uint32_t)key) && !am_find(m, AM_LINE, (uint32_t)key));
+}
+
+static void name_of(char *buf, size_t cap, bool code, const addr_map *m, uint64_t key)
+{
+    if (code) name_code(buf, cap, m, key);
+    else name_data(buf, cap, m, key);
+}
+
+/* Keys that share a name (a function's pcs, an object's addresses) are
+ * merged by name; the others, possibly millions of lines or pcs, keep no
+ * name: each figure takes only its top `top` of them, which is all of them
+ * that can make its list, and names those. The table is sorted in place. */
+void attr_report(attr *a, report *r, int ll, const char *table, bool code, const addr_map *m, uint32_t top)
+{
+    size_t nraw = 0, n = 0;
+    named *v = NULL;
+    size_t vcap = 0;
     char buf[2600];
     for (size_t i = 0; i < a->cap; i++) {
-        const attr_slot *s = &a->slot[i];
+        attr_slot *s = &a->slot[i];
         if (!s->key) continue;
-        if (code) name_code(buf, sizeof buf, m, s->key - 1);
-        else name_data(buf, sizeof buf, m, s->key - 1, line_size);
+        if (raw_key(code, m, s->key - 1)) {
+            a->slot[nraw++] = *s;           /* nraw <= i: compacted to the front */
+            continue;
+        }
+        if (n == vcap) v = xrealloc(v, (vcap = vcap ? 2 * vcap : 64) * sizeof *v);
+        name_of(buf, sizeof buf, code, m, s->key - 1);
         v[n].name = xstrdup(buf);
         memcpy(v[n].n, s->n, sizeof v[n].n);
         n++;
     }
-    /* keys of one name (a function's pcs, an object's addresses) merge */
     qsort(v, n, sizeof *v, by_name);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -176,17 +222,33 @@ void attr_report(const attr *a, report *r, int ll, const char *table, bool code,
         }
         v[k++] = v[i];
     }
+    size_t take = nraw < top ? nraw : top;
+    named *list = xcalloc(k + take + 1, sizeof *list);
+    char **rawnames = xcalloc(take + 1, sizeof *rawnames);
     for (int f = 0; f < a->nfig; f++) {
         sort_fig = f;
-        qsort(v, k, sizeof *v, by_count);
+        qsort(a->slot, nraw, sizeof *a->slot, raw_by_count);
+        memcpy(list, v, k * sizeof *list);
+        for (size_t i = 0; i < take; i++) {
+            name_of(buf, sizeof buf, code, m, a->slot[i].key - 1);
+            list[k + i].name = rawnames[i] = xstrdup(buf);
+            memcpy(list[k + i].n, a->slot[i].n, sizeof list[k + i].n);
+        }
+        qsort(list, k + take, sizeof *list, by_count);
         char nm[64];
         snprintf(nm, sizeof nm, "%s_%s", table, a->names[f]);
-        for (size_t i = 0; i < k && i < top && v[i].n[f]; i++)
+        for (size_t i = 0; i < k + take && i < top && list[i].n[f]; i++)
             report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, nm, "rank %zu count %" PRIu64 " %s", i + 1,
-                        v[i].n[f], v[i].name);
+                        list[i].n[f], list[i].name);
+        for (size_t i = 0; i < take; i++) free(rawnames[i]);
     }
+    free(rawnames);
+    free(list);
     for (size_t i = 0; i < k; i++) free(v[i].name);
     free(v);
+    /* the table is no longer a hash table */
+    memset(a->slot, 0, a->cap * sizeof *a->slot);
+    a->used = 0;
 }
 
 /* ---- the map and the options ---- */

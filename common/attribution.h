@@ -20,7 +20,7 @@
 /* A pc the instruction stream does not know (no procedure start yet). */
 #define ATTR_UNKNOWN ((uint64_t)1 << 32)
 
-enum { ATTR_MAX_FIGURES = 4, ATTR_DEFAULT_TOP = 10 };
+enum { ATTR_MAX_FIGURES = 3, ATTR_DEFAULT_TOP = 10 };
 
 typedef struct attr attr;
 
@@ -31,12 +31,16 @@ void attr_free(attr *a);
 /* One more of figure fig for key (a 32-bit address, or ATTR_UNKNOWN). */
 void attr_add(attr *a, uint64_t key, int fig);
 
+/* The key of a data address: the map's object, heap or data line holding it
+ * (so the table grows with the map, not with the addresses touched), else
+ * its line at line_size (a power of two). m may be NULL. */
+uint64_t attr_data_key(const addr_map *m, uint32_t addr, uint32_t line_size);
+
 /* Lines "RxTxL<ll>: <table>_<figure> rank R count N <kind> <label> where <where>",
- * the top `top` keys of every figure in turn. code: keys are pcs; else data
- * addresses, named by their line at line_size when the map does not cover
- * them. m may be NULL (no map). */
-void attr_report(const attr *a, report *r, int ll, const char *table, bool code, const addr_map *m,
-                 uint32_t line_size, uint32_t top);
+ * the top `top` keys of every figure in turn. code: keys are pcs; else
+ * attr_data_key's keys of the same map. m may be NULL (no map). Empties the
+ * table (it sorts it in place). */
+void attr_report(attr *a, report *r, int ll, const char *table, bool code, const addr_map *m, uint32_t top);
 
 /* The map of a run: `given` (--map FILE), else NAME.map beside the traces
  * when it exists (trace set NAME), else none (NULL). A bad map exits 2. */
