@@ -888,17 +888,17 @@ int main(int argc, char **argv)
         { { "miss-classes", 0, NULL, OPT_FLAG, NULL, &r.miss_classes, NULL, 0, 0,
             "also classify every miss (cold, capacity, conflict, true and false sharing) and give"
             " misses per thousand instructions: lines L17 and L18 (slower)" }, "miss_classes", NULL, true },
-        { { "by-code", 0, "by_code", OPT_CALL, "[=N]", &r.by_code, attr_top_parse, 0, 0,
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &r.by_code, attr_top_parse, 0, 0,
             "also list the N functions and source lines (default 10) with the most misses, remote misses"
             " and false sharing misses: lines L20 (classifies the misses as --miss-classes does: slower)" },
           "by_code", attr_top_show, true },
-        { { "by-data", 0, "by_data", OPT_CALL, "[=N]", &r.by_data, attr_top_parse, 0, 0,
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.by_data, attr_top_parse, 0, 0,
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },
           "by_data", attr_top_show, true },
         { { "map", 0, NULL, OPT_STRING, "FILE", &r.map_path, NULL, 0, 0,
             "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
             " without one, addresses)" }, "map", NULL, true },
-        { { "miss-trace", 0, "miss_trace", OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
+        { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
         { { 0 }, NULL, NULL, false }

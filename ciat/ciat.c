@@ -596,10 +596,10 @@ int main(int argc, char **argv)
           "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL, false },
         { { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
             "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" }, NULL, NULL, false },
-        { { "by-code", 0, "by_code", OPT_CALL, "[=N]", &c.o.by_code, attr_top_parse, 0, 0,
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &c.o.by_code, attr_top_parse, 0, 0,
             "also list the N functions and source lines (default 10) with the most RAW, WAR and (with"
             " --false-sharing) false sharing misses: lines L50" }, "by_code", attr_top_show, true },
-        { { "by-data", 0, "by_data", OPT_CALL, "[=N]", &c.o.by_data, attr_top_parse, 0, 0,
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
         { { "map", 0, NULL, OPT_STRING, "FILE", &c.o.map_path, NULL, 0, 0,
             "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
