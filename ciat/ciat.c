@@ -407,8 +407,10 @@ static void on_fetch_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr
 static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
     ciat *c = ctx;
-    c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
-    c->pc_clock[t] = clock + n - 1;
+    if (n) {
+        c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
+        c->pc_clock[t] = clock + n - 1;
+    }
     on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 

@@ -138,6 +138,15 @@ check "cdat: without the options, the report has no L20/L21 and is otherwise the
     'diff <(grep -v -e "^RxTxL2[01]:" -e "^# command:" -e "^# attribution:" with-map.cdat_report | sed "s/ by_code 10 by_data 10 miss_trace t.misses//") <(grep -v "^# command:" t.2.cdat_report)' <<'EOF'
 --- exit 0
 EOF
+# Several machines in one pass (the events replayed to each by common/fanout):
+# each report's L20/L21 are those of a run on its own.
+cp "$D/m2.ini" m2b.ini
+cdat -p --by-code --by-data t.2 "$D/m2.ini" m2b.ini
+check "cdat: two machines in one pass, the same L20/L21 as one alone" bash -c \
+    'diff <(grep "^RxTxL2[01]:" with-map.cdat_report) <(grep "^RxTxL2[01]:" t.2.m2.cdat_report) &&
+     diff <(grep "^RxTxL2[01]:" with-map.cdat_report) <(grep "^RxTxL2[01]:" t.2.m2b.cdat_report)' <<'EOF'
+--- exit 0
+EOF
 rm t.2.map
 cdat -p --by-data=2 t.2 "$D/m2.ini"
 check "cdat: without a map, line addresses; --by-data=2" grep -E '^# attribution:|^RxTxL2[01]:' t.2.cdat_report <<'EOF'
