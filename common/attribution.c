@@ -212,7 +212,7 @@ void attr_report(attr *a, report *r, int ll, const char *table, bool code, const
         memcpy(v[n].n, s->n, sizeof v[n].n);
         n++;
     }
-    qsort(v, n, sizeof *v, by_name);
+    if (n) qsort(v, n, sizeof *v, by_name);          /* v is NULL when every key is unnamed */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && strcmp(v[k - 1].name, v[i].name) == 0) {
@@ -228,7 +228,7 @@ void attr_report(attr *a, report *r, int ll, const char *table, bool code, const
     for (int f = 0; f < a->nfig; f++) {
         sort_fig = f;
         qsort(a->slot, nraw, sizeof *a->slot, raw_by_count);
-        memcpy(list, v, k * sizeof *list);
+        if (k) memcpy(list, v, k * sizeof *list);
         for (size_t i = 0; i < take; i++) {
             name_of(buf, sizeof buf, code, m, a->slot[i].key - 1);
             list[k + i].name = rawnames[i] = xstrdup(buf);
