@@ -16,6 +16,7 @@
 #include "placement.h"
 #include "stats.h"
 #include "traces.h"
+#include "../common/attribution.h"
 #include "../common/diag.h"
 #include "../common/out_file.h"
 #include "../common/path.h"
@@ -79,7 +80,23 @@ typedef struct cdat {
     const char *name;           /* the name part of the outputs; NULL: none */
     int phases;
     uint64_t end_clock;
+    /* --by-code, --by-data, --miss-trace (they classify misses, so c->mc is
+     * set; L17/L18 only with --miss-classes): figures per pc and address,
+     * the miss stream, per thread the pc of the last fetch and its clock, and
+     * the pc of the data access being simulated. */
+    bool show_classes;
+    bool attr_on;
+    attr *acode, *adata;
+    const addr_map *amap;
+    out_file *mtrace;
+    uint64_t *pc, *pc_clock;
+    uint64_t cur_pc;
 } cdat;
+
+enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
+static const char *const fig_names[] = { "misses", "remote", "false_sharing" };
+static const char *const class_names[MC_CLASSES] = { "cold", "capacity", "conflict", "true_sharing", "false_sharing" };
+static const char *const source_names[4] = { "local_memory", "local_cache", "remote_memory", "remote_cache" };
 
 /* ---- simulation hooks ---- */
 
@@ -198,8 +215,36 @@ static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr
 static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned size, bool store)
 {
     cdat *c = ctx;
+    c->cur_pc = ATTR_UNKNOWN;                   /* the kernel's copy: no pc of the program */
     if (c->mc) data_access_classified(c, p, clock, addr, size, store);
     else data_access(c, p, clock, addr, size, store);
+}
+
+/* A miss of processor p (stream MC_DATA or MC_INSTR) of class cls: to the
+ * tables of --by-code (the pc) and --by-data (data misses: the address), and
+ * a line of --miss-trace. */
+static __attribute__((noinline)) void note_miss(cdat *c, int p, uint64_t clock, int stream, uint64_t pc,
+                                                 uint32_t addr, int cls, mach_ref r)
+{
+    bool remote = r.source == SRC_REMOTE_MEMORY || r.source == SRC_REMOTE_CACHE;
+    if (c->acode) {
+        attr_add(c->acode, pc, FIG_MISSES);
+        if (remote) attr_add(c->acode, pc, FIG_REMOTE);
+        if (cls == MC_FALSE) attr_add(c->acode, pc, FIG_FALSE);
+    }
+    if (c->adata && stream == MC_DATA) {
+        uint64_t key = attr_data_key(c->amap, addr, c->cfg.line_size);
+        attr_add(c->adata, key, FIG_MISSES);
+        if (remote) attr_add(c->adata, key, FIG_REMOTE);
+        if (cls == MC_FALSE) attr_add(c->adata, key, FIG_FALSE);
+    }
+    if (c->mtrace) {
+        char pcs[16];
+        if (pc == ATTR_UNKNOWN) snprintf(pcs, sizeof pcs, "-");
+        else snprintf(pcs, sizeof pcs, "0x%08" PRIx32, (uint32_t)pc);
+        out_file_printf(c->mtrace, "%" PRIu64 " %d %s %s 0x%08" PRIx32 " %s %s\n", clock, p,
+                        stream == MC_DATA ? "d" : "i", pcs, addr, class_names[cls], source_names[r.source]);
+    }
 }
 
 /* --miss-classes: the same references, each also shown to the miss
@@ -216,12 +261,17 @@ static void fetch_classified(cdat *c, int p, uint64_t clock, uint32_t addr)
     uint64_t words = mc_words(c->mc, off, off + ISTREAM_INSN_BYTES - 1);
     int cls = mc_ref(c->mc, (unsigned)p, MC_INSTR, line, words, r.outcome == REF_MISS);
     if (cls >= 0) st->cls[MC_INSTR][cls]++;
+    if (cls >= 0 && c->attr_on) note_miss(c, p, clock, MC_INSTR, addr, addr, cls, r);
 }
 
 static void on_fetch_classified(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)t;
     cdat *c = ctx;
+    if (c->attr_on) {
+        c->pc[t] = addr;
+        c->pc_clock[t] = clock;
+    }
     fetch_classified(c, c->proc_of[cpu], clock, addr);
 }
 
@@ -229,10 +279,13 @@ static void on_fetch_classified(void *ctx, int t, int cpu, uint64_t clock, uint3
  * leaves both the cache and the shadow as they are (the line is their MRU). */
 static void on_fetch_run_classified(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
     unsigned shift = c->m.line_shift;
+    if (c->attr_on && n) {
+        c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
+        c->pc_clock[t] = clock + n - 1;
+    }
     while (n) {
         uint32_t line = addr >> shift;
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
@@ -263,6 +316,7 @@ static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr
         count_ref(st, &st->data, r);
         int cls = mc_ref(c->mc, (unsigned)p, MC_DATA, l, words, r.outcome == REF_MISS);
         if (cls >= 0) st->cls[MC_DATA][cls]++;
+        if (cls >= 0 && c->attr_on) note_miss(c, p, clock, MC_DATA, c->cur_pc, (uint32_t)(base + lo), cls, r);
         if (store) mc_write(c->mc, (unsigned)p, l, words);
         if (l == last) break;
     }
@@ -270,9 +324,9 @@ static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr
 
 static void on_mem_classified(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)t;
     cdat *c = ctx;
     unsigned access = smait_mem_access(rec->f1);
+    if (c->attr_on) c->cur_pc = c->pc_clock[t] == clock ? c->pc[t] : ATTR_UNKNOWN;
     data_access_classified(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
                            access != SMAIT_LOAD);
 }
@@ -342,7 +396,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 /* Tx's lines: L05 too under -handle_io (every I/O processor together). */
 static unsigned tx_lines(const cdat *c)
 {
-    return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->mc ? STATS_CLASSES : 0);
+    return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->show_classes ? STATS_CLASSES : 0);
 }
 
 /* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
@@ -354,7 +408,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
                          cpu_stats *io_total)
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
-    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->mc ? STATS_CLASSES : 0);
+    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0);
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
@@ -511,6 +565,10 @@ typedef struct cdat_run {
     const char *sweep;          /* --sweep SECTION.KEY=V1,V2,… */
     bool json;                  /* --json: every report also as JSON */
     bool miss_classes;          /* --miss-classes: L17 and L18 */
+    uint32_t by_code, by_data;  /* --by-code[=N], --by-data[=N]: lines L20, L21; 0 = off */
+    const char *map_path;       /* --map FILE */
+    const char *miss_trace;     /* --miss-trace FILE */
+    addr_map *amap;             /* the map found or given, or NULL */
 } cdat_run;
 
 static const char *add_set(void *target, const char *value)
@@ -563,9 +621,28 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
                    c->n);
     mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
-    if (r->miss_classes) {
+    c->show_classes = r->miss_classes;
+    c->attr_on = r->by_code || r->by_data || r->miss_trace;
+    if (r->miss_classes || c->attr_on) {
         c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
         c->m.mc = c->mc;
+    }
+    if (c->attr_on) {
+        c->amap = r->amap;
+        if (r->by_code) c->acode = attr_new(3, fig_names);
+        if (r->by_data) c->adata = attr_new(3, fig_names);
+        c->pc = xcalloc((size_t)c->n, sizeof *c->pc);
+        c->pc_clock = xcalloc((size_t)c->n, sizeof *c->pc_clock);
+    }
+    if (r->miss_trace) {
+        c->mtrace = out_file_open(r->miss_trace, false);
+        out_file_printf(c->mtrace, "# cdat miss trace of %s\n", t->ts.name);
+        out_file_printf(c->mtrace, "# fields: clock processor stream pc address class source\n");
+        out_file_printf(c->mtrace, "# one line per miss, in simulation order: clock = the processor's pseudo clock;"
+                        " stream d (data) or i (instructions); pc of the access ('-': unknown); address = the"
+                        " byte the access touches first in the missed line; class cold capacity conflict"
+                        " true_sharing false_sharing; source local_memory local_cache remote_memory"
+                        " remote_cache\n");
     }
     io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
     /* Every output is opened (so checked) before the first record is read. */
@@ -623,11 +700,19 @@ static void summary_lines(void *ctx, report *r)
     free(sum);
 }
 
+/* Lines L20 and L21 (--by-code, --by-data), after every other line. */
+static void attribution_report(cdat *c, const cdat_run *r)
+{
+    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->by_code);
+    if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->by_data);
+}
+
 /* After the run: the aggregate block and the header. */
 static void machine_report(cdat *c, const tool *t, const cdat_run *r)
 {
     flush_idle(c);
     aggregate_report(c);
+    attribution_report(c, r);
     const io_options *io = &c->io_opt;
     tool_header_begin(t, c->rep, summary_lines, c);
     config_header(c);
@@ -640,6 +725,7 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
                       c->io.nio, io->dma_bw.value, io->disk_latency.value, io->ipc.value, io->mhz.value);
     else
         report_header(c->rep, " io: handle_io no");
+    if (c->attr_on) attr_header(c->rep, c->amap);
     tool_header_ranges(c->rep, &r->ranges);
     tool_header_end(t, c->rep, c->s);
     report_header(c->rep, " directory: lines %zu", dir_lines(&c->m.dir));
@@ -653,11 +739,16 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
     report_finish(c->rep);
 }
 
+
 static void machine_free(cdat *c)
 {
     traces_free(&c->tr);
     mach_free(&c->m);
     mc_free(c->mc);
+    attr_free(c->acode);
+    attr_free(c->adata);
+    free(c->pc);
+    free(c->pc_clock);
     placement_free(&c->pl);
     memusage_free(&c->mu);
     config_free(&c->cfg);
@@ -759,45 +850,58 @@ int main(int argc, char **argv)
     const tool_option own[] = {
         { { "set", 0, NULL, OPT_CALL, "SECTION.KEY=VALUE", &r, add_set, 0, 0,
             "set a configuration key over the files' (repeatable; e.g. system.protocol=3); with no"
-            " configuration file the machine is the defaults and these" }, NULL, NULL },
+            " configuration file the machine is the defaults and these" }, NULL, NULL, false },
         { { "sweep", 0, NULL, OPT_STRING, "SECTION.KEY=V1,V2,...", &r.sweep, NULL, 0, 0,
             "simulate each configuration once per value, in the same pass; outputs named"
-            " <prefix>.<cfg>-<key><value>.cdat_report" }, NULL, NULL },
+            " <prefix>.<cfg>-<key><value>.cdat_report" }, NULL, NULL, false },
         { { "name", 0, NULL, OPT_STRING, "NAME", &r.name, NULL, 0, 0,
-            "name the outputs <prefix>.NAME.cdat_report, … (one configuration)" }, NULL, NULL },
+            "name the outputs <prefix>.NAME.cdat_report, … (one configuration)" }, NULL, NULL, false },
         { { "compress", 'z', NULL, OPT_FLAG, NULL, &r.zstd, NULL, 0, 0,
-            "write the general and detailed traces zstd-compressed (names end in .zst)" }, NULL, NULL },
+            "write the general and detailed traces zstd-compressed (names end in .zst)" }, NULL, NULL, false },
         { { "gzip", 0, NULL, OPT_FLAG, NULL, &r.gzip, NULL, 0, 0,
-            "write them gzip-compressed instead (names end in .gz)" }, NULL, NULL },
+            "write them gzip-compressed instead (names end in .gz)" }, NULL, NULL, false },
         { { "hpux", 0, "HPUX", OPT_FLAG, NULL, &r.hpux, NULL, 0, 0,
-            "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" }, NULL, NULL },
+            "rr1/rr2 placement: pages in 0x40000000-0x7fffffff go to the first toucher's node" }, NULL, NULL, false },
         { { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &r.ranges, private_ranges_parse, 0, 0,
-            "rr1/rr2 placement: pages in LO:HI go to the first toucher's node (repeatable)" }, NULL, NULL },
+            "rr1/rr2 placement: pages in LO:HI go to the first toucher's node (repeatable)" }, NULL, NULL, false },
         { { "handle-io", 0, NULL, OPT_FLAG, NULL, &io->handle, NULL, 0, 0,
-            "simulate file reads and writes: I/O processors -1, -2, ... (docs/cdat-io.md)" }, NULL, NULL },
+            "simulate file reads and writes: I/O processors -1, -2, ... (docs/cdat-io.md)" }, NULL, NULL, false },
         { { "buffered-io", 0, NULL, OPT_FLAG, NULL, &io->buffered, NULL, 0, 0,
-            "with -handle_io: DMA into a kernel buffer, the processor copies" }, NULL, NULL },
+            "with -handle_io: DMA into a kernel buffer, the processor copies" }, NULL, NULL, false },
         { { "asynch-io", 0, NULL, OPT_FLAG, NULL, &io->asynch, NULL, 0, 0,
-            "with -handle_io: processes never wait for the disk" }, NULL, NULL },
+            "with -handle_io: processes never wait for the disk" }, NULL, NULL, false },
         { { "distributed-io", 0, NULL, OPT_FLAG, NULL, &io->distributed, NULL, 0, 0,
-            "with -handle_io: each node's own I/O processor (default: node 0's for all)" }, NULL, NULL },
+            "with -handle_io: each node's own I/O processor (default: node 0's for all)" }, NULL, NULL, false },
         { { "dma-bw", 0, NULL, OPT_CALL, "MB/S", &io->dma_bw, io_param_parse, 0, 0,
-            "with -handle_io: DMA bandwidth, 1..1000000 MB/s (default 20)" }, NULL, NULL },
+            "with -handle_io: DMA bandwidth, 1..1000000 MB/s (default 20)" }, NULL, NULL, false },
         { { "disk-latency", 0, NULL, OPT_CALL, "MS", &io->disk_latency, io_param_parse, 0, 0,
-            "with -handle_io: disk latency, 0..1000000 ms (default 10)" }, NULL, NULL },
+            "with -handle_io: disk latency, 0..1000000 ms (default 10)" }, NULL, NULL, false },
         { { "ipc", 0, NULL, OPT_CALL, "N", &io->ipc, io_param_parse, 0, 0,
-            "with -handle_io: instructions per cycle, 1..1000 (default 2)" }, NULL, NULL },
+            "with -handle_io: instructions per cycle, 1..1000 (default 2)" }, NULL, NULL, false },
         { { "mhz", 0, NULL, OPT_CALL, "N", &io->mhz, io_param_parse, 0, 0,
-            "with -handle_io: processor clock, 1..100000 MHz (default 180)" }, NULL, NULL },
+            "with -handle_io: processor clock, 1..100000 MHz (default 180)" }, NULL, NULL, false },
         { { "max-io-bytes", 0, NULL, OPT_CALL, "N", &io->max_bytes, io_param_parse, 0, 0,
             "with -handle_io: refuse a read or write of more than N bytes, 1..4294967296 (default 67108864)" },
-          NULL, NULL },
+          NULL, NULL, false },
         { { "json", 0, NULL, OPT_FLAG, NULL, &r.json, NULL, 0, 0,
-            "also write each report as JSON, <report>.json (docs/json.md)" }, NULL, NULL },
+            "also write each report as JSON, <report>.json (docs/json.md)" }, NULL, NULL, false },
         { { "miss-classes", 0, NULL, OPT_FLAG, NULL, &r.miss_classes, NULL, 0, 0,
             "also classify every miss (cold, capacity, conflict, true and false sharing) and give"
-            " misses per thousand instructions: lines L17 and L18 (slower)" }, NULL, NULL },
-        { { 0 }, NULL, NULL }
+            " misses per thousand instructions: lines L17 and L18 (slower)" }, "miss_classes", NULL, true },
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &r.by_code, attr_top_parse, 0, 0,
+            "also list the N functions and source lines (default 10) with the most misses, remote misses"
+            " and false sharing misses: lines L20 (classifies the misses as --miss-classes does: slower)" },
+          "by_code", attr_top_show, true },
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.by_data, attr_top_parse, 0, 0,
+            "the same for data misses by data object, heap allocation site or mapping: lines L21" },
+          "by_data", attr_top_show, true },
+        { { "map", 0, NULL, OPT_STRING, "FILE", &r.map_path, NULL, 0, 0,
+            "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
+            " without one, addresses)" }, "map", NULL, true },
+        { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
+            "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
+            " (one configuration)" }, "miss_trace", NULL, true },
+        { { 0 }, NULL, NULL, false }
     };
     tool t;
     tool_parse(&t, "cdat", own, argc, argv, usage_text);
@@ -823,8 +927,13 @@ int main(int argc, char **argv)
         diag_usage_error("-handle_io with several configurations: the simulated disk waits change the"
                          " schedule from machine to machine; run each configuration on its own");
     if (r.hpux) private_ranges_add_hpux(&r.ranges);
+    if (r.miss_trace && njobs > 1)
+        diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
+                         " configuration on its own");
+    if (r.map_path && !r.by_code && !r.by_data) diag_usage_error("--map works only with --by-code or --by-data");
 
     tool_open(&t, t.ops, ntrace);
+    if (r.by_code || r.by_data) r.amap = attr_map_open(&t, r.map_path);   /* a bad map stops here */
     cdat *m = xcalloc((size_t)njobs, sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
     for (int k = 0; k < njobs; k++) {
@@ -865,6 +974,7 @@ int main(int argc, char **argv)
     free(m);
     free(jobs);
     free(r.sets);
+    attr_map_free(r.amap);
     private_ranges_free(&r.ranges);
     tool_free(&t);
     return EXIT_OK;

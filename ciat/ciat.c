@@ -13,6 +13,7 @@
 #include "sharing.h"
 #include "stats.h"
 #include "usage.h"
+#include "../common/attribution.h"
 #include "../common/diag.h"
 #include "../common/out_file.h"
 #include "../common/report.h"
@@ -49,6 +50,8 @@ typedef struct ciat_options {
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
+    uint32_t by_code, by_data;  /* --by-code[=N], --by-data[=N]: lines L50, L51; 0 = off */
+    const char *map_path;       /* --map FILE */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -94,11 +97,40 @@ typedef struct ciat {
     char evbuf[64];
     int phases;
     uint64_t end_clock;
+    /* --by-code / --by-data: figures per pc and data address, the map, and
+     * per thread the pc of the last fetch and its clock (an access's pc when
+     * the clocks agree) */
+    attr *acode, *adata;
+    addr_map *amap;
+    uint64_t *pc, *pc_clock;
 } ciat;
+
+enum { FIG_RAW, FIG_WAR, FIG_FALSE };
+static const char *const fig_names[] = { "raw", "war", "false_sharing" };
 
 /* ---- options ---- */
 
 static bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* ---- attribution (--by-code, --by-data: L50, L51) ---- */
+
+static inline uint64_t pc_of(const ciat *c, int t, uint64_t clock)
+{
+    return c->pc_clock[t] == clock ? c->pc[t] : ATTR_UNKNOWN;
+}
+
+/* One RAW, WAR or false sharing miss: to its pc and its location. */
+static void attribute(ciat *c, int fig, uint64_t pc, uint32_t addr)
+{
+    if (c->acode) attr_add(c->acode, pc, fig);
+    if (c->adata) attr_add(c->adata, attr_data_key(c->amap, addr, (uint32_t)c->o.line_size), fig);
+}
+
+static void on_false_miss(void *ctx, int t, uint64_t pc, uint32_t addr)
+{
+    (void)t;
+    attribute(ctx, FIG_FALSE, pc, addr);
+}
 
 /* ---- communication analysis (docs/ciat-report.md, L10–L15) --- */
 
@@ -109,7 +141,7 @@ static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t deg
     out_file_write(c->events, c->evbuf, (size_t)k);
 }
 
-static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
+static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock, uint32_t addr)
 {
     if (l->writer == (uint16_t)p) return;       /* own value: nothing */
     uint32_t r = l->readers;
@@ -117,6 +149,7 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
     if (l->writer != LOC_NONE) {
         c->phase[p].raw++;
         if (c->mphase) cm_raw(c->mphase, p, l->writer);
+        if (c->pc) attribute(c, FIG_RAW, pc_of(c, p, clock), addr);
         event(c, clock, "RAW", p, 0);
     } else if (r != 0) {
         c->phase[p].rar++;
@@ -125,7 +158,7 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock)
     l->readers = rs_add(&c->rs, r, p);
 }
 
-static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock)
+static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock, uint32_t addr)
 {
     uint32_t r = l->readers;
     uint32_t size = rs_size(&c->rs, r);
@@ -134,6 +167,7 @@ static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock)
         c->phase[p].war++;
         degree_add(&c->phase[p].invalidation, k, 1);
         if (c->mphase) cm_inval(c->mphase, &c->rs, r, p);
+        if (c->pc) attribute(c, FIG_WAR, pc_of(c, p, clock), addr);
         event(c, clock, "WAR", p, k);
     } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
         c->phase[p].waw++;
@@ -191,6 +225,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
+    if (c->fs && c->pc) c->fs->cur_pc = pc_of(c, t, clock);
     if (c->fs && load) fs_access(c->fs, t, addr, size, false);
     if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
@@ -199,7 +234,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         string_step(c, t, 1);
         locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
-        comm_load(c, l, t, clock);
+        comm_load(c, l, t, clock, addr);
     }
     if (store) {
         st->stores++;
@@ -207,7 +242,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         string_step(c, t, 2);
         locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
-        comm_store(c, l, t, clock);
+        comm_store(c, l, t, clock, addr);
     }
     if (load && store) st->atomics++;
     if (size) locmap_cache_note(&c->map, b, t);   /* for on_mem's inline part */
@@ -357,6 +392,26 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
         return;
     }
     run_miss(c, e, t, addr, n);
+}
+
+/* --by-code/--by-data: the same fetch hooks, noting each thread's pc first
+ * (the plain hooks stay as they are). */
+static void on_fetch_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    ciat *c = ctx;
+    c->pc[t] = addr;
+    c->pc_clock[t] = clock;
+    on_fetch(ctx, t, cpu, clock, addr);
+}
+
+static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    ciat *c = ctx;
+    if (n) {
+        c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
+        c->pc_clock[t] = clock + n - 1;
+    }
+    on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -514,36 +569,44 @@ int main(int argc, char **argv)
     bool json = false;
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
-          "also write the communication event trace <prefix>.ciat_events" }, "events", NULL },
+          "also write the communication event trace <prefix>.ciat_events" }, "events", NULL, false },
         { { "events", 0, NULL, OPT_STRING, "FILE", &c.o.events_path, NULL, 0, 0,
             "write the event trace to FILE instead ('-': standard output, so 'ciat --events - pc.4 |"
-            " tdat - ...' works)" }, NULL, NULL },
+            " tdat - ...' works)" }, NULL, NULL, false },
         { { "grain", 0, NULL, OPT_UINT, "BYTES", &c.o.grain, NULL, 1, 64,
-          "location size for the communication analysis: a power of two 1..64 (default 4)" }, "grain", NULL },
+          "location size for the communication analysis: a power of two 1..64 (default 4)" }, "grain", NULL, false },
         { { "page-size", 0, "page_size", OPT_UINT, "BYTES", &c.o.page_size, NULL, 64, 1ull << 31,
-          "page size for memory usage: a power of two >= 64 (default 4096)" }, "page_size", NULL },
+          "page size for memory usage: a power of two >= 64 (default 4096)" }, "page_size", NULL, false },
         { { "hpux", 0, "HPUX", OPT_FLAG, NULL, &c.o.hpux, NULL, 0, 0,
-          "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" }, NULL, NULL },
+          "addresses 0x40000000-0x7fffffff are private; other pages are range-shared" }, NULL, NULL, false },
         { { "comm-matrix", 0, "comm_matrix", OPT_FLAG, NULL, &c.o.matrix, NULL, 0, 0,
-            "also report who communicates with whom: lines L16 comm and L17 inval" }, NULL, NULL },
+            "also report who communicates with whom: lines L16 comm and L17 inval" }, NULL, NULL, false },
         { { "matrix-svg", 0, "matrix_svg", OPT_STRING, "FILE", &c.o.matrix_svg, NULL, 0, 0,
-            "also draw the run's L16 matrix as an SVG heatmap into FILE (implies --comm-matrix)" }, NULL, NULL },
+            "also draw the run's L16 matrix as an SVG heatmap into FILE (implies --comm-matrix)" }, NULL, NULL, false },
         { { "false-sharing", 0, "false_sharing", OPT_FLAG, NULL, &c.o.false_sharing, NULL, 0, 0,
             "also classify the misses of per-thread infinite caches as cold, true or false sharing (L18, L19)" },
-          NULL, NULL },
+          NULL, NULL, false },
         { { "line-size", 0, "line_size", OPT_UINT, "BYTES", &c.o.line_size, NULL, 1, 1ull << 12,
             "line size for --false-sharing (implies it): a power of two, grain..64 x grain (default 64)" },
-          NULL, NULL },
+          NULL, NULL, false },
         { { "false-lines", 0, "false_lines", OPT_UINT, "N", &c.o.false_lines, NULL, 0, 1000000,
-            "how many of the most falsely shared lines L19 lists (default 10)" }, NULL, NULL },
+            "how many of the most falsely shared lines L19 lists (default 10)" }, NULL, NULL, false },
         { { "migratory", 0, NULL, OPT_UINT, "PCT", &c.o.migratory_pct, NULL, 0, 100,
             "a line written by several threads is migratory (L42) when PCT % of its hand-offs are (default 50)" },
-          NULL, NULL },
+          NULL, NULL, false },
         { { "private-range", 0, "private_range", OPT_CALL, "LO:HI", &c.o.ranges, private_ranges_parse, 0, 0,
-          "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL },
+          "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL, false },
         { { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
-            "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" }, NULL, NULL },
-        { { 0 }, NULL, NULL }
+            "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" }, NULL, NULL, false },
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &c.o.by_code, attr_top_parse, 0, 0,
+            "also list the N functions and source lines (default 10) with the most RAW, WAR and (with"
+            " --false-sharing) false sharing misses: lines L50" }, "by_code", attr_top_show, true },
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.by_data, attr_top_parse, 0, 0,
+            "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
+        { { "map", 0, NULL, OPT_STRING, "FILE", &c.o.map_path, NULL, 0, 0,
+            "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
+            " without one, addresses)" }, "map", NULL, true },
+        { { 0 }, NULL, NULL, false }
     };
     tool t;
     tool_parse(&t, "ciat", own, argc, argv, usage_text);
@@ -558,10 +621,19 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
+    if (c.o.map_path && !c.o.by_code && !c.o.by_data) diag_usage_error("--map works only with --by-code or --by-data");
+
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
     c.n = t.ts.count;
     c.readers = t.readers;
+    if (c.o.by_code || c.o.by_data) {
+        c.amap = attr_map_open(&t, c.o.map_path);      /* a bad map stops here, before any output */
+        if (c.o.by_code) c.acode = attr_new(3, fig_names);
+        if (c.o.by_data) c.adata = attr_new(3, fig_names);
+        c.pc = xcalloc((size_t)c.n, sizeof *c.pc);
+        c.pc_clock = xcalloc((size_t)c.n, sizeof *c.pc_clock);
+    }
 
     /* Every output is opened (so checked) before the first record is read. */
     char *rep_path = tool_output_path(&t, "ciat_report");
@@ -597,11 +669,19 @@ int main(int argc, char **argv)
     if (c.o.false_sharing) {
         c.fs = xcalloc(1, sizeof *c.fs);
         fs_init(c.fs, c.n, (uint32_t)c.o.line_size, (uint32_t)c.o.grain);
+        if (c.pc) {
+            c.fs->on_false = on_false_miss;
+            c.fs->false_ctx = &c;
+        }
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
                       .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+    if (c.pc) {
+        h.fetch = on_fetch_pc;
+        h.fetch_run = on_fetch_run_pc;
+    }
     c.s = sched_create(&t.ts, c.readers, &t.so, &h);
     sched_run(c.s);
 
@@ -614,6 +694,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < c.n; k++) fetched += sched_total_counts(c.s, k)->is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
+    /* false sharing lines only with --false-sharing (no counts without it) */
+    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.by_code);
+    if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.by_data);
     if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 
     ciat_summary sm = { &c, &u };
@@ -622,6 +705,7 @@ int main(int argc, char **argv)
     if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
     if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                             PRIu64, c.o.line_size, c.o.false_lines, c.o.migratory_pct);
+    if (c.pc) attr_header(c.rep, c.amap);
     tool_header_ranges(c.rep, &c.o.ranges);
     tool_header_end(&t, c.rep, c.s);
 
@@ -653,6 +737,11 @@ int main(int argc, char **argv)
         fs_free(c.fs);
         free(c.fs);
     }
+    attr_free(c.acode);
+    attr_free(c.adata);
+    attr_map_free(c.amap);
+    free(c.pc);
+    free(c.pc_clock);
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

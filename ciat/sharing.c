@@ -57,6 +57,34 @@ void fs_free(sharing *s)
     free(s->wwriter);
     free(s->state_table);
     free(s->states);
+    free(s->miss_pc);
+    free(s->miss_addr);
+}
+
+/* A pending miss of st ends useless: a false sharing miss. */
+static void false_miss(sharing *s, fs_state *st)
+{
+    st->pending = false;
+    s->phase[st->thread][FS_FALSE]++;
+    s->lines[st->line].false_misses++;
+    if (s->on_false) {
+        uint32_t i = (uint32_t)(st - s->states);
+        s->on_false(s->false_ctx, st->thread, s->miss_pc[i], s->miss_addr[i]);
+    }
+}
+
+/* Where the pending miss of st happened (attribution only). */
+static void note_miss(sharing *s, fs_state *st, uint32_t addr)
+{
+    uint32_t i = (uint32_t)(st - s->states);
+    if (i >= s->miss_cap) {
+        uint32_t cap = s->states_cap;
+        s->miss_pc = xrealloc(s->miss_pc, (size_t)cap * sizeof *s->miss_pc);
+        s->miss_addr = xrealloc(s->miss_addr, (size_t)cap * sizeof *s->miss_addr);
+        s->miss_cap = cap;
+    }
+    s->miss_pc[i] = s->cur_pc;
+    s->miss_addr[i] = addr;
 }
 
 static inline uint32_t mix(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32); }
@@ -162,11 +190,7 @@ static void invalidate_others(sharing *s, uint32_t li, int t)
             int u = w * 64 + (int)ctz64(b);
             if (u == t) continue;
             fs_state *st = state_get(s, li, u, false);
-            if (st->pending) {
-                st->pending = false;
-                s->phase[u][FS_FALSE]++;
-                s->lines[li].false_misses++;
-            }
+            if (st->pending) false_miss(s, st);
             h[w] &= ~((uint64_t)1 << (u & 63));
         }
 }
@@ -204,6 +228,7 @@ static void line_access(sharing *s, int t, uint32_t number, uint32_t lo, uint32_
         } else {
             st->pending = true;
             st->miss = now;
+            if (s->on_false) note_miss(s, st, (number << s->line_shift) + (lo << s->grain_shift));
         }
         if (store) {
             invalidate_others(s, li, t);
@@ -278,10 +303,7 @@ void fs_end_of_run(sharing *s)
 {
     for (uint32_t i = 0; i < s->nstates; i++) {
         fs_state *st = &s->states[i];
-        if (!st->pending) continue;
-        st->pending = false;
-        s->phase[st->thread][FS_FALSE]++;
-        s->lines[st->line].false_misses++;
+        if (st->pending) false_miss(s, st);
     }
 }
 

@@ -48,6 +48,15 @@ typedef struct sharing {
     uint32_t *state_table, state_cap;
     fs_state *states;
     uint32_t nstates, states_cap;
+    /* Attribution (ciat --by-code/--by-data): on_false, when set, hears of
+     * every false sharing miss, with the pc (cur_pc when the miss happened;
+     * ATTR_UNKNOWN-style values pass through) and the address of its first
+     * location; kept per state in miss_pc/miss_addr. */
+    void (*on_false)(void *ctx, int t, uint64_t pc, uint32_t addr);
+    void *false_ctx;
+    uint64_t cur_pc;
+    uint64_t *miss_pc;
+    uint32_t *miss_addr, miss_cap;
 } sharing;
 
 void fs_init(sharing *s, int nthreads, uint32_t line_size, uint32_t grain);

@@ -121,7 +121,8 @@ int options_parse(const option_spec *specs, int argc, char **argv,
                 value = eq + 1;
             }
         }
-        if (s->arg_name && !value) {
+        /* An optional value ("[=N]") is only ever attached with '='. */
+        if (s->arg_name && !value && s->arg_name[0] != '[') {
             if (i + 1 >= argc) diag_usage_error("option '%s' needs a value (%s)", a, s->arg_name);
             value = argv[++i];
         }
@@ -134,7 +135,7 @@ void options_print_help(const option_spec *specs, FILE *out)
 {
     /* The spelling note shows one of this tool's own options. */
     const option_spec *ex = specs;
-    while ((ex->name || ex->short_name) && !(ex->name && ex->arg_name)) ex++;
+    while ((ex->name || ex->short_name) && !(ex->name && ex->arg_name && ex->arg_name[0] != '[')) ex++;
     if (ex->name) {
         char single[64];
         snprintf(single, sizeof single, "%s", ex->name);
@@ -155,7 +156,7 @@ void options_print_help(const option_spec *specs, FILE *out)
         if (s->report_name)     /* the report's spelling, where it is not just '-' → '_' */
             k += snprintf(left + k, sizeof left - (size_t)k, ", -%s", s->report_name);
         if (s->arg_name)
-            snprintf(left + k, sizeof left - (size_t)k, " %s", s->arg_name);
+            snprintf(left + k, sizeof left - (size_t)k, s->arg_name[0] == '[' ? "%s" : " %s", s->arg_name);
         if (strlen(left) > 28)
             fprintf(out, "  %s\n  %-28s %s\n", left, "", s->help);
         else

@@ -25,7 +25,8 @@ typedef struct option_spec {
     char short_name;        /* or 0 */
     const char *report_name;/* the report's spelling when it is not name with '_' ("HPUX") */
     opt_type type;
-    const char *arg_name;   /* "FILE", "N"; NULL when the option takes no value */
+    const char *arg_name;   /* "FILE", "N"; NULL when the option takes no value; "[=N]":
+                             * an optional value, only as --name=N (OPT_CALL; NULL without) */
     void *target;
     /* OPT_CALL: return NULL when fine, else a reason for the usage error. */
     const char *(*handler)(void *target, const char *value);

@@ -102,6 +102,17 @@ static void option_value(const option_spec *s, void (*show)(const void *, char *
     }
 }
 
+/* A when_set row is listed when given: a flag set, a string not NULL, an
+ * OPT_CALL value other than "no". */
+static bool option_given(const option_spec *s, const char *value)
+{
+    switch (s->type) {
+    case OPT_FLAG: return *(const bool *)s->target;
+    case OPT_STRING: return *(const char *const *)s->target != NULL;
+    default: return strcmp(value, "no") != 0;
+    }
+}
+
 void tool_header_options(const tool *t, report *r, const char *extra, ...)
 {
     char line[2048], value[256];
@@ -115,6 +126,7 @@ void tool_header_options(const tool *t, report *r, const char *extra, ...)
     for (const tool_option *o = t->own; (o->o.name || o->o.short_name) && k < sizeof line; o++) {
         if (!o->header) continue;
         option_value(&o->o, o->show, value, sizeof value);
+        if (o->when_set && !option_given(&o->o, value)) continue;
         k += (size_t)snprintf(line + k, sizeof line - k, " %s %s", o->header, value);
     }
     if (extra && k < sizeof line) {

@@ -26,11 +26,15 @@
 
 /* A row of a tool's own option table: the option, and its key in the
  * report's "# options:" line (NULL: not listed there); an OPT_CALL option
- * listed there needs show, which writes its value. */
+ * listed there needs show, which writes its value. when_set: listed only
+ * when given (a flag that is set, a string that is not NULL, an OPT_CALL
+ * value other than "no"), so options added later leave the reports of runs
+ * without them as they were. */
 typedef struct tool_option {
     option_spec o;
     const char *header;
     void (*show)(const void *target, char *buf, size_t cap);
+    bool when_set;
 } tool_option;
 
 typedef struct tool {

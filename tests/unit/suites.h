@@ -37,6 +37,8 @@ Suite *tdat_suite(void);
 Suite *read_ahead_suite(void);
 Suite *ciat_suite(void);
 Suite *miss_class_suite(void);
+Suite *addr_map_suite(void);
+Suite *attribution_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 

@@ -23,6 +23,17 @@ static const char *odd_only(void *target, const char *value)
 }
 static const char *odd;
 
+/* An optional value ("[=N]"): NULL when the option comes without one. */
+static const char *top_value;
+static int top_calls;
+static const char *top(void *target, const char *value)
+{
+    (void)target;
+    top_value = value;
+    top_calls++;
+    return value && strcmp(value, "0") == 0 ? "N must be at least 1" : NULL;
+}
+
 static const option_spec specs[] = {
     { "ciat-events", 0, NULL, OPT_FLAG, NULL, &events, NULL, 0, 0, "write the event trace" },
     { "hpux", 0, "HPUX", OPT_FLAG, NULL, &hpux, NULL, 0, 0, "HP-UX traces" },
@@ -35,6 +46,7 @@ static const option_spec specs[] = {
     { "minimum", 0, NULL, OPT_UINT, "N", &minimum, NULL, 5, 0, "at least 5" },
     { "byte-order", 0, NULL, OPT_CALL, "ORDER", &order, options_byte_order, 0, 0, "byte order" },
     { "odd", 0, NULL, OPT_CALL, "X", &odd, odd_only, 0, 0, "an odd value" },
+    { "by-code", 0, "by_code", OPT_CALL, "[=N]", &top_value, top, 0, 0, "the top N (default 10)" },
     { 0 }
 };
 
@@ -44,6 +56,8 @@ static void reset(void)
     outdir = calls = list = odd = NULL;
     slice = dma_bw = minimum = 0;
     order = SMAIT_ORDER_AUTO;
+    top_value = NULL;
+    top_calls = 0;
 }
 
 /* Parse a NULL-terminated word list (argv[0] = "tool"); returns the operand count. */
@@ -180,6 +194,25 @@ START_TEST(handlers)
 }
 END_TEST
 
+/* An optional value is taken only attached with '=': a next word is an operand. */
+START_TEST(optional_value)
+{
+    reset();
+    char *ops[32];
+    ck_assert_int_eq(PARSE(ops, "--by-code", "5"), 1);
+    ck_assert_int_eq(top_calls, 1);
+    ck_assert_ptr_null(top_value);
+    ck_assert_str_eq(ops[0], "5");
+    ck_assert_int_eq(PARSE(ops, "--by-code=7", "t.4"), 1);
+    ck_assert_str_eq(top_value, "7");
+    ck_assert_int_eq(PARSE(ops, "-by_code=3"), 0);
+    ck_assert_str_eq(top_value, "3");
+    ck_assert_int_eq(PARSE(ops, "-by_code"), 0);
+    ck_assert_ptr_null(top_value);
+    ck_assert_int_eq(top_calls, 4);
+}
+END_TEST
+
 /* ---- usage errors: exit 1 and a message -------------------------------------------------- */
 
 typedef struct usage_case {
@@ -213,6 +246,7 @@ static const usage_case usage_cases[] = {
       "option -s: 0x1ffffffffffffffff is out of range (1..1000000)" },
     { { "--byte-order=middle" }, "option --byte-order=middle: must be little, big or auto" },
     { { "--odd", "4" }, "option --odd: must end in an odd digit" },
+    { { "--by-code=0" }, "option --by-code=0: N must be at least 1" },
 };
 enum { NUSAGE = sizeof usage_cases / sizeof usage_cases[0] };
 
@@ -259,6 +293,7 @@ START_TEST(help_and_version)
         "  --minimum N                  at least 5\n"
         "  --byte-order ORDER           byte order\n"
         "  --odd X                      an odd value\n"
+        "  --by-code, -by_code[=N]      the top N (default 10)\n"
         "  -h, --help                   print this help and exit\n"
         "  --version                    print the version and exit\n";
     const char *words[] = { "--help", "-h", "-help", "--HELP" };
@@ -308,6 +343,7 @@ Suite *options_suite(void)
     tcase_add_test(tc, short_options);
     tcase_add_test(tc, operands);
     tcase_add_test(tc, handlers);
+    tcase_add_test(tc, optional_value);
     tcase_add_loop_test(tc, usage_errors, 0, NUSAGE);
     tcase_add_test(tc, help_and_version);
     tcase_add_test(tc, command_line);

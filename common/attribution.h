@@ -1,0 +1,57 @@
+/* attribution.h — counts per code or data address, reported per function and
+ * source line or per data object (ciat --by-code/--by-data, cdat --by-code/
+ * --by-data; docs/ciat-report.md, docs/cdat-report.md).
+ *
+ * A tool adds one to a figure (RAW, WAR, misses, …) of a raw key: the pc of
+ * the access, or its data address at the tool's grain. At the end the keys
+ * are named through the address map (formats/ADDRESS-MAP.md), or by their
+ * address when there is none, keys with the same name merge, and each
+ * figure's top N are written, count descending, then by name. */
+#ifndef DSM_COMMON_ATTRIBUTION_H
+#define DSM_COMMON_ATTRIBUTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report.h"
+#include "tool.h"
+#include "../formats/addr_map.h"
+
+/* A pc the instruction stream does not know (no procedure start yet). */
+#define ATTR_UNKNOWN ((uint64_t)1 << 32)
+
+enum { ATTR_MAX_FIGURES = 3, ATTR_DEFAULT_TOP = 10 };
+
+typedef struct attr attr;
+
+/* names: the figures, nfig of them (at most ATTR_MAX_FIGURES). */
+attr *attr_new(int nfig, const char *const *names);
+void attr_free(attr *a);
+
+/* One more of figure fig for key (a 32-bit address, or ATTR_UNKNOWN). */
+void attr_add(attr *a, uint64_t key, int fig);
+
+/* The key of a data address: the map's object, heap or data line holding it
+ * (so the table grows with the map, not with the addresses touched), else
+ * its line at line_size (a power of two). m may be NULL. */
+uint64_t attr_data_key(const addr_map *m, uint32_t addr, uint32_t line_size);
+
+/* Lines "RxTxL<ll>: <table>_<figure> rank R count N <kind> <label> where <where>",
+ * the top `top` keys of every figure in turn. code: keys are pcs; else
+ * attr_data_key's keys of the same map. m may be NULL (no map). Empties the
+ * table (it sorts it in place). */
+void attr_report(attr *a, report *r, int ll, const char *table, bool code, const addr_map *m, uint32_t top);
+
+/* The map of a run: `given` (--map FILE), else NAME.map beside the traces
+ * when it exists (trace set NAME), else none (NULL). A bad map exits 2. */
+addr_map *attr_map_open(const tool *t, const char *given);
+/* The header line "# attribution: map PATH" (or "map none"). */
+void attr_header(report *r, const addr_map *m);
+void attr_map_free(addr_map *m);
+
+/* The --by-code[=N] / --by-data[=N] option: target is a uint32_t, 0 = off;
+ * no value gives ATTR_DEFAULT_TOP. */
+const char *attr_top_parse(void *target, const char *value);
+void attr_top_show(const void *target, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,203 @@
+/* addr_map.c — reading and searching the address map (addr_map.h). */
+#include "addr_map.h"
+#include "../common/diag.h"
+#include "../common/line_reader.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_name[AM_KINDS] = { "code", "line", "data", "object", "heap" };
+
+typedef struct parse {
+    const char *path;
+    uint64_t lineno;
+    char *p;                    /* the rest of the line */
+    uint64_t last_line[AM_KINDS];   /* the map line of each kind's last entry */
+} parse;
+
+static noreturn void bad(const parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void bad(const parse *ps, const char *fmt, ...)
+{
+    char where[4200], why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(where, sizeof where, "%s:%" PRIu64, ps->path, ps->lineno);
+    diag_data_error(where, DIAG_NO_OFFSET, "%s", why);
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t'; }
+
+/* The next blank-separated word (NUL-terminated in place); NULL at the end. */
+static char *word(parse *ps)
+{
+    while (blank(*ps->p)) ps->p++;
+    if (!*ps->p) return NULL;
+    char *w = ps->p;
+    while (*ps->p && !blank(*ps->p)) ps->p++;
+    if (*ps->p) *ps->p++ = '\0';
+    return w;
+}
+
+/* The rest of the line without its leading and trailing blanks: a name
+ * that may hold blanks (MODULE, MAPPING, FILE, SOURCE). */
+static char *rest(parse *ps, int kind, const char *what)
+{
+    while (blank(*ps->p)) ps->p++;
+    char *r = ps->p;
+    size_t n = strlen(r);
+    while (n && blank(r[n - 1])) r[--n] = '\0';
+    if (!n) bad(ps, "%s line without %s", kind_name[kind], what);
+    return r;
+}
+
+static char *need(parse *ps, int kind, const char *what)
+{
+    char *w = word(ps);
+    if (!w) bad(ps, "%s line without %s", kind_name[kind], what);
+    return w;
+}
+
+/* 0x and 1..digits hex digits, at most max. */
+static uint64_t hex(parse *ps, const char *w, const char *what, unsigned digits, uint64_t max)
+{
+    size_t n = strlen(w);
+    if (n < 3 || n > 2 + digits || w[0] != '0' || (w[1] != 'x' && w[1] != 'X') ||
+        strspn(w + 2, "0123456789abcdefABCDEF") != n - 2)
+        bad(ps, "%s '%s' is not a hexadecimal number 0x...", what, w);
+    uint64_t v = strtoull(w + 2, NULL, 16);
+    if (v > max) bad(ps, "%s %s is out of range (at most 0x%" PRIx64 ")", what, w, max);
+    return v;
+}
+
+/* Decimal, 1 .. 2^32-1 (LINE, COUNT). */
+static uint64_t dec(parse *ps, const char *w, const char *what)
+{
+    size_t n = strlen(w);
+    if (n == 0 || n > 10 || strspn(w, "0123456789") != n)
+        bad(ps, "%s '%s' is not a decimal number", what, w);
+    uint64_t v = strtoull(w, NULL, 10);
+    if (v == 0 || v > UINT32_MAX) bad(ps, "%s %s is out of range (1..4294967295)", what, w);
+    return v;
+}
+
+static void add_entry(addr_map *m, parse *ps, int kind, am_entry *e)
+{
+    size_t n = m->n[kind];
+    if (n) {
+        const am_entry *prev = &m->e[kind][n - 1];
+        if (e->start < prev->start)
+            bad(ps, "%s lines not sorted: START 0x%08" PRIx32 " is below 0x%08" PRIx32 " of line %" PRIu64,
+                kind_name[kind], e->start, prev->start, ps->last_line[kind]);
+        if (e->start < prev->end)
+            bad(ps, "%s line 0x%08" PRIx32 "-0x%08" PRIx64 " overlaps line %" PRIu64 " (0x%08" PRIx32 "-0x%08"
+                PRIx64 ")", kind_name[kind], e->start, e->end, ps->last_line[kind], prev->start, prev->end);
+    }
+    if ((n & (n - 1)) == 0) m->e[kind] = xrealloc(m->e[kind], (n ? 2 * n : 16) * sizeof *m->e[kind]);
+    m->e[kind][n] = *e;
+    m->n[kind] = n + 1;
+    ps->last_line[kind] = ps->lineno;
+}
+
+static void parse_line(addr_map *m, parse *ps)
+{
+    char *k = word(ps);
+    if (!k || k[0] == '#') return;              /* blank or comment */
+    int kind = -1;
+    for (int i = 0; i < AM_KINDS; i++)
+        if (strcmp(k, kind_name[i]) == 0) kind = i;
+    if (kind < 0) bad(ps, "unknown kind of line '%s' (code, line, data, object or heap)", k);
+    am_entry e = { 0 };
+    e.start = (uint32_t)hex(ps, need(ps, kind, "START"), "START", 8, UINT32_MAX);
+    e.end = hex(ps, need(ps, kind, "END"), "END", 9, (uint64_t)1 << 32);
+    if (e.end <= e.start) bad(ps, "END 0x%08" PRIx64 " is not above START 0x%08" PRIx32, e.end, e.start);
+    switch (kind) {
+    case AM_CODE:
+        e.a = xstrdup(need(ps, kind, "FUNCTION"));
+        e.b = xstrdup(rest(ps, kind, "MODULE"));
+        break;
+    case AM_LINE:
+        e.num = dec(ps, need(ps, kind, "LINE"), "LINE");
+        e.a = xstrdup(rest(ps, kind, "FILE"));
+        break;
+    case AM_DATA:
+        e.num = hex(ps, need(ps, kind, "ORIGINAL_START"), "ORIGINAL_START", 16, UINT64_MAX);
+        e.a = xstrdup(rest(ps, kind, "MAPPING"));
+        break;
+    case AM_OBJECT:
+        e.a = xstrdup(need(ps, kind, "NAME"));
+        e.b = xstrdup(rest(ps, kind, "SOURCE"));
+        break;
+    case AM_HEAP: {
+        e.num = dec(ps, need(ps, kind, "COUNT"), "COUNT");
+        char *list = need(ps, kind, "SITE");
+        if (word(ps)) bad(ps, "heap line with more than COUNT and SITE[,SITE...] after END");
+        size_t ns = 1;
+        for (const char *c = list; *c; c++) ns += *c == ',';
+        e.sites = xcalloc(ns, sizeof *e.sites);
+        for (char *s = list; (size_t)e.nsites < ns; e.nsites++) {
+            char *comma = strchr(s, ',');
+            if (comma) *comma = '\0';
+            e.sites[e.nsites] = (uint32_t)hex(ps, s, "SITE", 8, UINT32_MAX);
+            s = comma ? comma + 1 : s + strlen(s);
+        }
+        break;
+    }
+    }
+    add_entry(m, ps, kind, &e);
+}
+
+void am_load(addr_map *m, const char *path)
+{
+    memset(m, 0, sizeof *m);
+    m->path = xstrdup(path);
+    line_reader *r = line_reader_open(path);
+    parse ps = { .path = path };
+    char *l;
+    while ((l = line_reader_next(r, NULL)) != NULL) {
+        ps.lineno = line_reader_lineno(r);
+        ps.p = l;
+        parse_line(m, &ps);
+    }
+    line_reader_close(r);
+}
+
+void am_free(addr_map *m)
+{
+    for (int k = 0; k < AM_KINDS; k++) {
+        for (size_t i = 0; i < m->n[k]; i++) {
+            free(m->e[k][i].a);
+            free(m->e[k][i].b);
+            free(m->e[k][i].sites);
+        }
+        free(m->e[k]);
+    }
+    free(m->path);
+    memset(m, 0, sizeof *m);
+}
+
+const am_entry *am_find(const addr_map *m, int kind, uint32_t addr)
+{
+    const am_entry *e = m->e[kind];
+    size_t lo = 0, hi = m->n[kind];           /* the last entry with start <= addr is below hi */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e[mid].start <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0 || addr >= e[lo - 1].end) return NULL;
+    return &e[lo - 1];
+}
+
+am_data_kind am_data(const addr_map *m, uint32_t addr, const am_entry **e)
+{
+    static const int order[] = { AM_OBJECT, AM_HEAP, AM_DATA };
+    for (int i = 0; i < 3; i++)
+        if ((*e = am_find(m, order[i], addr)) != NULL) return (am_data_kind)i;
+    return AMD_NONE;
+}

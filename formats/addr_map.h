@@ -1,0 +1,46 @@
+/* addr_map.h — the collector's address map NAME.P.map as the tools read it
+ * (formats/ADDRESS-MAP.md): code, line, data, object and heap lines, each kind
+ * sorted and without overlaps, looked up by binary search.
+ *
+ * A bad map stops the tool: "PATH:LINE: reason", exit status 2. */
+#ifndef DSM_FORMATS_ADDR_MAP_H
+#define DSM_FORMATS_ADDR_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { AM_CODE, AM_LINE, AM_DATA, AM_OBJECT, AM_HEAP, AM_KINDS };
+
+/* One line of the map: the folded range [start, end) and its fields.
+ *   code:   a = FUNCTION, b = MODULE
+ *   line:   a = FILE, num = LINE
+ *   data:   a = MAPPING, num = ORIGINAL_START
+ *   object: a = NAME, b = SOURCE
+ *   heap:   num = COUNT, sites[0 .. nsites-1] = SITE, most blocks first */
+typedef struct am_entry {
+    uint32_t start;
+    uint64_t end;               /* up to 2^32 */
+    uint64_t num;
+    char *a, *b;
+    uint32_t *sites;
+    uint32_t nsites;
+} am_entry;
+
+typedef struct addr_map {
+    char *path;
+    am_entry *e[AM_KINDS];
+    size_t n[AM_KINDS];
+} addr_map;
+
+/* Reads path (plain or compressed text); a bad line exits 2. */
+void am_load(addr_map *m, const char *path);
+void am_free(addr_map *m);
+
+/* The entry of kind k holding addr, or NULL. */
+const am_entry *am_find(const addr_map *m, int kind, uint32_t addr);
+
+/* What a data address is, in the order of formats/ADDRESS-MAP.md. */
+typedef enum am_data_kind { AMD_OBJECT, AMD_HEAP, AMD_MAPPING, AMD_NONE } am_data_kind;
+am_data_kind am_data(const addr_map *m, uint32_t addr, const am_entry **e);
+
+#endif
