@@ -46,6 +46,13 @@ for k in $KERNELS; do
         "$BIN/ciat" -q --false-sharing -o "$DEMO_DIR/lines" "$set_"
         echo "ciat --false-sharing ($DEMO_DIR/lines):"
         grep -E '^RxT[0-9x]+L18:|^RxTxL19:' "$DEMO_DIR/lines/${set_##*/}.ciat_report" | head -8
+        # where in the code and the data (the map: source lines and variables, built with -g)
+        "$BIN/ciat" -q --false-sharing --by-code=2 --by-data=2 -o "$DEMO_DIR/lines" "$set_"
+        echo "ciat --by-code --by-data: the false sharing comes from this source line and falls on this variable:"
+        grep -E '^RxTxL5[01]: [a-z]+_false_sharing ' "$DEMO_DIR/lines/${set_##*/}.ciat_report"
+        "$BIN/cdat" -q --miss-classes --by-code=2 --by-data=2 -o "$DEMO_DIR/lines" "$set_" "$ROOT/configs/4x4.ini"
+        echo "cdat --miss-classes --by-code --by-data (4x4): why the misses happen, and where:"
+        grep -E '^RxTxL17:|^RxTxL2[01]: [a-z]+_(misses|false_sharing) ' "$DEMO_DIR/lines/${set_##*/}.cdat_report"
     fi
     for cfg in 4x4 spp1600; do
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
@@ -70,7 +77,10 @@ Where to look:
   false_sharing  ciat: (almost) no communication, no location is shared;
                  ciat --false-sharing: false sharing misses >> true sharing ones,
                  and L19 names the line and the 8 bytes each thread touched;
+                 --by-code/--by-data (L50/L51 in ciat, L20/L21 in cdat) name
+                 the increment in worker() and the struct array counters[];
                  cdat: misses, the four counters share one cache line
+                 (--miss-classes, L17: nearly all false sharing)
   mat_mul        raw_degree 4:... (B is read by all four workers)
   stencil        RAW at the block edges, sweep after sweep
   pipeline       RAW degree 1: every item goes from the producer to the consumer

@@ -129,3 +129,39 @@ line 9 bytes 320
 line 10 bytes 32
 --- exit 0
 EOF
+
+# The demo's diagnosis (scripts/demo-kernels.sh): examples/false_sharing.c
+# built as make demo builds it; every worker increments its own counter, the
+# four counters share one line, so the false sharing misses of ciat and the
+# misses and false sharing misses of cdat all come from the increment in
+# worker (line 20) and fall on the array of structs declared at line 14.
+check "false_sharing -g: smait-cc builds it as the demo does" \
+    smait-cc -O2 -g -fno-vectorize -fno-slp-vectorize -pthread "$CLI_DIR/../../examples/false_sharing.c" -o fs <<'EOF'
+--- exit 0
+EOF
+TOP1='top1() {   # REPORT TAG: the first entry of each figure, file names without their directory
+    awk -v tag="$2" '"'"'$1 == tag && $4 == 1 { w = $10; sub(/.*\//, "", w); print $2, $7, $8, w }'"'"' "$1"
+}'
+check "false_sharing: ciat --false-sharing --by-code --by-data name the increment and the struct array" \
+    bash -c "$TOP1"'
+    TRACE_FILE_NAME=fs SMAIT_QUIET=1 ./fs && ciat -q --false-sharing --by-code --by-data fs.5 &&
+    top1 fs.5.ciat_report RxTxL50: && top1 fs.5.ciat_report RxTxL51:' <<'EOF'
+false_sharing: 2000 updates
+code_raw function main false_sharing.c:28
+code_false_sharing function worker false_sharing.c:20
+data_raw object counters false_sharing.c:14
+data_false_sharing object counters false_sharing.c:14
+--- exit 0
+EOF
+check "false_sharing: cdat --by-code --by-data: misses, remote misses and false sharing misses alike" \
+    bash -c "$TOP1"'
+    cdat -q --by-code --by-data fs.5 "$CLI_DIR/../../configs/4x4.ini" &&
+    top1 fs.5.cdat_report RxTxL20: && top1 fs.5.cdat_report RxTxL21:' <<'EOF'
+code_misses function worker false_sharing.c:20
+code_remote function worker false_sharing.c:20
+code_false_sharing function worker false_sharing.c:20
+data_misses object counters false_sharing.c:14
+data_remote object counters false_sharing.c:14
+data_false_sharing object counters false_sharing.c:14
+--- exit 0
+EOF
