@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PLACE_CHUNK_BITS = 12 };
-
 void placement_init(placement *pl, cfg_allocation policy, unsigned nodes, unsigned page_size,
                     const private_ranges *ranges, const memusage *mu, const int *thread_node, int nthreads)
 {
@@ -18,7 +16,6 @@ void placement_init(placement *pl, cfg_allocation policy, unsigned nodes, unsign
     pl->mu = mu;
     pl->thread_node = thread_node;
     pl->nthreads = nthreads;
-    pl->last_home = PLACE_UNSET;
     uint64_t pages = (1ull << 32) >> pl->page_shift;
     pl->nchunks = (unsigned)((pages + (1u << PLACE_CHUNK_BITS) - 1) >> PLACE_CHUNK_BITS);
     pl->chunk = xcalloc(pl->nchunks, sizeof *pl->chunk);
@@ -63,10 +60,8 @@ static int decide(placement *pl, uint32_t page, int req_node)
     return rr;
 }
 
-int placement_page(placement *pl, uint32_t addr, int req_node)
+int placement_place(placement *pl, uint32_t page, int req_node)
 {
-    uint32_t page = addr >> pl->page_shift;
-    if (page == pl->last_page && pl->last_home != PLACE_UNSET) return pl->last_home;
     int8_t **c = &pl->chunk[page >> PLACE_CHUNK_BITS];
     if (!*c) {
         *c = xmalloc(1u << PLACE_CHUNK_BITS);
@@ -79,8 +74,6 @@ int placement_page(placement *pl, uint32_t addr, int req_node)
         if (home == PLACE_REPLICATED) pl->replicated++;
         else pl->pages[home]++;
     }
-    pl->last_page = page;
-    pl->last_home = *h;
     return *h;
 }
 

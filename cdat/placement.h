@@ -35,9 +35,9 @@ typedef struct placement {
     unsigned nchunks;
     uint64_t *pages;                    /* per node: pages placed there */
     uint64_t replicated, unlisted;
-    uint32_t last_page;                 /* the page of the last lookup and its entry */
-    int8_t last_home;
 } placement;
+
+enum { PLACE_CHUNK_BITS = 12 };         /* pages per chunk of decisions: 4096 */
 
 /* mu must be given for rr2 and oracle. thread_node[t] for t < nthreads. */
 void placement_init(placement *pl, cfg_allocation policy, unsigned nodes, unsigned page_size,
@@ -50,7 +50,19 @@ int placement_home(placement *pl, uint32_t addr, int req_node);
 
 /* The same decision as placement_home, undecoded: a node, or PLACE_REPLICATED
  * (whose home is always the requester's node). It never changes once made, so
- * callers may keep it. */
-int placement_page(placement *pl, uint32_t addr, int req_node);
+ * callers may keep it. Inline: a page already placed costs two loads (every
+ * miss and every returned victim asks); the first access places it in
+ * placement_place. */
+int placement_place(placement *pl, uint32_t page, int req_node);
+static inline int placement_page(placement *pl, uint32_t addr, int req_node)
+{
+    uint32_t page = addr >> pl->page_shift;
+    const int8_t *c = pl->chunk[page >> PLACE_CHUNK_BITS];
+    if (__builtin_expect(c != NULL, 1)) {
+        int h = c[page & ((1u << PLACE_CHUNK_BITS) - 1)];
+        if (__builtin_expect(h != PLACE_UNSET, 1)) return h;
+    }
+    return placement_place(pl, page, req_node);
+}
 
 #endif

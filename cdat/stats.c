@@ -9,39 +9,28 @@ static const uint8_t state_codes[STATE_CODES] = {
     TX_READ_CURRENT, TX_WRITE_PURGE, TX_WRITE_BACK, TX_UPDATE_TAG
 };
 
-/* 1 + the column of each request and return code in the state table; 0 for others. */
-static const uint8_t state_column[CDAT_CODE_LIMIT] = {
-    [TX_READ_SHAR] = 1, [TX_READ_SHAR_OR_PRIV] = 2, [TX_READ_PRIV_OWN] = 3, [TX_REQ_INV] = 4,
-    [TX_READ_CURRENT] = 5, [TX_WRITE_PURGE] = 6, [TX_WRITE_BACK] = 7, [TX_UPDATE_TAG] = 8,
+const uint8_t stats_code_class[CDAT_CODE_LIMIT] = {
+    [TX_READ_SHAR] = 1 | STATS_REQUEST, [TX_READ_SHAR_OR_PRIV] = 2 | STATS_REQUEST,
+    [TX_READ_PRIV_OWN] = 3 | STATS_REQUEST, [TX_REQ_INV] = 4 | STATS_REQUEST,
+    [TX_READ_CURRENT] = 5 | STATS_REQUEST, [TX_WRITE_PURGE] = 6 | STATS_REQUEST,
+    [TX_WRITE_BACK] = 7 | STATS_WRITE_BACK, [TX_UPDATE_TAG] = 8 | STATS_UPDATE_TAG,
 };
 
-void stats_seq(cpu_stats *s, const mach_seq *q)
+void stats_seq_rare(cpu_stats *s, const mach_seq *q)
 {
-    s->transactions += q->n;
-    for (unsigned i = 0; i < q->n; i++) s->txn[q->tx[i].code]++;
-    if (cdat_code_is_request(q->code)) {
-        s->requests++;
-        s->critical += q->critical;
-        if (q->requester < 0) {
-            /* An I/O request (L05): where its data came from, or for a
-             * write_purge, which memory received it. */
-            int src = q->source != SRC_NONE ? q->source
-                    : q->home == q->req_node ? SRC_LOCAL_MEMORY : SRC_REMOTE_MEMORY;
-            s->io.misses++;
-            s->io.src[src]++;
-        } else if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
-            holder_set h = q->holders;
-            hs_del(&h, (unsigned)q->requester);
-            s->rs_requests++;
-            s->rs_degree += hs_count(&h);
-        }
-    } else if (q->code == TX_WRITE_BACK) {
-        s->write_back++;
-    } else if (q->code == TX_UPDATE_TAG) {
-        s->update_tag++;
+    if (q->requester < 0) {
+        /* An I/O request (L05): where its data came from, or for a
+         * write_purge, which memory received it. */
+        int src = q->source != SRC_NONE ? q->source
+                : q->home == q->req_node ? SRC_LOCAL_MEMORY : SRC_REMOTE_MEMORY;
+        s->io.misses++;
+        s->io.src[src]++;
+    } else if (q->status == DIR_SHARED && (q->presence == PRES_HOME || q->presence == PRES_REMOTE)) {
+        holder_set h = q->holders;
+        hs_del(&h, (unsigned)q->requester);
+        s->rs_requests++;
+        s->rs_degree += hs_count(&h);
     }
-    unsigned col = state_column[q->code];
-    if (col) s->state[q->home != q->req_node][q->presence][q->status - 1][col - 1]++;
 }
 
 bool stats_any(const cpu_stats *s)

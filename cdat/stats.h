@@ -43,9 +43,34 @@ static inline void ref_count(ref_counts *c, mach_ref r)
     }
 }
 
+/* What a sequence's first code counts (stats.c): 1 + its column in the L12
+ * state table in the low bits (0: not in the table), and whether it is a
+ * request, a write_back or an update_tag. */
+enum { STATS_COLUMN = 15, STATS_REQUEST = 16, STATS_WRITE_BACK = 32, STATS_UPDATE_TAG = 64 };
+extern const uint8_t stats_code_class[CDAT_CODE_LIMIT];
+
+/* The rare part of a request's counts: an I/O processor's (L05), or one
+ * that found the line shared (L13). */
+void stats_seq_rare(cpu_stats *s, const mach_seq *q);
+
 /* A sequence, counted for the processor (or I/O processor) that started it;
- * an I/O processor's request is also one L05 request. */
-void stats_seq(cpu_stats *s, const mach_seq *q);
+ * an I/O processor's request is also one L05 request. Inline: every miss
+ * and every announced replacement comes here. */
+static inline void stats_seq(cpu_stats *s, const mach_seq *q)
+{
+    s->transactions += q->n;
+    for (unsigned i = 0; i < q->n; i++) s->txn[q->tx[i].code]++;
+    unsigned k = stats_code_class[q->code];
+    if (k & STATS_REQUEST) {
+        s->requests++;
+        s->critical += q->critical;
+        if (__builtin_expect(q->requester < 0 || q->status == DIR_SHARED, 0)) stats_seq_rare(s, q);
+    } else {
+        s->write_back += (k & STATS_WRITE_BACK) != 0;
+        s->update_tag += (k & STATS_UPDATE_TAG) != 0;
+    }
+    if (k & STATS_COLUMN) s->state[q->home != q->req_node][q->presence][q->status - 1][(k & STATS_COLUMN) - 1]++;
+}
 
 bool stats_any(const cpu_stats *s);
 void stats_add(cpu_stats *into, const cpu_stats *from);
