@@ -248,3 +248,17 @@ flip_bytes() {
     for h in "$@"; do bytes="$bytes\\x$h"; done
     printf "$bytes" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
+
+# collector_setup: for the collector's test files (collector*.sh): 1 (with a
+# note) when smait-cc is not built; else D (exported) is the directory of their
+# programs, and an empty SMAIT_CLANG is unset (smait-cc's default clang).
+collector_setup() {
+    if [ ! -x "$BIN/smait-instrument" ]; then
+        echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
+        return 1
+    fi
+    export D=$CLI_DIR/collector
+    export SMAIT_CLANG=${SMAIT_CLANG:-}
+    [ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+    return 0
+}

@@ -151,6 +151,10 @@ uint32_t rt_fold(rt_slot *t, uint64_t addr);   /* with the fold lock held */
 /* The folded page of a page already written (with the fold lock held). */
 bool rt_fold_peek(uint64_t page64, uint32_t *page32);
 enum { RT_PAGE_SHIFT = 12 };
+/* The original range [lo, hi) folded (with the fold lock held): piece(ctx,
+ * start, end) for each run of its touched pages that is contiguous once
+ * folded, in the range's order; a nonzero return stops it (-1). */
+int rt_fold_range(uint64_t lo, uint64_t hi, int (*piece)(void *ctx, uint64_t start, uint64_t end), void *ctx);
 int rt_fold_write_map(const char *path);       /* 0 or errno */
 
 /* rt_thread.c */

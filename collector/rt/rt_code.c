@@ -78,43 +78,39 @@ static int by_start(const void *a, const void *b)
  * not contiguous. A variable defined in several modules (C++ inline and
  * template variables) is listed once; of two that overlap (aliases), the
  * first in the order of the lines. */
+typedef struct pieces { piece *v; size_t n, cap; const rt_object *o; } pieces;
+
+static int add_piece(void *ctx, uint64_t start, uint64_t end)
+{
+    pieces *p = ctx;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        piece *w = realloc(p->v, cap * sizeof *w);
+        if (!w)
+            return -1;
+        p->v = w, p->cap = cap;
+    }
+    p->v[p->n++] = (piece){ (uint32_t)start, end, p->o };
+    return 0;
+}
+
 void rt_object_map_write(FILE *f)
 {
-    piece *v = NULL;
-    size_t n = 0, cap = 0;
+    pieces p = { 0 };
     for (unsigned i = 0; i < nmodules; i++) {
         const rt_module *m = modules[i];
         for (uint32_t k = 0; m->version >= 2 && k < m->nobjs; k++) {
-            const rt_object *o = &m->objs[k];
-            uint64_t lo = (uintptr_t)o->addr, hi = lo + o->size;
-            for (uint64_t a = lo; a < hi;) {
-                uint64_t next = ((a >> RT_PAGE_SHIFT) + 1) << RT_PAGE_SHIFT;
-                if (next > hi)
-                    next = hi;
-                uint32_t p32;
-                if (rt_fold_peek(a >> RT_PAGE_SHIFT, &p32)) {
-                    uint32_t s = p32 << RT_PAGE_SHIFT | (uint32_t)(a & ((1u << RT_PAGE_SHIFT) - 1));
-                    uint64_t e = s + (next - a);
-                    if (n && v[n - 1].o == o && v[n - 1].end == s) {
-                        v[n - 1].end = e;
-                    } else {
-                        if (n == cap) {
-                            cap = cap ? 2 * cap : 256;
-                            piece *w = realloc(v, cap * sizeof *v);
-                            if (!w) {
-                                free(v);
-                                fputs("# object lines missing: out of memory\n", f);
-                                return;
-                            }
-                            v = w;
-                        }
-                        v[n++] = (piece){ s, e, o };
-                    }
-                }
-                a = next;
+            p.o = &m->objs[k];
+            uint64_t lo = (uintptr_t)p.o->addr;
+            if (rt_fold_range(lo, lo + p.o->size, add_piece, &p)) {
+                free(p.v);
+                fputs("# object lines missing: out of memory\n", f);
+                return;
             }
         }
     }
+    piece *v = p.v;
+    size_t n = p.n;
     if (n)
         qsort(v, n, sizeof *v, by_start);
     uint64_t last_end = 0;

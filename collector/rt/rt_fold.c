@@ -83,6 +83,28 @@ bool rt_fold_peek(uint64_t page64, uint32_t *page32)
     return table[j].used;
 }
 
+int rt_fold_range(uint64_t lo, uint64_t hi, int (*piece)(void *ctx, uint64_t start, uint64_t end), void *ctx)
+{
+    uint64_t ps = 0, pe = 0;                    /* the piece being joined (none: ps == pe) */
+    for (uint64_t a = lo; a < hi;) {
+        uint64_t next = ((a >> RT_PAGE_SHIFT) + 1) << RT_PAGE_SHIFT;
+        if (next > hi)
+            next = hi;
+        uint32_t p32;
+        if (rt_fold_peek(a >> RT_PAGE_SHIFT, &p32)) {
+            uint64_t s = (uint64_t)p32 << RT_PAGE_SHIFT | (a & ((1u << RT_PAGE_SHIFT) - 1));
+            if (ps == pe || s != pe) {
+                if (ps != pe && piece(ctx, ps, pe))
+                    return -1;
+                ps = s;
+            }
+            pe = s + (next - a);
+        }
+        a = next;
+    }
+    return ps != pe && piece(ctx, ps, pe) ? -1 : 0;
+}
+
 static int by_page32(const void *a, const void *b)
 {
     const fold_slot *x = a, *y = b;

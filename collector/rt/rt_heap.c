@@ -243,35 +243,32 @@ static void print_range(FILE *f, uint64_t start, uint64_t end, uint64_t count, s
     fputc('\n', f);
 }
 
+typedef struct heap_pieces { vec pieces; uint32_t e; } heap_pieces;
+
+static int add_hpiece(void *ctx, uint64_t start, uint64_t end)
+{
+    heap_pieces *hp = ctx;
+    hpiece *h = vec_push(&hp->pieces);
+    if (!h)
+        return -1;
+    *h = (hpiece){ start, end, hp->e };
+    return 0;
+}
+
 /* The blocks' pieces on touched pages, folded; the folded space cut at every
  * piece's ends; consecutive cuts with the same sites joined into a range.
  * COUNT: the blocks (of the entries) with a piece in the range. */
 static int write_heap(FILE *f, const heap_ent *blk, size_t nents)
 {
-    vec pieces = { .size = sizeof(hpiece) };
+    heap_pieces hp = { { .size = sizeof(hpiece) }, 0 };
     for (size_t i = 0; i < nents; i++) {
-        uint64_t lo = blk[i].start, hi = lo + blk[i].size;
-        hpiece *last = NULL;
-        for (uint64_t a = lo; a < hi;) {
-            uint64_t next = ((a >> RT_PAGE_SHIFT) + 1) << RT_PAGE_SHIFT;
-            if (next > hi)
-                next = hi;
-            uint32_t p32;
-            if (rt_fold_peek(a >> RT_PAGE_SHIFT, &p32)) {
-                uint64_t s = (uint64_t)p32 << RT_PAGE_SHIFT | (a & ((1u << RT_PAGE_SHIFT) - 1));
-                if (last && last->end == s) {
-                    last->end = s + (next - a);
-                } else {
-                    if (!(last = vec_push(&pieces)))
-                        return -1;
-                    *last = (hpiece){ s, s + (next - a), (uint32_t)i };
-                }
-            } else {
-                last = NULL;
-            }
-            a = next;
+        hp.e = (uint32_t)i;
+        if (rt_fold_range(blk[i].start, blk[i].start + blk[i].size, add_hpiece, &hp)) {
+            free(hp.pieces.v);
+            return -1;
         }
     }
+    vec pieces = hp.pieces;
     hpiece *pv = pieces.v;
     size_t np = pieces.n;
     if (np)

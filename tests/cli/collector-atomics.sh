@@ -12,13 +12,7 @@
 # (atomic-cases.ll: every ordering of loads, stores, atomicrmw and cmpxchg,
 # fences, syncscope("singlethread"), another address space, an atomic too
 # wide for one record, calls of the atomic library).
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+collector_setup || return 0
 CLANG=${SMAIT_CLANG:-$(sed -n 's/^DEFAULT_CLANG=//p' "$BIN/smait-cc")}
 export D CLANG
 

@@ -5,14 +5,7 @@
 # names (heap ranges through the data lines back to the blocks the program
 # printed, sites through the line and code lines to source lines and
 # functions).
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
-export D
+collector_setup || return 0
 
 check "smait-cc -g builds attr.c" smait-cc -g -O1 -pthread "$D/attr.c" -o attr <<'EOF'
 --- exit 0

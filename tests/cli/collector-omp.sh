@@ -13,13 +13,7 @@
 #   and, without the records under test, is not;
 # * ciat's communication figures with the scheduler replaying the recorded
 #   synchronisation (--sync=recorded), three runs alike.
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+collector_setup || return 0
 
 # dump PREFIX SYMS: the trace set as normalized text (times dropped, names for addresses).
 dump() {

@@ -14,14 +14,7 @@
 # per lock and object (every release numbered once, 1 … R; every end of a
 # section the release after its own begin; every acquire of a release some
 # trace holds).
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
-export D
+collector_setup || return 0
 
 dump() {
     smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/normalize.awk" "$2" "$1.map" -

@@ -7,13 +7,7 @@
 # hand-written IR (vector-cases.ll: the attributes clang writes for
 # -march=x86-64, -mavx2, -march=sandybridge, -mavx512f, -march=x86-64-v4
 # with and without -mprefer-vector-width=512, and none; vector-aarch64.ll).
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+collector_setup || return 0
 CLANG=${SMAIT_CLANG:-$(sed -n 's/^DEFAULT_CLANG=//p' "$BIN/smait-cc")}
 export D CLANG
 

@@ -6,13 +6,7 @@
 # address back through the address map the runtime wrote (so the map is
 # checked too). Branch records depend on the compiler's block layout and are
 # checked for consistency (no discontinuity), not value by value.
-if [ ! -x "$BIN/smait-instrument" ]; then
-    echo "(smait-cc is not built: its tests are skipped; make deps installs clang, llvm-dev and libomp-dev)"
-    return 0
-fi
-D=$CLI_DIR/collector
-export SMAIT_CLANG=${SMAIT_CLANG:-}
-[ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
+collector_setup || return 0
 
 # dump PREFIX SYMS: the trace set as normalized text (times dropped, names for addresses).
 dump() {
