@@ -374,6 +374,15 @@ Exit status: 0 success; 1 clang, smait-instrument's input or the link
 smait-c++ -h: the same
 --- exit 0
 EOF
+# Every variable of docs/collector.md's environment tables (build and run)
+# is named in --help, so the manual page made from it has them all.
+sed -n '/^| environment/,/^$/p' "$CLI_DIR/../../docs/collector.md" | grep -oE '^\| `[A-Z_]+' | cut -c4- |
+    sort -u > env-vars.txt
+check "--help names every environment variable docs/collector.md lists" bash -c '
+    smait-cc --help > h.txt; test -s env-vars.txt || echo "no variables found in the docs"
+    while read -r v; do grep -qw "$v" h.txt || echo "missing: $v"; done < env-vars.txt' <<'EOF'
+--- exit 0
+EOF
 check "--version" bash -c 'smait-cc --version; smait-c++ --version' <<'EOF'
 smait-cc (dsmtrace) 0.1.0
 smait-c++ (dsmtrace) 0.1.0
