@@ -89,7 +89,7 @@ typedef struct cdat {
     attr *acode, *adata;
     const addr_map *amap;
     out_file *mtrace;
-    uint64_t *pc, *pc_clock;
+    attr_pcs pcs;
     uint64_t cur_pc;
 } cdat;
 
@@ -268,10 +268,7 @@ static void on_fetch_classified(void *ctx, int t, int cpu, uint64_t clock, uint3
 {
     (void)t;
     cdat *c = ctx;
-    if (c->attr_on) {
-        c->pc[t] = addr;
-        c->pc_clock[t] = clock;
-    }
+    if (c->attr_on) attr_pcs_fetch(&c->pcs, t, clock, addr);
     fetch_classified(c, c->proc_of[cpu], clock, addr);
 }
 
@@ -282,10 +279,7 @@ static void on_fetch_run_classified(void *ctx, int t, int cpu, uint64_t clock, u
     cdat *c = ctx;
     int p = c->proc_of[cpu];
     unsigned shift = c->m.line_shift;
-    if (c->attr_on && n) {
-        c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
-        c->pc_clock[t] = clock + n - 1;
-    }
+    if (c->attr_on) attr_pcs_run(&c->pcs, t, clock, addr, n);
     while (n) {
         uint32_t line = addr >> shift;
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
@@ -326,7 +320,7 @@ static void on_mem_classified(void *ctx, int t, int cpu, uint64_t clock, const s
 {
     cdat *c = ctx;
     unsigned access = smait_mem_access(rec->f1);
-    if (c->attr_on) c->cur_pc = c->pc_clock[t] == clock ? c->pc[t] : ATTR_UNKNOWN;
+    if (c->attr_on) c->cur_pc = attr_pcs_at(&c->pcs, t, clock);
     data_access_classified(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
                            access != SMAIT_LOAD);
 }
@@ -565,8 +559,7 @@ typedef struct cdat_run {
     const char *sweep;          /* --sweep SECTION.KEY=V1,V2,… */
     bool json;                  /* --json: every report also as JSON */
     bool miss_classes;          /* --miss-classes: L17 and L18 */
-    uint32_t by_code, by_data;  /* --by-code[=N], --by-data[=N]: lines L20, L21; 0 = off */
-    const char *map_path;       /* --map FILE */
+    attr_options attr;          /* --by-code, --by-data (lines L20, L21), --map */
     const char *miss_trace;     /* --miss-trace FILE */
     addr_map *amap;             /* the map found or given, or NULL */
 } cdat_run;
@@ -622,17 +615,16 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
     c->show_classes = r->miss_classes;
-    c->attr_on = r->by_code || r->by_data || r->miss_trace;
+    c->attr_on = r->attr.by_code || r->attr.by_data || r->miss_trace;
     if (r->miss_classes || c->attr_on) {
         c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
         c->m.mc = c->mc;
     }
     if (c->attr_on) {
         c->amap = r->amap;
-        if (r->by_code) c->acode = attr_new(3, fig_names);
-        if (r->by_data) c->adata = attr_new(3, fig_names);
-        c->pc = xcalloc((size_t)c->n, sizeof *c->pc);
-        c->pc_clock = xcalloc((size_t)c->n, sizeof *c->pc_clock);
+        if (r->attr.by_code) c->acode = attr_new(3, fig_names);
+        if (r->attr.by_data) c->adata = attr_new(3, fig_names);
+        attr_pcs_init(&c->pcs, c->n);
     }
     if (r->miss_trace) {
         c->mtrace = out_file_open(r->miss_trace, false);
@@ -703,8 +695,8 @@ static void summary_lines(void *ctx, report *r)
 /* Lines L20 and L21 (--by-code, --by-data), after every other line. */
 static void attribution_report(cdat *c, const cdat_run *r)
 {
-    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->by_code);
-    if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->by_data);
+    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->attr.by_code);
+    if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->attr.by_data);
 }
 
 /* After the run: the aggregate block and the header. */
@@ -747,8 +739,7 @@ static void machine_free(cdat *c)
     mc_free(c->mc);
     attr_free(c->acode);
     attr_free(c->adata);
-    free(c->pc);
-    free(c->pc_clock);
+    if (c->pcs.pc) attr_pcs_free(&c->pcs);
     placement_free(&c->pl);
     memusage_free(&c->mu);
     config_free(&c->cfg);
@@ -888,16 +879,14 @@ int main(int argc, char **argv)
         { { "miss-classes", 0, NULL, OPT_FLAG, NULL, &r.miss_classes, NULL, 0, 0,
             "also classify every miss (cold, capacity, conflict, true and false sharing) and give"
             " misses per thousand instructions: lines L17 and L18 (slower)" }, "miss_classes", NULL, true },
-        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &r.by_code, attr_top_parse, 0, 0,
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &r.attr.by_code, attr_top_parse, 0, 0,
             "also list the N functions and source lines (default 10) with the most misses, remote misses"
             " and false sharing misses: lines L20 (classifies the misses as --miss-classes does: slower)" },
           "by_code", attr_top_show, true },
-        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.by_data, attr_top_parse, 0, 0,
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.attr.by_data, attr_top_parse, 0, 0,
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },
           "by_data", attr_top_show, true },
-        { { "map", 0, NULL, OPT_STRING, "FILE", &r.map_path, NULL, 0, 0,
-            "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
-            " without one, addresses)" }, "map", NULL, true },
+        ATTR_MAP_OPTION_ROW(&r.attr.map_path),
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
@@ -930,10 +919,10 @@ int main(int argc, char **argv)
     if (r.miss_trace && njobs > 1)
         diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
                          " configuration on its own");
-    if (r.map_path && !r.by_code && !r.by_data) diag_usage_error("--map works only with --by-code or --by-data");
+    attr_options_check(&r.attr);
 
     tool_open(&t, t.ops, ntrace);
-    if (r.by_code || r.by_data) r.amap = attr_map_open(&t, r.map_path);   /* a bad map stops here */
+    if (r.attr.by_code || r.attr.by_data) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
     cdat *m = xcalloc((size_t)njobs, sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
     for (int k = 0; k < njobs; k++) {

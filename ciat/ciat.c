@@ -50,8 +50,7 @@ typedef struct ciat_options {
     uint64_t grain, page_size;
     bool hpux;
     private_ranges ranges;
-    uint32_t by_code, by_data;  /* --by-code[=N], --by-data[=N]: lines L50, L51; 0 = off */
-    const char *map_path;       /* --map FILE */
+    attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -102,7 +101,7 @@ typedef struct ciat {
      * the clocks agree) */
     attr *acode, *adata;
     addr_map *amap;
-    uint64_t *pc, *pc_clock;
+    attr_pcs pcs;               /* pcs.pc NULL: attribution off */
 } ciat;
 
 enum { FIG_RAW, FIG_WAR, FIG_FALSE };
@@ -113,11 +112,6 @@ static const char *const fig_names[] = { "raw", "war", "false_sharing" };
 static bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
 
 /* ---- attribution (--by-code, --by-data: L50, L51) ---- */
-
-static inline uint64_t pc_of(const ciat *c, int t, uint64_t clock)
-{
-    return c->pc_clock[t] == clock ? c->pc[t] : ATTR_UNKNOWN;
-}
 
 /* One RAW, WAR or false sharing miss: to its pc and its location. */
 static void attribute(ciat *c, int fig, uint64_t pc, uint32_t addr)
@@ -149,7 +143,7 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock, uint32_t ad
     if (l->writer != LOC_NONE) {
         c->phase[p].raw++;
         if (c->mphase) cm_raw(c->mphase, p, l->writer);
-        if (c->pc) attribute(c, FIG_RAW, pc_of(c, p, clock), addr);
+        if (c->pcs.pc) attribute(c, FIG_RAW, attr_pcs_at(&c->pcs, p, clock), addr);
         event(c, clock, "RAW", p, 0);
     } else if (r != 0) {
         c->phase[p].rar++;
@@ -167,7 +161,7 @@ static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock, uint32_t a
         c->phase[p].war++;
         degree_add(&c->phase[p].invalidation, k, 1);
         if (c->mphase) cm_inval(c->mphase, &c->rs, r, p);
-        if (c->pc) attribute(c, FIG_WAR, pc_of(c, p, clock), addr);
+        if (c->pcs.pc) attribute(c, FIG_WAR, attr_pcs_at(&c->pcs, p, clock), addr);
         event(c, clock, "WAR", p, k);
     } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
         c->phase[p].waw++;
@@ -225,7 +219,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
-    if (c->fs && c->pc) c->fs->cur_pc = pc_of(c, t, clock);
+    if (c->fs && c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
     if (c->fs && load) fs_access(c->fs, t, addr, size, false);
     if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
@@ -398,19 +392,13 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
  * (the plain hooks stay as they are). */
 static void on_fetch_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    ciat *c = ctx;
-    c->pc[t] = addr;
-    c->pc_clock[t] = clock;
+    attr_pcs_fetch(&((ciat *)ctx)->pcs, t, clock, addr);
     on_fetch(ctx, t, cpu, clock, addr);
 }
 
 static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    ciat *c = ctx;
-    if (n) {
-        c->pc[t] = addr + (n - 1) * ISTREAM_INSN_BYTES;
-        c->pc_clock[t] = clock + n - 1;
-    }
+    attr_pcs_run(&((ciat *)ctx)->pcs, t, clock, addr, n);
     on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 
@@ -598,14 +586,12 @@ int main(int argc, char **argv)
           "an address range of private pages (repeatable); other pages are range-shared" }, NULL, NULL, false },
         { { "json", 0, NULL, OPT_FLAG, NULL, &json, NULL, 0, 0,
             "also write the report as JSON, <prefix>.ciat_report.json (docs/json.md)" }, NULL, NULL, false },
-        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &c.o.by_code, attr_top_parse, 0, 0,
+        { { "by-code", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_code, attr_top_parse, 0, 0,
             "also list the N functions and source lines (default 10) with the most RAW, WAR and (with"
             " --false-sharing) false sharing misses: lines L50" }, "by_code", attr_top_show, true },
-        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.by_data, attr_top_parse, 0, 0,
+        { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
-        { { "map", 0, NULL, OPT_STRING, "FILE", &c.o.map_path, NULL, 0, 0,
-            "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;"
-            " without one, addresses)" }, "map", NULL, true },
+        ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         { { 0 }, NULL, NULL, false }
     };
     tool t;
@@ -621,18 +607,17 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    if (c.o.map_path && !c.o.by_code && !c.o.by_data) diag_usage_error("--map works only with --by-code or --by-data");
+    attr_options_check(&c.o.attr);
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (c.o.by_code || c.o.by_data) {
-        c.amap = attr_map_open(&t, c.o.map_path);      /* a bad map stops here, before any output */
-        if (c.o.by_code) c.acode = attr_new(3, fig_names);
-        if (c.o.by_data) c.adata = attr_new(3, fig_names);
-        c.pc = xcalloc((size_t)c.n, sizeof *c.pc);
-        c.pc_clock = xcalloc((size_t)c.n, sizeof *c.pc_clock);
+    if (c.o.attr.by_code || c.o.attr.by_data) {
+        c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
+        if (c.o.attr.by_code) c.acode = attr_new(3, fig_names);
+        if (c.o.attr.by_data) c.adata = attr_new(3, fig_names);
+        attr_pcs_init(&c.pcs, c.n);
     }
 
     /* Every output is opened (so checked) before the first record is read. */
@@ -669,7 +654,7 @@ int main(int argc, char **argv)
     if (c.o.false_sharing) {
         c.fs = xcalloc(1, sizeof *c.fs);
         fs_init(c.fs, c.n, (uint32_t)c.o.line_size, (uint32_t)c.o.grain);
-        if (c.pc) {
+        if (c.pcs.pc) {
             c.fs->on_false = on_false_miss;
             c.fs->false_ctx = &c;
         }
@@ -678,7 +663,7 @@ int main(int argc, char **argv)
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
                       .phase_begin = on_phase_begin, .phase_end = on_phase_end };
-    if (c.pc) {
+    if (c.pcs.pc) {
         h.fetch = on_fetch_pc;
         h.fetch_run = on_fetch_run_pc;
     }
@@ -695,8 +680,8 @@ int main(int argc, char **argv)
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
     /* false sharing lines only with --false-sharing (no counts without it) */
-    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.by_code);
-    if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.by_data);
+    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
+    if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
     if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 
     ciat_summary sm = { &c, &u };
@@ -705,7 +690,7 @@ int main(int argc, char **argv)
     if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
     if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                             PRIu64, c.o.line_size, c.o.false_lines, c.o.migratory_pct);
-    if (c.pc) attr_header(c.rep, c.amap);
+    if (c.pcs.pc) attr_header(c.rep, c.amap);
     tool_header_ranges(c.rep, &c.o.ranges);
     tool_header_end(&t, c.rep, c.s);
 
@@ -740,8 +725,7 @@ int main(int argc, char **argv)
     attr_free(c.acode);
     attr_free(c.adata);
     attr_map_free(c.amap);
-    free(c.pc);
-    free(c.pc_clock);
+    if (c.pcs.pc) attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

@@ -305,3 +305,21 @@ void attr_top_show(const void *target, char *buf, size_t cap)
     if (top) snprintf(buf, cap, "%" PRIu32, top);
     else snprintf(buf, cap, "no");
 }
+
+void attr_pcs_init(attr_pcs *p, int nthreads)
+{
+    p->pc = xcalloc((size_t)nthreads, sizeof *p->pc);
+    p->clock = xcalloc((size_t)nthreads, sizeof *p->clock);
+}
+
+void attr_pcs_free(attr_pcs *p)
+{
+    free(p->pc);
+    free(p->clock);
+    p->pc = p->clock = NULL;
+}
+
+void attr_options_check(const attr_options *o)
+{
+    if (o->map_path && !o->by_code && !o->by_data) diag_usage_error("--map works only with --by-code or --by-data");
+}

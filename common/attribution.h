@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "istream.h"
 #include "report.h"
 #include "tool.h"
 #include "../formats/addr_map.h"
@@ -48,6 +49,52 @@ addr_map *attr_map_open(const tool *t, const char *given);
 /* The header line "# attribution: map PATH" (or "map none"). */
 void attr_header(report *r, const addr_map *m);
 void attr_map_free(addr_map *m);
+
+/* Which instruction made an access: per thread, the pc of its last fetched
+ * instruction and the clock it ran at. An access at clock C was made by the
+ * instruction fetched at C; any other (no fetch yet, or a gap in the
+ * instruction stream) has no known pc. */
+typedef struct attr_pcs {
+    uint64_t *pc, *clock;
+} attr_pcs;
+
+void attr_pcs_init(attr_pcs *p, int nthreads);
+void attr_pcs_free(attr_pcs *p);
+
+static inline void attr_pcs_fetch(attr_pcs *p, int t, uint64_t clock, uint32_t addr)
+{
+    p->pc[t] = addr;
+    p->clock[t] = clock;
+}
+
+/* n instructions from addr, one per clock from clock on: the last counts. */
+static inline void attr_pcs_run(attr_pcs *p, int t, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    if (n) {
+        p->pc[t] = addr + (uint64_t)(n - 1) * ISTREAM_INSN_BYTES;
+        p->clock[t] = clock + n - 1;
+    }
+}
+
+static inline uint64_t attr_pcs_at(const attr_pcs *p, int t, uint64_t clock)
+{
+    return p->clock[t] == clock ? p->pc[t] : ATTR_UNKNOWN;
+}
+
+/* The options both tools take: --by-code[=N], --by-data[=N] (0 = off) and
+ * --map FILE. The two tables' rows (each tool's help says what it counts)
+ * and attr_options_check, which refuses --map without the other two. */
+typedef struct attr_options {
+    uint32_t by_code, by_data;
+    const char *map_path;
+} attr_options;
+
+#define ATTR_MAP_OPTION_ROW(target)                                                                         \
+    { { "map", 0, NULL, OPT_STRING, "FILE", (target), NULL, 0, 0,                                           \
+        "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;" \
+        " without one, addresses)" }, "map", NULL, true }
+
+void attr_options_check(const attr_options *o);
 
 /* The --by-code[=N] / --by-data[=N] option: target is a uint32_t, 0 = off;
  * no value gives ATTR_DEFAULT_TOP. */

@@ -176,6 +176,28 @@ START_TEST(option_value)
 }
 END_TEST
 
+/* An access's pc is the last fetched instruction's only at the clock that
+ * instruction ran: a run of n ends at clock + n - 1, pc + 4(n - 1). */
+START_TEST(pc_tracker)
+{
+    attr_pcs p;
+    attr_pcs_init(&p, 3);
+    attr_pcs_fetch(&p, 1, 10, 0x1000);
+    ck_assert_uint_eq(attr_pcs_at(&p, 1, 10), 0x1000);
+    ck_assert_uint_eq(attr_pcs_at(&p, 1, 11), ATTR_UNKNOWN);
+    ck_assert_uint_eq(attr_pcs_at(&p, 2, 10), ATTR_UNKNOWN);   /* another thread: no fetch at 10 */
+    attr_pcs_run(&p, 1, 20, 0x2000, 5);
+    ck_assert_uint_eq(attr_pcs_at(&p, 1, 24), 0x2000 + 4 * ISTREAM_INSN_BYTES);
+    ck_assert_uint_eq(attr_pcs_at(&p, 1, 20), ATTR_UNKNOWN);
+    attr_pcs_run(&p, 1, 30, 0x3000, 0);                        /* an empty run changes nothing */
+    ck_assert_uint_eq(attr_pcs_at(&p, 1, 24), 0x2000 + 4 * ISTREAM_INSN_BYTES);
+    attr_pcs_run(&p, 0, 0xffffffffu, 0xfffffffcu, 2);          /* no 32-bit wrap of clock or pc */
+    ck_assert_uint_eq(attr_pcs_at(&p, 0, 0x100000000u), 0x100000000u);
+    attr_pcs_free(&p);
+    ck_assert_ptr_null(p.pc);
+}
+END_TEST
+
 Suite *attribution_suite(void)
 {
     Suite *s = suite_create("attribution");
@@ -184,6 +206,7 @@ Suite *attribution_suite(void)
     tcase_add_test(tc, top_against_model);
     tcase_add_test(tc, data_keys);
     tcase_add_test(tc, option_value);
+    tcase_add_test(tc, pc_tracker);
     suite_add_tcase(s, tc);
     return s;
 }
