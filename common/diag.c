@@ -3,9 +3,11 @@
 #include "out_file.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *tool_name = "dsmtrace";
 static diag_trap *trap;
@@ -33,13 +35,35 @@ static void trap_message(const char *file, uint64_t offset, bool warning, const 
     if (text != small) free(text);
 }
 
+/* A fatal error ends the process once. cdat simulates machines on several
+ * threads, and two of them can fail at once (a full disk under both machines'
+ * traces): the first to get here prints its message, removes the unfinished
+ * outputs and ends the process; any other waits for that end. The others may
+ * still be writing into the outputs, so nothing they use is closed or freed:
+ * the temporaries are unlinked, the standard streams flushed, and the process
+ * ends with _exit (exit would flush the outputs' streams under their feet).
+ * A trap (fuzzing harnesses: one thread, many fatal errors) skips all this. */
+static atomic_flag ending = ATOMIC_FLAG_INIT;
+
+static void begin_fatal(void)
+{
+    if (trap && trap->fatal) return;
+    if (atomic_flag_test_and_set(&ending))
+        for (;;) pause();
+}
+
 /* The end of every fatal path: the trap's fatal function when one is set
- * (it does not come back), else exit. */
+ * (it does not come back), else the process's end. */
 static noreturn void finish(int status)
 {
-    out_file_abort_all();
-    if (trap && trap->fatal) trap->fatal(trap, status);
-    exit(status);
+    if (trap && trap->fatal) {
+        out_file_abort_all();
+        trap->fatal(trap, status);
+    }
+    out_file_unlink_all();
+    fflush(stdout);
+    fflush(stderr);
+    _exit(status);
 }
 
 void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap)
@@ -80,6 +104,7 @@ void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
 
 noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)
 {
+    begin_fatal();
     va_list ap;
     va_start(ap, fmt);
     diag_vmessage(file, offset, fmt, ap);
@@ -89,6 +114,7 @@ noreturn void diag_fatal(int status, const char *file, uint64_t offset, const ch
 
 noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
 {
+    begin_fatal();
     va_list ap;
     va_start(ap, fmt);
     diag_vmessage(file, offset, fmt, ap);
@@ -98,6 +124,7 @@ noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt
 
 noreturn void diag_usage_error(const char *fmt, ...)
 {
+    begin_fatal();
     va_list ap;
     va_start(ap, fmt);
     diag_vmessage(NULL, DIAG_NO_OFFSET, fmt, ap);

@@ -43,7 +43,7 @@ struct out_file {
 static out_file *open_files;
 static volatile sig_atomic_t handlers_installed;
 
-static void unlink_all_temps(void)
+void out_file_unlink_all(void)
 {
     for (out_file *f = open_files; f; f = f->next)
         if (f->tmp)
@@ -52,7 +52,7 @@ static void unlink_all_temps(void)
 
 static void on_signal(int sig)
 {
-    unlink_all_temps();
+    out_file_unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -69,7 +69,11 @@ void out_file_commit_all(void);
 void out_file_commit(out_file *f);
 /* Remove the temporary, free. */
 void out_file_abort(out_file *f);
-/* Remove every temporary still open (called by diag_fatal and signal handlers). */
+/* Remove every temporary still open, close and free (fuzzing harnesses). */
 void out_file_abort_all(void);
+/* Remove every temporary still open, and nothing else: no stream is closed
+ * and nothing freed, so it is safe while other threads still write into them
+ * and in a signal handler. The way out of a fatal error, before the exit. */
+void out_file_unlink_all(void);
 
 #endif

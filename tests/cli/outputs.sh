@@ -13,7 +13,8 @@
 # frequency output on a regular standard output (cut back; with >> the earlier
 # text kept), temporaries of a run killed by SIGKILL removed by the next run
 # into the directory, a live run's temporaries left alone while another run
-# commits the same outputs.
+# commits the same outputs. And cdat with six machines in one pass, their
+# traces failing on several threads at once: one message, nothing left.
 
 # snapshot: every file below the working directory with its checksum.
 snapshot() {
@@ -118,6 +119,43 @@ unchanged "cdat -z: a full disk at the end of the zstd detailed trace" limited 1
 cdat: zs/ev.2.detailed.zst: write failed: File too large
 --- exit 2
 EOF
+
+# ---- cdat, several machines in one pass: two of them fail at once --------------------------
+# Six machines simulated on several threads, each writing a 0.7 MB detailed
+# trace; at 16 KiB several threads' writes fail at about the same time. The
+# first failure ends the run (one message, exit 2, no temporary left); the
+# others wait for that end. Before, both threads removed and freed the
+# outputs while the other still wrote into them: a crash (SIGSEGV) with
+# temporaries left, or a garbled second message, in about 3 runs of 10, so
+# the case runs 10 times.
+printf 'threads 4\n' >mp.txt
+for t in 0 1 2 3; do
+    printf 'thread %d\nproc 0x1000\nrepeat 3000\nstore 4 0x100\nload 4 0x%x\nend\n' "$t" $(( 0x2000 + t * 64 )) >>mp.txt
+done
+smait asm mp.txt mp
+for k in 1 2 3 4 5 6; do
+    printf '[system]\nnodes = 2\nprocs_per_node = 2\nprotocol = %d\n[output]\ngeneral = 1\ndetailed = 1\n' "$k" >"mp$k.ini"
+done
+before=$(snapshot)
+bad=0
+for run in 1 2 3 4 5 6 7 8 9 10; do
+    limited 16 cdat -p mp.4 mp1.ini mp2.ini mp3.ini mp4.ini mp5.ini mp6.ini 2>.cli-mp-err
+    status=$?
+    if [ "$status" -ne 2 ] || [ "$(wc -l <.cli-mp-err)" -ne 1 ] ||
+        ! grep -Eq '^cdat: mp\.4\.mp[1-6]\.(detailed|general\.[0-3]): write failed: File too large$' .cli-mp-err ||
+        [ "$(snapshot)" != "$before" ]; then
+        { echo "run $run: exit $status"; cat .cli-mp-err; snapshot | diff <(echo "$before") - ; } >>.cli-mp-bad
+        bad=$((bad + 1))
+        find . -maxdepth 1 \( -name 'mp.4.mp*' -o -name '*.tmp.*' \) -delete
+    fi
+done
+rm -f .cli-mp-err
+if [ "$bad" -eq 0 ]; then
+    _cli_result ok "cdat, six machines in one pass, failing on several threads at once: exit 2, one message, nothing left (10 runs)"
+else
+    _cli_result FAIL "cdat, six machines in one pass, failing on several threads at once: exit 2, one message, nothing left (10 runs)" .cli-mp-bad
+fi
+rm -f .cli-mp-bad
 
 # ---- tdat: the SVG or the time file fails after the frequency output is complete ------------
 # Clocks 0..2999 in bins of 1: a 20 KB time file, a 27 KB SVG, a 0.5 KB
