@@ -262,3 +262,28 @@ collector_setup() {
     [ -n "$SMAIT_CLANG" ] || unset SMAIT_CLANG
     return 0
 }
+
+# tree_snapshot: every file below the working directory with its checksum,
+# sorted (the library's own .cli-* scratch files left out).
+tree_snapshot() {
+    find . -name '.cli-*' -prune -o -type f -print | LC_ALL=C sort | xargs -r cksum
+}
+
+# check_untouched NAME LABEL CMD... (expected text on stdin, as for check):
+# the check, then a second one, "NAME: LABEL": the run created, removed or
+# changed no file anywhere below the working directory (no output, no
+# temporary; earlier outputs byte for byte as they were).
+check_untouched() {
+    local name=$1 label=$2 before after
+    shift 2
+    before=$(tree_snapshot)
+    check "$name" "$@"
+    after=$(tree_snapshot)
+    if [ "$before" = "$after" ]; then
+        _cli_result ok "$name: $label"
+    else
+        diff <(echo "$before") <(echo "$after") | grep '^[<>]' >.cli-diff
+        _cli_result FAIL "$name: $label" .cli-diff
+        rm -f .cli-diff
+    fi
+}

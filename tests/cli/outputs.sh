@@ -16,27 +16,10 @@
 # commits the same outputs. And cdat with six machines in one pass, their
 # traces failing on several threads at once: one message, nothing left.
 
-# snapshot: every file below the working directory with its checksum.
-snapshot() {
-    find . -name '.cli-*' -prune -o -type f -print | LC_ALL=C sort | xargs -r cksum
-}
-
 # unchanged NAME CMD... (expected text on stdin, as for check): the check,
-# then "NAME: nothing changed": no file below the working directory created,
-# removed or changed (so no temporary either).
+# then "NAME: nothing changed" (check_untouched).
 unchanged() {
-    local name=$1 before after
-    shift
-    before=$(snapshot)
-    check "$name" "$@"
-    after=$(snapshot)
-    if [ "$before" = "$after" ]; then
-        _cli_result ok "$name: nothing changed"
-    else
-        diff <(echo "$before") <(echo "$after") | grep '^[<>]' >.cli-diff
-        _cli_result FAIL "$name: nothing changed" .cli-diff
-        rm -f .cli-diff
-    fi
+    check_untouched "$1" "nothing changed" "${@:2}"
 }
 
 # limited KB CMD...: CMD with writes past KB KiB per file failing (EFBIG).
@@ -136,15 +119,15 @@ smait asm mp.txt mp
 for k in 1 2 3 4 5 6; do
     printf '[system]\nnodes = 2\nprocs_per_node = 2\nprotocol = %d\n[output]\ngeneral = 1\ndetailed = 1\n' "$k" >"mp$k.ini"
 done
-before=$(snapshot)
+before=$(tree_snapshot)
 bad=0
 for run in 1 2 3 4 5 6 7 8 9 10; do
     limited 16 cdat -p mp.4 mp1.ini mp2.ini mp3.ini mp4.ini mp5.ini mp6.ini 2>.cli-mp-err
     status=$?
     if [ "$status" -ne 2 ] || [ "$(wc -l <.cli-mp-err)" -ne 1 ] ||
         ! grep -Eq '^cdat: mp\.4\.mp[1-6]\.(detailed|general\.[0-3]): write failed: File too large$' .cli-mp-err ||
-        [ "$(snapshot)" != "$before" ]; then
-        { echo "run $run: exit $status"; cat .cli-mp-err; snapshot | diff <(echo "$before") - ; } >>.cli-mp-bad
+        [ "$(tree_snapshot)" != "$before" ]; then
+        { echo "run $run: exit $status"; cat .cli-mp-err; tree_snapshot | diff <(echo "$before") - ; } >>.cli-mp-bad
         bad=$((bad + 1))
         find . -maxdepth 1 \( -name 'mp.4.mp*' -o -name '*.tmp.*' \) -delete
     fi

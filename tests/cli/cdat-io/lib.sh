@@ -1,30 +1,12 @@
 # lib.sh — helpers shared by tests/cli/cdat-bad-input.sh, cdat-options.sh and
 # cdat-lru.sh (sourced after tests/cli-lib.sh; not a test file itself).
 
-# cdat_snapshot: every file below the working directory with its checksum,
-# sorted (the test library's own .cli-* scratch files left out).
-cdat_snapshot() {
-    find . -name '.cli-*' -prune -o -type f -print | LC_ALL=C sort | xargs -r cksum
-}
-
 # refused NAME CMD... (expected text on stdin, as for check): the check, then
-# a second one, "NAME: nothing written": the run created, removed or changed
-# no file anywhere below the working directory — no report, no general or
+# "NAME: nothing written" (check_untouched): no report, no general or
 # detailed trace, no temporary, and the outputs of an earlier run of the same
-# prefix are byte-for-byte as they were.
+# prefix byte for byte as they were.
 refused() {
-    local name=$1 before after
-    shift
-    before=$(cdat_snapshot)
-    check "$name" "$@"
-    after=$(cdat_snapshot)
-    if [ "$before" = "$after" ]; then
-        _cli_result ok "$name: nothing written"
-    else
-        diff <(echo "$before") <(echo "$after") | grep '^[<>]' >.cli-diff
-        _cli_result FAIL "$name: nothing written" .cli-diff
-        rm -f .cli-diff
-    fi
+    check_untouched "$1" "nothing written" "${@:2}"
 }
 
 # cdat_outputs DIR PREFIX: the names of cdat's outputs of PREFIX in DIR
