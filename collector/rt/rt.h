@@ -182,8 +182,12 @@ void rt_team_leave(rt_slot *t, uint32_t now);
  * run it acquires that release (once per thread and object). */
 void rt_once_release(const void *obj, uint32_t t0);
 void rt_once_acquire(rt_slot *t, const void *obj, uint32_t t0);
-/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers (start-up). */
+/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers, and
+ * libomp's pthread_create at rt_omp_pthread_create (start-up). */
 void rt_cxx_redirect(void);
+/* rt_omp.c — libomp's thread creation: returns once the new thread has its
+ * malloc arena. */
+int rt_omp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
 /* Module descriptor emitted by smait-instrument (one per translation unit).
  * Version 2 adds the source lines (debug info) and the variables; a module
