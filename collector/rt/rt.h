@@ -73,6 +73,7 @@ extern _Thread_local rt_slot *rt_self __attribute__((tls_model("initial-exec")))
 /* rt_main.c */
 extern int rt_type;
 extern atomic_int rt_all_off;           /* smait_marker 3/4 */
+extern bool rt_child;                   /* a child of fork: nothing is traced */
 uint32_t rt_now_us(void);
 void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void rt_init(void);
@@ -133,7 +134,6 @@ void __smait_mem(uint32_t f1, const void *addr);    /* rt_record.c: one memory r
 /* rt_onthefly.c — TRACE_FILE_TYPE=to_ciat/to_cdat: spill files in a private
  * directory, the analyser run on them at exit. */
 bool rt_otf_active(void);
-bool rt_otf_forked(void);                      /* a child of fork: the spill is its parent's */
 void rt_otf_read_env(const char *type);        /* "to_ciat" or "to_cdat" */
 void rt_otf_start(const char *trace_name);
 void rt_otf_partial(const char *trace_name, int slot, char *out, size_t n);
@@ -164,6 +164,13 @@ int rt_slot_count(void);
 rt_slot *rt_slot_get(int i);
 void rt_spin_lock(atomic_flag *f);
 void rt_spin_unlock(atomic_flag *f);
+/* In a child of fork, which has one thread: every spin lock of the runtime
+ * let go (a thread of the parent may have held one). */
+void rt_locks_after_fork(void);
+void rt_atomic_locks_after_fork(void);
+void rt_fold_locks_after_fork(void);
+void rt_heap_locks_after_fork(void);
+void rt_code_locks_after_fork(void);
 /* OpenMP teams (rt_omp.c) share the regions and slots of rt_thread.c. */
 unsigned rt_team_begin(int n);                 /* a region number, or 0 */
 void rt_team_size(unsigned region, int n);
@@ -175,8 +182,12 @@ void rt_team_leave(rt_slot *t, uint32_t now);
  * run it acquires that release (once per thread and object). */
 void rt_once_release(const void *obj, uint32_t t0);
 void rt_once_acquire(rt_slot *t, const void *obj, uint32_t t0);
-/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers (start-up). */
+/* rt_cxx.c — point libstdc++.so's pthread calls at the wrappers, and
+ * libomp's pthread_create at rt_omp_pthread_create (start-up). */
 void rt_cxx_redirect(void);
+/* rt_omp.c — libomp's thread creation: returns once the new thread has its
+ * malloc arena. */
+int rt_omp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
 /* Module descriptor emitted by smait-instrument (one per translation unit).
  * Version 2 adds the source lines (debug info) and the variables; a module

@@ -49,6 +49,12 @@ static inline atomic_flag *stripe(const void *addr)
     return &stripes[hash((uintptr_t)addr, 10)].f;
 }
 
+void rt_atomic_locks_after_fork(void)
+{
+    for (unsigned i = 0; i < ATOMIC_STRIPES; i++)
+        atomic_flag_clear_explicit(&stripes[i].f, memory_order_relaxed);
+}
+
 HOT void __smait_atomic_begin(const void *addr)
 {
     atomic_flag *f = stripe(addr);

@@ -13,6 +13,8 @@ static unsigned nmodules;
 static uint32_t next_base = RT_CODE_BASE;
 static atomic_flag code_lock = ATOMIC_FLAG_INIT;
 
+void rt_code_locks_after_fork(void) { rt_spin_unlock(&code_lock); }
+
 __attribute__((visibility("default"))) void __smait_register(rt_module *m)
 {
     rt_spin_lock(&code_lock);

@@ -11,7 +11,9 @@
  * only libstdc++'s calls change (no other library's, and tail calls too),
  * the wrappers reach the C library through ld --wrap's __real_ names as
  * always, and a program without libstdc++.so (C, or libstdc++ linked
- * statically, whose objects ld --wrap reaches) is left alone. */
+ * statically, whose objects ld --wrap reaches) is left alone. libomp.so's
+ * pthread_create is pointed the same way at rt_omp_pthread_create, which
+ * makes its workers' arenas in creation order (rt_omp.c). */
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
@@ -48,6 +50,14 @@ static const struct {
     ENTRY(syscall),
 };
 
+/* libomp starts its worker threads itself: their creation only (rt_omp.c). */
+static const struct {
+    const char *name;
+    uintptr_t to;
+} redirect_omp[] = {
+    { "pthread_create", (uintptr_t)rt_omp_pthread_create },
+};
+
 #if defined(__x86_64__)
 enum { REL_JUMP_SLOT = R_X86_64_JUMP_SLOT, REL_GLOB_DAT = R_X86_64_GLOB_DAT };
 #elif defined(__aarch64__)
@@ -69,6 +79,7 @@ typedef struct lib {
     const ElfW(Sym) *symtab;
     const char *strtab;
     int patched;
+    bool omp;                           /* libomp: redirect_omp, else redirect */
 } lib;
 
 /* Point one GOT slot at its wrapper; slots in the RELRO range are read-only
@@ -81,7 +92,8 @@ static void patch(lib *l, ElfW(Addr) slot, uintptr_t to)
     bool ro = slot >= l->relro_lo && slot < l->relro_hi;
     uintptr_t page = slot & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
     if (ro && mprotect((void *)page, sizeof *p + (slot - page), PROT_READ | PROT_WRITE) != 0)
-        rt_fatal("cannot redirect libstdc++'s pthread calls: mprotect: %s", strerror(errno));
+        rt_fatal("cannot redirect %s's pthread calls: mprotect: %s", l->omp ? "libomp" : "libstdc++",
+                 strerror(errno));
     __atomic_store_n(p, to, __ATOMIC_RELEASE);
     if (ro)
         mprotect((void *)page, sizeof *p + (slot - page), PROT_READ);
@@ -95,6 +107,12 @@ static void patch_relocs(lib *l, const ElfW(Rela) *r, size_t bytes)
         if (type != REL_JUMP_SLOT && type != REL_GLOB_DAT)
             continue;
         const char *name = l->strtab + l->symtab[REL_SYM(r[i].r_info)].st_name;
+        if (l->omp) {
+            for (size_t k = 0; k < sizeof redirect_omp / sizeof redirect_omp[0]; k++)
+                if (!strcmp(name, redirect_omp[k].name))
+                    patch(l, l->base + r[i].r_offset, redirect_omp[k].to);
+            continue;
+        }
         for (size_t k = 0; k < sizeof redirect / sizeof redirect[0]; k++)
             if (!strcmp(name, redirect[k].name))
                 patch(l, l->base + r[i].r_offset, redirect[k].to);
@@ -107,12 +125,16 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *data)
     (void)data;
     const char *name = strrchr(info->dlpi_name, '/');
     name = name ? name + 1 : info->dlpi_name;
-    if (strncmp(name, "libstdc++.so", 12) != 0)
+    bool omp = !strncmp(name, "libomp.so", 9) || !strncmp(name, "libiomp5.so", 11);
+    if (strncmp(name, "libstdc++.so", 12) != 0 && !omp)
         return 0;
-    if (REL_JUMP_SLOT < 0)
+    if (REL_JUMP_SLOT < 0) {
+        if (omp)
+            return 0;               /* its workers' arenas may then vary (docs/collector.md §4.1) */
         rt_fatal("C++ programs are not supported on this architecture "
                  "(libstdc++'s pthread calls cannot be redirected)");
-    lib l = { .base = info->dlpi_addr };
+    }
+    lib l = { .base = info->dlpi_addr, .omp = omp };
     const ElfW(Dyn) *dyn = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -124,7 +146,7 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *data)
         }
     }
     if (!dyn)
-        return 1;
+        return 0;
     const ElfW(Rela) *jmprel = NULL, *rela = NULL;
     size_t jmprel_size = 0, rela_size = 0;
     /* The dynamic linker relocates these addresses in place on most
@@ -142,18 +164,19 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *data)
     }
 #undef ADDR
     if (!l.symtab || !l.strtab)
-        return 1;
+        return 0;
     if (jmprel)
         patch_relocs(&l, jmprel, jmprel_size);
     if (rela)
         patch_relocs(&l, rela, rela_size);
-    if (l.patched == 0)
+    if (l.patched == 0 && !omp)
         fprintf(stderr, "smait: warning: %s: none of its pthread calls found: "
                 "they are not recorded\n", info->dlpi_name);
-    return 1;
+    return 0;
 }
 
-/* At start-up (rt_main.c), before the program runs any thread. */
+/* At start-up (rt_main.c), before the program runs any thread: every
+ * libstdc++ and libomp loaded with the program. */
 void rt_cxx_redirect(void)
 {
     dl_iterate_phdr(each_object, NULL);

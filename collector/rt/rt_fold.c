@@ -24,6 +24,7 @@ static uint32_t overflow_next = CODE_PAGES;
 
 void rt_fold_lock(void) { rt_spin_lock(&fold_lock_flag); }
 void rt_fold_unlock(void) { rt_spin_unlock(&fold_lock_flag); }
+void rt_fold_locks_after_fork(void) { rt_spin_unlock(&fold_lock_flag); }
 
 static size_t hash(uint64_t p) { return (size_t)((p * 0x9E3779B97F4A7C15ull) >> 20); }
 

@@ -84,9 +84,13 @@ static void idx_grow(void)
     madvise(old, old_cap * sizeof *old, MADV_DONTNEED);
 }
 
+/* The table may be half updated by a thread the child does not have; the
+ * child writes no map, so it notes nothing. */
+void rt_heap_locks_after_fork(void) { rt_spin_unlock(&heap_lock); }
+
 void rt_heap_note(uint32_t site, uintptr_t p, uint64_t size)
 {
-    if (!ents || !site || !p || !size || rt_type == RT_TYPE_SUPPRESSED)
+    if (!ents || !site || !p || !size || rt_type == RT_TYPE_SUPPRESSED || rt_child)
         return;
     uint64_t a = p;
     rt_spin_lock(&heap_lock);

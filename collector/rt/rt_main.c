@@ -14,6 +14,9 @@
 _Thread_local rt_slot *rt_self __attribute__((tls_model("initial-exec")));
 int rt_type = RT_TYPE_NORMAL;
 atomic_int rt_all_off;
+bool rt_child;
+
+static pid_t traced_pid;                /* the process whose traces these are */
 
 static const char *trace_name = "trace";
 static struct timespec t_start;
@@ -73,6 +76,19 @@ static void read_env(void)
 
 static void at_exit(void);
 
+/* In a child of fork (pthread_atfork: fork and the calls made of it, not
+ * vfork or a raw clone): the traces, spill files and map are the parent's,
+ * so the child records nothing from here on and leaves them alone at its
+ * exit; its records before the fork are in the parent's buffers too. The
+ * runtime's spin locks may have been held by a thread of the parent that
+ * the child does not have. */
+static void fork_child(void)
+{
+    rt_child = true;
+    rt_self = NULL;
+    rt_locks_after_fork();
+}
+
 __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, char **envp)
 {
     (void)argc;
@@ -89,14 +105,17 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
     rt_cxx_redirect();
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     rt_self = rt_slot_new(0);
+    traced_pid = getpid();
+    if (pthread_atfork(NULL, NULL, fork_child) != 0)
+        rt_fatal("pthread_atfork failed");
     atexit(at_exit);
 }
 
 static void at_exit(void)
 {
-    /* A child of fork shares the parent's spill files: only the parent
-     * ends them and runs the analysis. */
-    if (rt_otf_forked())
+    /* A child of fork (or of a clone that ran no fork handlers): the
+     * traces are its parent's, which alone ends them. */
+    if (rt_child || getpid() != traced_pid)
         return;
     rt_slot *self = rt_self;
     if (!self && rt_slot_count() > 0)

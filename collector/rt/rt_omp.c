@@ -26,8 +26,10 @@
  *
  * The libomp symbols are weak: this file is in every traced program, and
  * only OpenMP programs (linked with the wraps) have them. */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "rt.h"
 
@@ -135,6 +137,45 @@ static ident_t runtime_loc = { 0, KMP_IDENT_KMPC, 0, 0, ";unknown;unknown;0;0;;"
 static _Thread_local int pushed;       /* num_threads clause of the next region */
 static _Thread_local bool in_team;     /* this thread runs a traced region's body */
 static _Thread_local unsigned loops;   /* dispatched loops of the region so far */
+
+/* ---- libomp's threads -------------------------------------------------------- */
+
+/* A libomp worker allocates as it starts (___kmp_allocate), so glibc maps
+ * the thread's arena then: an mmap of twice 64 MiB and two munmaps that
+ * trim it to an aligned 64 MiB. The creator meanwhile maps the next
+ * worker's stack; landing before, between or after those calls, the stack
+ * (and every folded address on it) moved with timing. So libomp's
+ * pthread_create (pointed here by rt_cxx.c) lets the new thread make its
+ * arena first and returns only then: each worker's stack, then its arena,
+ * in creation order. */
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+typedef struct worker_start {
+    void *(*fn)(void *);
+    void *arg;
+    atomic_int ready;
+} worker_start;
+
+static void *worker_trampoline(void *p)
+{
+    worker_start *w = p;
+    void *(*fn)(void *) = w->fn;
+    void *arg = w->arg;
+    void *volatile block = malloc(1);   /* volatile: the pair must not be optimised away */
+    free(block);
+    atomic_store_explicit(&w->ready, 1, memory_order_release);     /* w is the creator's: gone after this */
+    return fn(arg);
+}
+
+int rt_omp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    worker_start w = { fn, arg, 0 };
+    int rc = __real_pthread_create(th, attr, worker_trampoline, &w);
+    if (rc == 0)
+        while (!atomic_load_explicit(&w.ready, memory_order_acquire))
+            sched_yield();
+    return rc;
+}
 
 /* ---- regions ---------------------------------------------------------------- */
 

@@ -33,10 +33,8 @@ static char tool_path[PATH_MAX_RT];
 static const char *config;              /* cdat's machine */
 static bool keep;                       /* SMAIT_KEEP_TRACES: keep NAME.P.t as well */
 static char spill_dir[PATH_MAX_RT];
-static pid_t owner;                     /* the process that made the spill directory */
 
 bool rt_otf_active(void) { return tool != NULL; }
-bool rt_otf_forked(void) { return tool != NULL && getpid() != owner; }
 
 /* dir/name when it is an executable file. */
 static bool try_tool(const char *dir, size_t len, const char *name)
@@ -130,7 +128,6 @@ void rt_otf_start(const char *trace_name)
         snprintf(where, sizeof where, "%s", getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (strlen(where) > 3000)
         rt_fatal("%s: spill directory name too long", where);
-    owner = getpid();
     snprintf(spill_dir, sizeof spill_dir, "%s/smait-spill.XXXXXX", where);
     if (!mkdtemp(spill_dir))
         rt_fatal("%s: cannot create the spill directory: %s", where, strerror(errno));

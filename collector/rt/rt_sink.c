@@ -27,7 +27,7 @@ typedef struct { rt_sink s; int fd; } file_sink;
  * while the program fills the other; the program waits only when both are
  * full. The helper's stack is part of the workspace, and its locks are the C
  * library's own (__real_*: the wrapped ones would be recorded). A child of
- * fork has no helper: it compresses in its own thread and never waits. */
+ * fork, which has no helper, never writes (rt_main.c). */
 enum { ZS_HELP_RECS = 1 << 15, ZS_HELP_STACK = 1 << 18 };
 typedef struct {
     rt_sink s;
@@ -36,7 +36,6 @@ typedef struct {
     void *ws;
     unsigned char out[1 << 16];
     bool helper;
-    pid_t owner;                        /* the process the helper runs in */
     int fill;                           /* the program fills buf[fill] */
     size_t n[2];
     smait_raw *buf[2];
@@ -140,21 +139,11 @@ static int zs_wait(zs_sink *z)
     return err;
 }
 
-static bool zs_helped(const zs_sink *z) { return z->helper && z->owner == getpid(); }
-
 static int zs_write(rt_sink *s, const smait_raw *r, size_t n)
 {
     zs_sink *z = (zs_sink *)s;
-    if (!zs_helped(z)) {
-        /* a child of fork: what its copy of the buffer holds comes first */
-        if (z->helper && z->n[z->fill] > 0) {
-            int err = zs_run(z, z->buf[z->fill], z->n[z->fill] * sizeof *r, ZSTD_e_continue);
-            z->n[z->fill] = 0;
-            if (err)
-                return err;
-        }
+    if (!z->helper)
         return zs_run(z, r, n * sizeof *r, ZSTD_e_continue);
-    }
     while (n > 0) {
         int f = z->fill;
         size_t k = ZS_HELP_RECS - z->n[f] < n ? ZS_HELP_RECS - z->n[f] : n;
@@ -179,7 +168,7 @@ static int zs_close(rt_sink *s)
 {
     zs_sink *z = (zs_sink *)s;
     int err = 0;
-    if (zs_helped(z)) {
+    if (z->helper) {
         err = zs_wait(z);
         __real_pthread_mutex_lock(&z->mu);
         z->closing = true;
@@ -273,7 +262,6 @@ static zs_sink *zs_open(int fd, bool helper)
         }
         /* no thread: compress in the program's threads */
         z->helper = ok;
-        z->owner = getpid();
     }
     return z;
 }

@@ -51,6 +51,15 @@ void rt_spin_lock(atomic_flag *f)
 }
 void rt_spin_unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order_release); }
 
+void rt_locks_after_fork(void)
+{
+    rt_spin_unlock(&slots_lock);
+    rt_atomic_locks_after_fork();
+    rt_fold_locks_after_fork();
+    rt_heap_locks_after_fork();
+    rt_code_locks_after_fork();
+}
+
 int rt_slot_count(void) { return nslots; }
 rt_slot *rt_slot_get(int i) { return slots[i]; }
 

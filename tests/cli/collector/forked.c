@@ -1,6 +1,6 @@
 /* forked.c — a process that forks a child that exits normally, then goes on
- * (tests/cli/collector-onthefly.sh): on the fly, only the parent ends the
- * traces and runs the analysis. */
+ * (tests/cli/collector-onthefly.sh, collector-fork.sh): the child is not
+ * traced, only the parent ends the traces and runs the analysis. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
