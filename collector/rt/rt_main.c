@@ -140,7 +140,7 @@ static void at_exit(void)
     rt_self = NULL;
     if (rt_type == RT_TYPE_SUPPRESSED) {
         if (!quiet)
-            fprintf(stderr, "smait: traces suppressed: %d threads, %llu records\n", P,
+            fprintf(stderr, "smait: traces suppressed: %d thread%s, %llu records\n", P, P == 1 ? "" : "s",
                     (unsigned long long)records);
         rt_unmodelled_summary(stderr);      /* warnings, even when quiet */
         return;
@@ -173,7 +173,7 @@ static void at_exit(void)
         rt_fatal("%s: cannot write the address map: %s", final, strerror(err));
     if (!quiet) {
         fprintf(stderr, "        address map %s\n", final);
-        fprintf(stderr, "smait: %d threads, %llu records", P, (unsigned long long)records);
+        fprintf(stderr, "smait: %d thread%s, %llu records", P, P == 1 ? "" : "s", (unsigned long long)records);
         if (dropped)
             fprintf(stderr, " (%llu not written: detailed tracing off)", (unsigned long long)dropped);
         fputc('\n', stderr);

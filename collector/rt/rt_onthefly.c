@@ -236,7 +236,8 @@ void rt_otf_finish(int P, const char *trace_name, uint64_t records, bool quiet)
     }
     dir_of(trace_name, out_dir, sizeof out_dir);
     if (!quiet)
-        fprintf(stderr, "smait: %d threads, %llu records: running %s\n", P, (unsigned long long)records, tool);
+        fprintf(stderr, "smait: %d thread%s, %llu records: running %s\n", P, P == 1 ? "" : "s",
+                (unsigned long long)records, tool);
     char wrote[2 * PATH_MAX_RT];
     int status = run_tool(P, trace_name, out_dir, wrote, sizeof wrote);
     if (status == 0 && keep)

@@ -417,7 +417,7 @@ check "kinds: one record per access, and the store with detailed tracing off is 
 smait: trace output stored in:
         file k.1.0 for thread 0
         address map k.1.map
-smait: 1 threads, N records (1 not written: detailed tracing off)
+smait: 1 thread, N records (1 not written: detailed tracing off)
 --- exit 0
 EOF
 # float: 4 bytes fp; double: 8 bytes fp; int: fixed; v4f: 16 bytes vec (size
@@ -556,9 +556,9 @@ EOF
 check "suppressed: no files, the same number of records made" bash -c '
     TRACE_FILE_TYPE=suppressed TRACE_FILE_NAME=s ./kinds >/dev/null 2>s.err; s=$?
     ls s.* 2>/dev/null | grep -v "^s.err$"
-    n=$(sed -n "s/^smait: 1 threads, \([0-9]*\) records.*/\1/p" k.err)
+    n=$(sed -n "s/^smait: 1 thread, \([0-9]*\) records.*/\1/p" k.err)
     sed "s/ $n records/ SAME records/" s.err; exit $s' <<'EOF'
-smait: traces suppressed: 1 threads, SAME records
+smait: traces suppressed: 1 thread, SAME records
 --- exit 0
 EOF
 check "normal is the default, and named explicitly" bash -c '
