@@ -117,12 +117,6 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
     if (s->h.branch) s->h.branch(s->h.ctx, t, x->cpu, x->clock, rec);
 }
 
-
-/* Run thread t's records while its clock stays below limit (at least one
- * record); stop before a call record or at the end of the trace. Returns the
- * records executed; *last is the call record met, NULL at the end of the
- * trace, or else the last record executed (is_call false). The caller adds
- * the count to x->records. */
 /* The ahead hook (on) for the record thread t's reader handed out last. */
 static inline void look_ahead(scheduler *s, thread *x, int t)
 {
@@ -131,8 +125,12 @@ static inline void look_ahead(scheduler *s, thread *x, int t)
     if (a && (a->f1 >> 12) == 0) s->h.ahead(s->h.ctx, t, x->cpu, a);
 }
 
-/* look: feed the ahead hook (a constant in the hot loops, so that without
- * the hook they stay as they were). */
+/* Run thread t's records while its clock stays below limit (at least one
+ * record); stop before a call record or at the end of the trace. Returns the
+ * records executed; *last is the call record met, NULL at the end of the
+ * trace, or else the last record executed (is_call false). The caller adds
+ * the count to x->records. look: feed the ahead hook (a constant in the
+ * hot loops, so that without the hook they stay as they were). */
 static inline __attribute__((always_inline)) uint64_t
 run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last, const bool look)
 {
