@@ -209,6 +209,16 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     mem_slow(c, p, clock, addr, size, access);
 }
 
+/* The scheduler's look-ahead: a data access AHEAD_RECORDS records on in the
+ * same trace. Its miss, if it misses, will read the directory first. */
+enum { AHEAD_RECORDS = 16 };
+static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
+{
+    (void)t; (void)cpu;
+    cdat *c = ctx;
+    mach_prefetch(&c->m, mach_line(&c->m, rec->f2));
+}
+
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
 static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store);
 
@@ -660,6 +670,7 @@ static sched_hooks machine_hooks(cdat *c)
                               .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
                               .thread_resume = on_resume };
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
+                          .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS,
                           .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
 }

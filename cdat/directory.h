@@ -151,7 +151,12 @@ static inline void dir_store(directory *d, uint32_t line, uint8_t *code, const d
 static inline void dir_prefetch(const directory *d, uint32_t line)
 {
     const uint8_t *c = d->chunk[line >> DIR_CHUNK_BITS];
-    if (c) __builtin_prefetch(c + (line & ((1u << DIR_CHUNK_BITS) - 1)), 1);
+    if (c) {
+        __builtin_prefetch(c + (line & ((1u << DIR_CHUNK_BITS) - 1)));
+        /* GCC 12 at -O2 deletes a prefetch under a condition as dead code
+         * (the victim's prefetch in mach_miss was gone): this keeps it. */
+        __asm__ volatile("" : : "r"(c));
+    }
 }
 
 /* The view of line without creating anything: false when it was never

@@ -121,6 +121,16 @@ static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
     return st == CS_DIRTY || (st != CS_INVALID && kind == MACH_LOAD);
 }
 
+/* A hint some records ahead of a reference to line: start loading the
+ * line's directory code, which a miss reads first (a random access into a
+ * map of a byte per line: a host cache miss on a large footprint). Nothing
+ * else: checking the processor's cache first, or loading its set too, cost
+ * more than it saved (docs/cdat-protocol.md §8). Changes nothing. */
+static inline void mach_prefetch(const machine *m, uint32_t line)
+{
+    dir_prefetch(&m->dir, line);
+}
+
 /* One reference of processor cpu to one line. */
 static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t line)
 {

@@ -475,7 +475,8 @@ static uint64_t run_thread(scheduler *s, int t)
     thread *x = &s->th[t];
     const uint64_t start = x->clock;
     const smait_raw *rec;
-    uint64_t done = run_records(s, x, t, cq_min_other(&s->q, t), &rec);
+    uint64_t done = sched_looks_ahead(s) ? run_records(s, x, t, cq_min_other(&s->q, t), &rec, true)
+                                         : run_records(s, x, t, cq_min_other(&s->q, t), &rec, false);
     bool stop = !rec || is_call(rec);
     done += rec && stop;            /* the call record counts as one */
     x->records += done;
@@ -493,7 +494,7 @@ static uint64_t run_thread(scheduler *s, int t)
  * then the constant 1), with a count of the tied threads. Returns after a call
  * record or the end of a trace (either may change any thread's state), or
  * when the general path is needed (heap traffic). */
-static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, const int words)
+static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, const int words, const bool look)
 {
     clock_queue *q = &s->q;
     uint64_t done = 0;
@@ -531,7 +532,7 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
             }
             prev = t;
             const smait_raw *rec;
-            uint64_t n = run_records(s, x, t, limit, &rec);
+            uint64_t n = run_records(s, x, t, limit, &rec, look);
             /* Its records two lines on: in lockstep a thread's turn comes
              * back after every other tied thread has had one, and beyond 64
              * streams the hardware prefetchers lose track (below that the
@@ -567,7 +568,8 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
 
 static uint64_t run_fast(scheduler *s)
 {
-    return s->q.words == 1 ? run_levels(s, 1) : run_levels(s, s->q.words);
+    if (sched_looks_ahead(s)) return s->q.words == 1 ? run_levels(s, 1, true) : run_levels(s, s->q.words, true);
+    return s->q.words == 1 ? run_levels(s, 1, false) : run_levels(s, s->q.words, false);
 }
 
 /* A message that grows as it is written: one line per blocked thread, each

@@ -67,6 +67,17 @@ typedef struct sched_hooks {
     void (*fetch_run)(void *ctx, int thread, int cpu, uint64_t first_clock, uint32_t addr, uint32_t n);
     /* A memory-access record (host order). */
     void (*mem)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* Optional look-ahead, a hint for a tool that wants to start loading what
+     * a future access will need: just before the scheduler delivers a
+     * record of thread t, it shows this hook the memory record
+     * ahead_distance simple records further on in t's trace (rec: host
+     * order), when that record is a memory access already in the reader's
+     * buffer (near a buffer refill, or for other kinds of records, the hook
+     * is not called). It must change nothing the analysis sees: by the time
+     * the record is delivered, the state (caches, even the processor running
+     * t in slice mode) may have changed. NULL or ahead_distance 0: off. */
+    void (*ahead)(void *ctx, int thread, int cpu, const smait_raw *rec);
+    unsigned ahead_distance;
     /* A call record: the 6 simple records (host order, times already paired).
      * Returns the cycles the thread must wait before it goes on (a synchronous
      * disk read under cdat -handle_io; 0 for everything else). Thread mode:

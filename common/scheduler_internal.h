@@ -58,6 +58,9 @@ struct scheduler {
 
 static inline bool is_call(const smait_raw *rec) { return (rec->f1 >> 12) == 1; }
 
+/* The ahead hook is on. */
+static inline bool sched_looks_ahead(const scheduler *s) { return s->h.ahead && s->h.ahead_distance; }
+
 /* Stops the run: thread t's clock would pass SCHED_CLOCK_LIMIT by `what` of
  * `step` `unit` (a data error naming its current record; hint: what helps). */
 noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
@@ -114,14 +117,22 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
     if (s->h.branch) s->h.branch(s->h.ctx, t, x->cpu, x->clock, rec);
 }
 
+/* The ahead hook (on) for the record thread t's reader handed out last. */
+static inline void look_ahead(scheduler *s, thread *x, int t)
+{
+    /* The reader's cursor is already one past that record. */
+    const smait_raw *a = trace_reader_ahead(x->r, s->h.ahead_distance - 1);
+    if (a && (a->f1 >> 12) == 0) s->h.ahead(s->h.ctx, t, x->cpu, a);
+}
 
 /* Run thread t's records while its clock stays below limit (at least one
  * record); stop before a call record or at the end of the trace. Returns the
  * records executed; *last is the call record met, NULL at the end of the
  * trace, or else the last record executed (is_call false). The caller adds
- * the count to x->records. */
+ * the count to x->records. look: feed the ahead hook (a constant in the
+ * hot loops, so that without the hook they stay as they were). */
 static inline __attribute__((always_inline)) uint64_t
-run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last)
+run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last, const bool look)
 {
     uint64_t n = 0;
     const smait_raw *rec;
@@ -129,6 +140,7 @@ run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **la
         rec = trace_reader_next(x->r);
         if (!rec || is_call(rec)) break;
         n++;
+        if (look) look_ahead(s, x, t);
         exec_record(s, x, t, rec);
         if (x->clock >= limit) break;
     }
@@ -138,6 +150,7 @@ run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **la
 
 /* Shared between the modes (scheduler.c). */
 void sched_snapshot(scheduler *s, int t);
+
 /* The call hook; a wait it returns is the thread's io_idle (the caller decides
  * what waiting means in its mode). */
 uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec);

@@ -385,6 +385,7 @@ static void run_cpu(scheduler *s, int c)
             if (at_call(s, c, rec)) return;
         } else {
             n++;
+            if (sched_looks_ahead(s)) look_ahead(s, x, t);
             exec_record(s, x, t, rec);
         }
         if (x->clock >= limit) break;
@@ -432,7 +433,7 @@ static int run_fast_cpus(scheduler *s, const smait_raw **rec_out, bool *swap)
             if (limit > k->swap_at) limit = k->swap_at;
             prev = c;
             const smait_raw *rec;
-            uint64_t n = run_records(s, x, t, limit, &rec);
+            uint64_t n = run_records(s, x, t, limit, &rec, sched_looks_ahead(s));
             x->records += n;
             sl->steps += n;
             k->clock = x->clock;

@@ -69,6 +69,15 @@ static inline void trace_reader_prefetch(trace_reader *r, size_t ahead)
     __builtin_prefetch((const char *)((struct trace_reader_view *)r)->cur + ahead);
 }
 
+/* The simple record k places after the next one (k = 0: the next one), when
+ * it is already validated in the buffer; else NULL (nothing is read). A
+ * look-ahead for hints: a call record's parts show as they are. */
+static inline const smait_raw *trace_reader_ahead(const trace_reader *r, size_t k)
+{
+    const struct trace_reader_view *v = (const struct trace_reader_view *)r;
+    return (size_t)(v->ready - v->cur) > k ? v->cur + k : NULL;
+}
+
 /* True when the trace has no more records (reads ahead if needed; consumes
  * nothing). */
 bool trace_reader_at_end(trace_reader *r);

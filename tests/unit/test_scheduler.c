@@ -160,12 +160,62 @@ typedef struct real_ctx {
     trace_reader **rd;
     sync_rec *sync;
     size_t nsync, capsync;
+    /* The ahead hook: its distance (0: off), the generated records, whether
+     * every record is in the readers' buffers (the default buffer), what it
+     * showed for the delivery to come, and the thread it showed it for (-1:
+     * none pending): that delivery must be the next event. */
+    unsigned ahead;
+    const tu_recs *recs;
+    bool whole_buffer;
+    int ahead_open;
+    smait_raw ahead_rec;
+    uint64_t ahead_shown;
 } real_ctx;
+
+/* No ahead call may wait for thread t's delivery (t < 0: for anyone's) when
+ * another event comes. */
+static void ahead_quiet(const real_ctx *c, int t)
+{
+    REQUIRE(c->ahead_open < 0 || c->ahead_open == t, "ahead hook for thread %d, then an event of %d",
+            c->ahead_open, t);
+}
+
+static void h_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
+{
+    real_ctx *c = ctx;
+    REQUIRE(cpu == t, "ahead hook: cpu %d for thread %d in thread mode", cpu, t);
+    REQUIRE(c->ahead_open < 0, "ahead hook twice before a delivery (threads %d, %d)", c->ahead_open, t);
+    c->ahead_open = t;
+    c->ahead_rec = *rec;
+    c->ahead_shown++;
+}
+
+/* Thread t's record is being delivered: the ahead hook must have shown the
+ * record `ahead` simple records further on, when it is a memory record
+ * (always, when the whole trace is in the buffer; never anything else). */
+static void ahead_check(real_ctx *c, int t)
+{
+    if (!c->ahead) return;
+    uint64_t j = trace_reader_index(c->rd[t]) + c->ahead;
+    const tu_recs *tr = &c->recs[t];
+    bool showable = j < tr->n && (tr->r[j].f1 >> 12) == 0;
+    if (c->ahead_open == t) {
+        REQUIRE(showable && tr->r[j].f1 == c->ahead_rec.f1 && tr->r[j].f2 == c->ahead_rec.f2,
+                "ahead hook showed %08x %08x for record %" PRIu64 " of thread %d, distance %u",
+                c->ahead_rec.f1, c->ahead_rec.f2, j - c->ahead, t, c->ahead);
+    } else {
+        REQUIRE(c->ahead_open < 0, "ahead hook for thread %d, then a record of %d", c->ahead_open, t);
+        REQUIRE(!showable || !c->whole_buffer, "ahead hook did not show record %" PRIu64 " of thread %d",
+                j, t);
+    }
+    c->ahead_open = -1;
+}
 
 static void h_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
+    ahead_quiet(c, t);
     push(c->log, EV_FETCH, t, clock, addr, 0, 0);
 }
 
@@ -175,6 +225,7 @@ static void h_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     REQUIRE(n > 0, "fetch_run with n = 0");
+    ahead_quiet(c, t);
     for (uint32_t i = 0; i < n; i++) push(c->log, EV_FETCH, t, clock + i, addr + 4 * i, 0, 0);
 }
 
@@ -182,6 +233,7 @@ static void h_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw 
 {
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
+    ahead_check(c, t);
     push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec->f2);
 }
 
@@ -189,6 +241,7 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
 {
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
+    ahead_quiet(c, -1);
     /* f2 of the record's arg1 as the last field: the six parts came together */
     push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec[SMAIT_CALL_ARG1].f2);
     unsigned type = smait_call_type(rec->f1);
@@ -211,12 +264,14 @@ static uint64_t h_call(void *ctx, int t, int cpu, uint64_t clock, const smait_ra
 static void h_phase_begin(void *ctx, const sched_phase *p)
 {
     real_ctx *c = ctx;
+    ahead_quiet(c, -1);
     push(c->log, EV_PHASE_BEGIN, p->number, p->start_clock, p->kind, p->by, (uint64_t)p->active);
 }
 
 static void h_phase_end(void *ctx, const sched_phase *p)
 {
     real_ctx *c = ctx;
+    ahead_quiet(c, -1);
     push(c->log, EV_PHASE_END, p->number, p->end_clock, p->kind, p->by | (uint64_t)p->last << 8,
          (uint64_t)p->active);
     for (int t = 0; t < sched_threads(c->s); t++) push_counts(c->log, t, sched_phase_counts(c->s, t));
@@ -225,6 +280,7 @@ static void h_phase_end(void *ctx, const sched_phase *p)
 static void h_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
     real_ctx *c = ctx;
+    ahead_quiet(c, -1);
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     push(c->log, EV_STOP, t, clock, why, 0, 0);
 }
@@ -232,6 +288,7 @@ static void h_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 static void h_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
     real_ctx *c = ctx;
+    ahead_quiet(c, -1);
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     push(c->log, EV_RESUME, t, clock, idle, 0, 0);
 }
@@ -1026,6 +1083,7 @@ typedef struct run_spec {
 typedef struct coverage {
     uint64_t records, fetches, phases, deadlocks, bad_unlocks, unprocessed, barrier_waits,
              lock_waits, joins, far_jumps, ties, acquire_waits, unmodelled;
+    uint64_t ahead_shown;       /* records the ahead hook showed */
 } coverage;
 
 /* Properties of a recorded run, checked on the real scheduler alone: after
@@ -1140,12 +1198,21 @@ static void one_run(const run_spec *rs, coverage *cov)
                              .buffer_records = buffers[rbelow(&r, 5)], .quiet = true };
     trace_reader **rd = trace_set_open(&ts, &ro);
     evlog got = { 0 };
-    real_ctx ctx = { .log = &got, .rd = rd };
+    /* The ahead hook, half of the time, at a distance of 1 to 64 records
+     * (its own generator: the other choices stay as they were). */
+    rng ra = { r.s ^ 0xa5a5a5a5a5a5a5a5ull };
+    static const unsigned distances[] = { 1, 2, 3, 7, 16, 64 };
+    real_ctx ctx = { .log = &got, .rd = rd, .recs = t, .whole_buffer = ro.buffer_records == 0, .ahead_open = -1,
+                     .ahead = rchance(&ra, 50) ? distances[rbelow(&ra, 6)] : 0 };
     sched_hooks h = {
         .ctx = &ctx, .fetch = h_fetch, .mem = h_record, .call = h_call, .branch = h_record,
         .phase_begin = h_phase_begin, .phase_end = h_phase_end,
         .thread_stop = h_stop, .thread_resume = h_resume,
     };
+    if (ctx.ahead) {
+        h.ahead = h_ahead;
+        h.ahead_distance = ctx.ahead;
+    }
     uint32_t fetch_hooks = rbelow(&r, 4);               /* 0: none (a tool without them) */
     if (fetch_hooks == 0) h.fetch = NULL;
     if (fetch_hooks == 2) h.fetch_run = h_fetch_run;    /* gap fills in one call */
@@ -1158,6 +1225,8 @@ static void one_run(const run_spec *rs, coverage *cov)
     tu_capture_begin();
     sched_run(ctx.s);
     char *warnings = tu_capture_end();
+    ahead_quiet(&ctx, -1);
+    cov->ahead_shown += ctx.ahead_shown;
 
     /* The reference. */
     evlog want = { 0 };
@@ -1293,6 +1362,7 @@ START_TEST(random_parallel)
     ck_assert_uint_gt(c.barrier_waits, 100);
     ck_assert_uint_gt(c.lock_waits, 20);
     ck_assert_uint_gt(c.phases, 5);         /* markers of thread 0 */
+    ck_assert_uint_gt(c.ahead_shown, 1000);
 }
 END_TEST
 
