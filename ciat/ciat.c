@@ -193,6 +193,13 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
     c->string_len[t]++;
 }
 
+/* A load after stores or a store after loads: the thread's string ends. */
+static __attribute__((noinline)) void string_switch(ciat *c, int t, uint8_t kind)
+{
+    close_string(c, t);
+    c->string_kind[t] = kind;
+}
+
 /* ciat_stats_load_class / ciat_stats_store_class as tables [register type][size code]. */
 static uint8_t load_class_of[3][16], store_class_of[3][16];
 
@@ -215,7 +222,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     unsigned access = smait_mem_access(f1), code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
     unsigned size = smait_size_bytes(code);
     bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
-    st->mem++;
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
@@ -223,7 +229,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     if (c->fs && load) fs_access(c->fs, t, addr, size, false);
     if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
-        st->loads++;
         st->load_class[load_class_of[rt][code]]++;
         string_step(c, t, 1);
         locmap_count_access(&c->map, b, l, addr, false, t);
@@ -231,7 +236,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         comm_load(c, l, t, clock, addr);
     }
     if (store) {
-        st->stores++;
         st->store_class[store_class_of[rt][code]]++;
         string_step(c, t, 2);
         locmap_count_access(&c->map, b, l, addr, false, t);
@@ -243,11 +247,12 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
 }
 
 /* The memory hook. Its inline part handles the common access that changes no
- * sharing state: a load or store continuing its thread's load or store string,
- * the location map's fast case (locmap_fast_data: one touched-bitmap word of a
- * dense block, a block and location the thread already owns or that are
- * shared, a data count), a load of a value the thread wrote or already read,
- * a store to a location it wrote and nobody read since. It checks all that
+ * sharing state: a load or store in the location map's fast case
+ * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
+ * location the thread already owns or that are shared, a data count), a load
+ * of a value the thread wrote or already read, a store to a location it wrote
+ * and nobody read since (a load after stores, or a store after loads, ends
+ * the thread's string on the way: string_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -255,7 +260,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC || c->fs || c->string_kind[t] != access + 1) goto slow;
+    if (access == SMAIT_ATOMIC || c->fs) goto slow;
     unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
@@ -266,14 +271,9 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     /* Nothing changes but counts and touched bits. */
     thread_stats *st = &c->phase[t];
     unsigned rt = smait_mem_regtype(f1);
-    st->mem++;
-    if (access == SMAIT_LOAD) {
-        st->loads++;
-        st->load_class[load_class_of[rt][code]]++;
-    } else {
-        st->stores++;
-        st->store_class[store_class_of[rt][code]]++;
-    }
+    if (access == SMAIT_LOAD) st->load_class[load_class_of[rt][code]]++;
+    else st->store_class[store_class_of[rt][code]]++;
+    if (c->string_kind[t] != access + 1) string_switch(c, t, (uint8_t)(access + 1));
     c->string_len[t]++;
     locmap_fast_commit(&h, l);
     c->data_sizes += size;
