@@ -60,8 +60,8 @@ typedef struct ciat_options {
  * or the run ends. Counts are read only at the end (usage.c). */
 typedef struct fetch_memo {
     uint32_t addr;              /* an address of another slot when empty */
-    uint32_t pending;           /* fetches of addr not yet counted */
-    block *b;                   /* the block of addr (its record may move: looked up at the flush) */
+    uint32_t pending;           /* fetches of addr not yet counted (its record is looked up at the
+                                   flush: 8-byte entries keep a thread's memo in 8 lines) */
 } fetch_memo;
 
 /* Run memo: per thread, the last gap fills (fetch_run) by first address. A
@@ -291,27 +291,29 @@ static inline block *code_block(ciat *c, uint32_t addr, int t)
     return c->code_block[t] = locmap_block(&c->map, addr, t);
 }
 
-static void memo_flush(ciat *c, fetch_memo *e)
+static void memo_flush(ciat *c, fetch_memo *e, int t)
 {
-    if (e->pending) locmap_count_add(&c->map, locmap_loc(&c->map, e->b, e->addr), e->addr, true, e->pending);
+    if (e->pending) {
+        block *b = code_block(c, e->addr, t);
+        locmap_count_add(&c->map, locmap_loc(&c->map, b, e->addr), e->addr, true, e->pending);
+    }
     e->pending = 0;
 }
 
 /* A fetch the memo does not know (or whose pending count is full). */
 /* The whole work of one fetch: touched bits, owners, count. */
-static inline __attribute__((always_inline)) block *fetch_full(ciat *c, uint32_t addr, int t)
+static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t addr, int t)
 {
     block *b = code_block(c, addr, t);
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     loc *l = locmap_loc(&c->map, b, addr);
     locmap_count_access(&c->map, b, l, addr, true, t);
-    return b;
 }
 
 static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
 {
-    memo_flush(c, e);
-    e->b = fetch_full(c, addr, t);
+    memo_flush(c, e, t);
+    fetch_full(c, addr, t);
     e->addr = addr;
 }
 
@@ -349,7 +351,7 @@ static void run_flush(ciat *c, run_memo *e, int t)
 static void memo_flush_all(ciat *c)
 {
     for (size_t i = 0; i < (size_t)c->n * RUN_MEMO; i++) run_flush(c, &c->runs[i], (int)(i / RUN_MEMO));
-    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i]);
+    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i], (int)(i / FETCH_MEMO));
 }
 
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
