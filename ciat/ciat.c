@@ -193,13 +193,6 @@ static inline void string_step(ciat *c, int t, uint8_t kind)
     c->string_len[t]++;
 }
 
-/* A load after stores or a store after loads: the thread's string ends. */
-static __attribute__((noinline)) void string_switch(ciat *c, int t, uint8_t kind)
-{
-    close_string(c, t);
-    c->string_kind[t] = kind;
-}
-
 /* ciat_stats_load_class / ciat_stats_store_class as tables [register type][size code]. */
 static uint8_t load_class_of[3][16], store_class_of[3][16];
 
@@ -252,31 +245,52 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
  * location the thread already owns or that are shared, a data count), a load
  * of a value the thread wrote or already read, a store to a location it wrote
  * and nobody read since (a load after stores, or a store after loads, ends
- * the thread's string on the way: string_switch). It checks all that
+ * the thread's string on the way: fast_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
+/* What on_mem's inline part changes: the access's class counter, its
+ * thread's string, its touched bits and count. */
+static inline void fast_commit(ciat *c, int t, uint32_t f1, const locmap_hit *h, loc *l)
+{
+    unsigned code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
+    thread_stats *st = &c->phase[t];
+    if (smait_mem_access(f1) == SMAIT_LOAD) st->load_class[load_class_of[rt][code]]++;
+    else st->store_class[store_class_of[rt][code]]++;
+    c->string_len[t]++;
+    locmap_fast_commit(h, l);
+    c->data_sizes += smait_size_bytes(code);
+}
+
+/* The same for a load after stores or a store after loads: the thread's
+ * string ends first. Apart (and a tail call) so that on_mem keeps no stack
+ * frame. */
+static __attribute__((noinline)) void fast_switch(ciat *c, int t, uint32_t f1, uint64_t *word, uint64_t mask, loc *l)
+{
+    close_string(c, t);
+    c->string_kind[t] = (uint8_t)(smait_mem_access(f1) + 1);
+    locmap_hit h = { word, mask };
+    fast_commit(c, t, f1, &h, l);
+}
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
     if (access == SMAIT_ATOMIC || c->fs) goto slow;
-    unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
+    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
     if (!l) goto slow;
     if (access == SMAIT_LOAD) {
         if (l->writer != (uint16_t)t && !rs_contains(&c->rs, l->readers, t)) goto slow;
     } else if (l->writer != (uint16_t)t || l->readers != 0) goto slow;
-    /* Nothing changes but counts and touched bits. */
-    thread_stats *st = &c->phase[t];
-    unsigned rt = smait_mem_regtype(f1);
-    if (access == SMAIT_LOAD) st->load_class[load_class_of[rt][code]]++;
-    else st->store_class[store_class_of[rt][code]]++;
-    if (c->string_kind[t] != access + 1) string_switch(c, t, (uint8_t)(access + 1));
-    c->string_len[t]++;
-    locmap_fast_commit(&h, l);
-    c->data_sizes += size;
+    /* Nothing changes but counts, touched bits and strings. */
+    if (c->string_kind[t] != access + 1) {
+        fast_switch(c, t, f1, h.word, h.mask, l);
+        return;
+    }
+    fast_commit(c, t, f1, &h, l);
     return;
 slow:
     on_mem_slow(ctx, t, cpu, clock, rec);
