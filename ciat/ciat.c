@@ -60,8 +60,8 @@ typedef struct ciat_options {
  * or the run ends. Counts are read only at the end (usage.c). */
 typedef struct fetch_memo {
     uint32_t addr;              /* an address of another slot when empty */
-    uint32_t pending;           /* fetches of addr not yet counted */
-    block *b;                   /* the block of addr (its record may move: looked up at the flush) */
+    uint32_t pending;           /* fetches of addr not yet counted (its record is looked up at the
+                                   flush: 8-byte entries keep a thread's memo in 8 lines) */
 } fetch_memo;
 
 /* Run memo: per thread, the last gap fills (fetch_run) by first address. A
@@ -215,7 +215,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     unsigned access = smait_mem_access(f1), code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
     unsigned size = smait_size_bytes(code);
     bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
-    st->mem++;
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
     loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
@@ -223,7 +222,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     if (c->fs && load) fs_access(c->fs, t, addr, size, false);
     if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
-        st->loads++;
         st->load_class[load_class_of[rt][code]]++;
         string_step(c, t, 1);
         locmap_count_access(&c->map, b, l, addr, false, t);
@@ -231,7 +229,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         comm_load(c, l, t, clock, addr);
     }
     if (store) {
-        st->stores++;
         st->store_class[store_class_of[rt][code]]++;
         string_step(c, t, 2);
         locmap_count_access(&c->map, b, l, addr, false, t);
@@ -243,40 +240,57 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
 }
 
 /* The memory hook. Its inline part handles the common access that changes no
- * sharing state: a load or store continuing its thread's load or store string,
- * the location map's fast case (locmap_fast_data: one touched-bitmap word of a
- * dense block, a block and location the thread already owns or that are
- * shared, a data count), a load of a value the thread wrote or already read,
- * a store to a location it wrote and nobody read since. It checks all that
+ * sharing state: a load or store in the location map's fast case
+ * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
+ * location the thread already owns or that are shared, a data count), a load
+ * of a value the thread wrote or already read, a store to a location it wrote
+ * and nobody read since (a load after stores, or a store after loads, ends
+ * the thread's string on the way: fast_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
+/* What on_mem's inline part changes: the access's class counter, its
+ * thread's string, its touched bits and count. */
+static inline void fast_commit(ciat *c, int t, uint32_t f1, const locmap_hit *h, loc *l)
+{
+    unsigned code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
+    thread_stats *st = &c->phase[t];
+    if (smait_mem_access(f1) == SMAIT_LOAD) st->load_class[load_class_of[rt][code]]++;
+    else st->store_class[store_class_of[rt][code]]++;
+    c->string_len[t]++;
+    locmap_fast_commit(h, l);
+    c->data_sizes += smait_size_bytes(code);
+}
+
+/* The same for a load after stores or a store after loads: the thread's
+ * string ends first. Apart (and a tail call) so that on_mem keeps no stack
+ * frame. */
+static __attribute__((noinline)) void fast_switch(ciat *c, int t, uint32_t f1, uint64_t *word, uint64_t mask, loc *l)
+{
+    close_string(c, t);
+    c->string_kind[t] = (uint8_t)(smait_mem_access(f1) + 1);
+    locmap_hit h = { word, mask };
+    fast_commit(c, t, f1, &h, l);
+}
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC || c->fs || c->string_kind[t] != access + 1) goto slow;
-    unsigned code = smait_mem_size_code(f1), size = smait_size_bytes(code);
+    if (access == SMAIT_ATOMIC || c->fs) goto slow;
+    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
     if (!l) goto slow;
     if (access == SMAIT_LOAD) {
         if (l->writer != (uint16_t)t && !rs_contains(&c->rs, l->readers, t)) goto slow;
     } else if (l->writer != (uint16_t)t || l->readers != 0) goto slow;
-    /* Nothing changes but counts and touched bits. */
-    thread_stats *st = &c->phase[t];
-    unsigned rt = smait_mem_regtype(f1);
-    st->mem++;
-    if (access == SMAIT_LOAD) {
-        st->loads++;
-        st->load_class[load_class_of[rt][code]]++;
-    } else {
-        st->stores++;
-        st->store_class[store_class_of[rt][code]]++;
+    /* Nothing changes but counts, touched bits and strings. */
+    if (c->string_kind[t] != access + 1) {
+        fast_switch(c, t, f1, h.word, h.mask, l);
+        return;
     }
-    c->string_len[t]++;
-    locmap_fast_commit(&h, l);
-    c->data_sizes += size;
+    fast_commit(c, t, f1, &h, l);
     return;
 slow:
     on_mem_slow(ctx, t, cpu, clock, rec);
@@ -291,27 +305,29 @@ static inline block *code_block(ciat *c, uint32_t addr, int t)
     return c->code_block[t] = locmap_block(&c->map, addr, t);
 }
 
-static void memo_flush(ciat *c, fetch_memo *e)
+static void memo_flush(ciat *c, fetch_memo *e, int t)
 {
-    if (e->pending) locmap_count_add(&c->map, locmap_loc(&c->map, e->b, e->addr), e->addr, true, e->pending);
+    if (e->pending) {
+        block *b = code_block(c, e->addr, t);
+        locmap_count_add(&c->map, locmap_loc(&c->map, b, e->addr), e->addr, true, e->pending);
+    }
     e->pending = 0;
 }
 
 /* A fetch the memo does not know (or whose pending count is full). */
 /* The whole work of one fetch: touched bits, owners, count. */
-static inline __attribute__((always_inline)) block *fetch_full(ciat *c, uint32_t addr, int t)
+static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t addr, int t)
 {
     block *b = code_block(c, addr, t);
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     loc *l = locmap_loc(&c->map, b, addr);
     locmap_count_access(&c->map, b, l, addr, true, t);
-    return b;
 }
 
 static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)
 {
-    memo_flush(c, e);
-    e->b = fetch_full(c, addr, t);
+    memo_flush(c, e, t);
+    fetch_full(c, addr, t);
     e->addr = addr;
 }
 
@@ -349,7 +365,7 @@ static void run_flush(ciat *c, run_memo *e, int t)
 static void memo_flush_all(ciat *c)
 {
     for (size_t i = 0; i < (size_t)c->n * RUN_MEMO; i++) run_flush(c, &c->runs[i], (int)(i / RUN_MEMO));
-    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i]);
+    for (size_t i = 0; i < (size_t)c->n * FETCH_MEMO; i++) memo_flush(c, &c->memo[i], (int)(i / FETCH_MEMO));
 }
 
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The radix table: dir[addr >> top_shift] is an array of MID_BLOCKS block
- * headers (made when one of them is first touched; data NULL: not made), so
- * a block's header is found without another pointer to follow. */
-enum { MID_BITS = 10, MID_BLOCKS = 1 << MID_BITS };
+enum { MID_BITS = LOCMAP_MID_BITS, MID_BLOCKS = LOCMAP_MID_BLOCKS };
 
 void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
 {
@@ -88,8 +85,7 @@ static void new_block(locmap *m, block *b, uint32_t base)
 
 block *locmap_find(const locmap *m, uint32_t addr)
 {
-    block *mid = m->dir[addr >> m->top_shift];
-    block *b = mid ? &mid[(addr >> m->block_shift) & (MID_BLOCKS - 1)] : NULL;
+    block *b = locmap_header(m, addr);
     return b && b->data ? b : NULL;
 }
 
@@ -107,11 +103,6 @@ block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
 }
 
 /* ---- sparse blocks ---- */
-
-static uint32_t slot_of(uint32_t index, uint32_t cap)
-{
-    return (index * 0x9E3779B1u >> 16) & (cap - 1);
-}
 
 static void set_bits(uint64_t *bits, uint32_t from, uint32_t n)
 {
@@ -154,7 +145,7 @@ static void grow_table(block *b)
     sloc *t = b->data = new_table(b->cap);
     for (uint32_t i = 0; i < old_cap; i++) {
         if (old[i].index == SLOC_EMPTY) continue;
-        uint32_t j = slot_of(old[i].index, b->cap);
+        uint32_t j = locmap_slot_of(old[i].index, b->cap);
         while (t[j].index != SLOC_EMPTY) j = (j + 1) & (b->cap - 1);
         t[j] = old[i];
     }
@@ -166,7 +157,7 @@ static void grow_table(block *b)
 static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
 {
     sloc *t = b->data;
-    uint32_t j = slot_of(index, b->cap);
+    uint32_t j = locmap_slot_of(index, b->cap);
     for (; t[j].index != SLOC_EMPTY; j = (j + 1) & (b->cap - 1))
         if (t[j].index == index) return &t[j];
     if (4 * ((uint32_t)b->used + 1) > 3 * b->cap) {

@@ -129,6 +129,19 @@ static inline loc *locmap_dense_locs(const locmap *m, const block *b)
 
 block *locmap_block_slow(locmap *m, uint32_t addr, int thread);
 
+/* The radix table: dir[addr >> top_shift] is an array of LOCMAP_MID_BLOCKS
+ * block headers (made when one of them is first touched; data NULL: not
+ * made), so a block's header is found without another pointer to follow. */
+enum { LOCMAP_MID_BITS = 10, LOCMAP_MID_BLOCKS = 1 << LOCMAP_MID_BITS };
+
+/* The header slot of the block holding addr (its data NULL: not made), or
+ * NULL when none of its 4 MiB (with 4 KiB blocks) was touched. */
+static inline block *locmap_header(const locmap *m, uint32_t addr)
+{
+    block *mid = m->dir[addr >> m->top_shift];
+    return mid ? &mid[(addr >> m->block_shift) & (LOCMAP_MID_BLOCKS - 1)] : NULL;
+}
+
 /* The block holding addr (made on first touch). */
 static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 {
@@ -245,6 +258,49 @@ static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
 {
     *h->word |= h->mask;
     l->count++;
+}
+
+/* ---- prefetching (for a scheduler look-ahead: an access K records ahead) ----
+ *
+ * The state an access reads lies in memory the caches seldom hold when the
+ * accesses are irregular or the threads many: the block header (an array of
+ * them per 4 MiB of address space), then the block's data (the touched word
+ * and record of a dense block, the table slot of a sparse one). Both only
+ * hint at the caches: they change no state and read only memory the map
+ * owns (a prefetch of any address is safe), so an address never touched, or
+ * one touched before the access itself comes, is harmless.
+ *
+ * locmap_prefetch_block(m, addr): the header only (no load but the top
+ * directory's, which is small and hot); for far ahead.
+ * locmap_prefetch(m, addr): reads the header (so best after the first, or
+ * when headers stay cached) and fetches the data line the access will read.
+ * Both are always inlined: GCC finds a function whose only effect is a
+ * prefetch pure and drops the call before it would inline it. */
+static inline __attribute__((always_inline)) void locmap_prefetch_block(const locmap *m, uint32_t addr)
+{
+    const block *b = locmap_header(m, addr);
+    if (b) __builtin_prefetch(b);
+}
+
+/* Slot of location index in a sparse table of cap slots (a power of two). */
+static inline uint32_t locmap_slot_of(uint32_t index, uint32_t cap)
+{
+    return (index * 0x9E3779B1u >> 16) & (cap - 1);
+}
+
+static inline __attribute__((always_inline)) void locmap_prefetch(const locmap *m, uint32_t addr)
+{
+    const block *b = locmap_header(m, addr);
+    const void *data = b ? b->data : NULL;
+    if (!data) return;
+    uint32_t off = addr & (m->block_size - 1), index = off >> m->grain_shift;
+    /* read prefetches: a write hint (rw 1) compiles to nothing without PREFETCHW */
+    if (locmap_dense(b)) {
+        __builtin_prefetch(&locmap_dense_locs(m, b)[index]);
+        __builtin_prefetch((const uint64_t *)data + (off >> 6));
+    } else {
+        __builtin_prefetch(&((const sloc *)data)[locmap_slot_of(index, b->cap)]);
+    }
 }
 
 /* ---- reading the state (usage, final sharing, tests) ---- */

@@ -53,9 +53,6 @@ static void strings_merge(string_counts *into, const string_counts *from)
 
 void ciat_stats_add(thread_stats *into, const thread_stats *from)
 {
-    into->mem += from->mem;
-    into->loads += from->loads;
-    into->stores += from->stores;
     into->atomics += from->atomics;
     for (int i = 0; i < LOAD_CLASSES; i++) into->load_class[i] += from->load_class[i];
     for (int i = 0; i < STORE_CLASSES; i++) into->store_class[i] += from->store_class[i];
@@ -86,7 +83,7 @@ static bool degree_any(const degree_vec *v)
 
 bool ciat_stats_any(const thread_stats *s)
 {
-    if (s->mem || s->raw || s->war || s->waw || s->rar || s->load_strings.strings ||
+    if (stats_mem(s) || s->raw || s->war || s->waw || s->rar || s->load_strings.strings ||
         s->store_strings.strings || degree_any(&s->sharing) || degree_any(&s->invalidation))
         return true;
     if (s->calls)
@@ -203,24 +200,25 @@ void ciat_stats_report(report *r, int phase, int thread, const thread_stats *s, 
 {
     char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM], p4[REPORT_NUM], p5[REPORT_NUM],
          p6[REPORT_NUM], p7[REPORT_NUM], p8[REPORT_NUM], p9[REPORT_NUM];
+    uint64_t loads = stats_loads(s), stores = stats_stores(s), mem = stats_mem(s);
     report_line(r, phase, thread, 1, "mem", "total %" PRIu64 " loads %" PRIu64 " %s stores %" PRIu64
-                " %s atomics %" PRIu64 " %s", s->mem, s->loads, report_pct(p1, s->loads, s->mem),
-                s->stores, report_pct(p2, s->stores, s->mem), s->atomics, report_pct(p3, s->atomics, s->mem));
+                " %s atomics %" PRIu64 " %s", mem, loads, report_pct(p1, loads, mem),
+                stores, report_pct(p2, stores, mem), s->atomics, report_pct(p3, s->atomics, mem));
     const uint64_t *lc = s->load_class, *sc8 = s->store_class;
     report_line(r, phase, thread, 2, "loads", "byte %" PRIu64 " %s half %" PRIu64 " %s word %" PRIu64
                 " %s long %" PRIu64 " %s float %" PRIu64 " %s double %" PRIu64 " %s other %" PRIu64 " %s",
-                lc[0], report_pct(p1, lc[0], s->loads), lc[1], report_pct(p2, lc[1], s->loads),
-                lc[2], report_pct(p3, lc[2], s->loads), lc[3], report_pct(p4, lc[3], s->loads),
-                lc[4], report_pct(p5, lc[4], s->loads), lc[5], report_pct(p6, lc[5], s->loads),
-                lc[6], report_pct(p7, lc[6], s->loads));
+                lc[0], report_pct(p1, lc[0], loads), lc[1], report_pct(p2, lc[1], loads),
+                lc[2], report_pct(p3, lc[2], loads), lc[3], report_pct(p4, lc[3], loads),
+                lc[4], report_pct(p5, lc[4], loads), lc[5], report_pct(p6, lc[5], loads),
+                lc[6], report_pct(p7, lc[6], loads));
     report_line(r, phase, thread, 3, "stores", "zero %" PRIu64 " %s byte %" PRIu64 " %s half %" PRIu64
                 " %s three %" PRIu64 " %s word %" PRIu64 " %s long %" PRIu64 " %s float %" PRIu64
                 " %s double %" PRIu64 " %s other %" PRIu64 " %s",
-                sc8[0], report_pct(p1, sc8[0], s->stores), sc8[1], report_pct(p2, sc8[1], s->stores),
-                sc8[2], report_pct(p3, sc8[2], s->stores), sc8[3], report_pct(p4, sc8[3], s->stores),
-                sc8[4], report_pct(p5, sc8[4], s->stores), sc8[5], report_pct(p6, sc8[5], s->stores),
-                sc8[6], report_pct(p7, sc8[6], s->stores), sc8[7], report_pct(p8, sc8[7], s->stores),
-                sc8[8], report_pct(p9, sc8[8], s->stores));
+                sc8[0], report_pct(p1, sc8[0], stores), sc8[1], report_pct(p2, sc8[1], stores),
+                sc8[2], report_pct(p3, sc8[2], stores), sc8[3], report_pct(p4, sc8[3], stores),
+                sc8[4], report_pct(p5, sc8[4], stores), sc8[5], report_pct(p6, sc8[5], stores),
+                sc8[6], report_pct(p7, sc8[6], stores), sc8[7], report_pct(p8, sc8[7], stores),
+                sc8[8], report_pct(p9, sc8[8], stores));
     strings_line(r, phase, thread, 4, "load_strings", &s->load_strings);
     strings_line(r, phase, thread, 5, "store_strings", &s->store_strings);
     const istream_counts *is = &sc->is;

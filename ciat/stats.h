@@ -29,8 +29,12 @@ typedef struct call_counts {
     uint64_t count, time_us, bytes;
 } call_counts;
 
+/* Every load counts in one load class and every store in one store class (an
+ * atomic access in one of each), so an access bumps one counter (two for an
+ * atomic) and the totals of L01 are sums (stats_loads, stats_stores,
+ * stats_mem). */
 typedef struct thread_stats {
-    uint64_t mem, loads, stores, atomics;
+    uint64_t atomics;
     uint64_t load_class[LOAD_CLASSES];      /* byte half word long float double other */
     uint64_t store_class[STORE_CLASSES];    /* zero byte half three word long float double other */
     string_counts load_strings, store_strings;
@@ -39,6 +43,23 @@ typedef struct thread_stats {
     degree_vec sharing;                     /* S[k] */
     degree_vec invalidation;                /* I[k] */
 } thread_stats;
+
+static inline uint64_t stats_loads(const thread_stats *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < LOAD_CLASSES; i++) n += s->load_class[i];
+    return n;
+}
+
+static inline uint64_t stats_stores(const thread_stats *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < STORE_CLASSES; i++) n += s->store_class[i];
+    return n;
+}
+
+/* Data accesses: an atomic access is one access, a load and a store. */
+static inline uint64_t stats_mem(const thread_stats *s) { return stats_loads(s) + stats_stores(s) - s->atomics; }
 
 void ciat_stats_free(thread_stats *s);
 void ciat_stats_clear(thread_stats *s);

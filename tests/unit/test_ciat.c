@@ -316,6 +316,64 @@ START_TEST(locmap_memory_follows_locations)
 }
 END_TEST
 
+/* A digest of the whole map: every block's header and data, the per-thread
+ * block caches, the counts of blocks and bytes. */
+static void digest_block(void *ctx, const block *b)
+{
+    uint64_t *h = ctx;
+    const locmap *m = (const locmap *)h[1];
+    size_t n = locmap_dense(b) ? m->dense_bytes : b->cap * sizeof(sloc);
+    const unsigned char *p = b->data;
+    h[0] = h[0] * 31 + b->base + ((uint64_t)b->owner << 32) + ((uint64_t)b->accessor << 48) + b->cap + b->used + ((uint64_t)b->uses << 16);
+    for (size_t i = 0; i < n; i++) h[0] = h[0] * 1099511628211ull + p[i];
+}
+
+static uint64_t map_digest(const locmap *m)
+{
+    uint64_t h[2] = { 14695981039346656037ull, (uint64_t)(uintptr_t)m };
+    locmap_each(m, digest_block, h);
+    const unsigned char *c = (const unsigned char *)m->cache;
+    for (size_t i = 0; i < (size_t)m->nthreads * LOCMAP_CACHE * sizeof *m->cache; i++)
+        h[0] = h[0] * 1099511628211ull + c[i];
+    return h[0] ^ m->nblocks * 3 ^ m->ndense * 5 ^ locmap_bytes(m) * 7;
+}
+
+/* The prefetches a scheduler look-ahead may issue K records ahead change
+ * nothing: addresses of dense and sparse blocks, of headers whose block is
+ * not made, of 4 MiB regions never touched, anywhere in the address space
+ * (ASan checks that they read only what the map owns). */
+START_TEST(locmap_prefetch_is_harmless)
+{
+    rng_state = 77;
+    locmap m;
+    locmap_init(&m, 4096, 4, 2);
+    for (uint32_t a = 0x20000000u; a < 0x20002000u; a += 4) {     /* dense blocks */
+        block *b = locmap_block(&m, a, 0);
+        locmap_touch(&m, b, a, 4, false, 0);
+        locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 0);
+    }
+    for (uint32_t p = 0; p < 64; p++) {                             /* sparse blocks */
+        uint32_t a = 0x30000000u + p * 8192 + 4 * rnd(1024);
+        block *b = locmap_block(&m, a, 1);
+        locmap_touch(&m, b, a, 2, false, 1);
+        locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 1);
+    }
+    ck_assert_uint_gt(m.ndense, 0);
+    ck_assert_uint_gt(m.nblocks, m.ndense);
+    uint64_t before = map_digest(&m);
+    for (int i = 0; i < 200000; i++) {
+        uint32_t a = i % 4 == 0 ? rnd(UINT32_MAX) : i % 4 == 1 ? 0x20000000u + rnd(0x4000)
+                   : 0x30000000u + rnd(1u << 20);
+        locmap_prefetch_block(&m, a);
+        locmap_prefetch(&m, a);
+    }
+    locmap_prefetch(&m, UINT32_MAX);
+    locmap_prefetch(&m, 0);
+    ck_assert_uint_eq(map_digest(&m), before);
+    locmap_free(&m);
+}
+END_TEST
+
 /* Counts past 31 bits and locations used as data and code move to the
  * overflow table and come back whole. */
 START_TEST(locmap_spilled_counts)
@@ -420,6 +478,16 @@ START_TEST(stats_classes)
     ck_assert_uint_eq(b.calls[SMAIT_CT_READ].bytes, 200);
     ciat_stats_clear(&b);
     ck_assert(!ciat_stats_any(&b));
+    /* L01's totals are the class sums; an atomic access is one access, a load and a store */
+    thread_stats c = { 0 };
+    c.load_class[0] = 3;
+    c.load_class[6] = 4;
+    c.store_class[8] = 5;
+    c.atomics = 2;
+    ck_assert(ciat_stats_any(&c));
+    ck_assert_uint_eq(stats_loads(&c), 7);
+    ck_assert_uint_eq(stats_stores(&c), 5);
+    ck_assert_uint_eq(stats_mem(&c), 10);
     ciat_stats_free(&a);
     ciat_stats_free(&b);
 }
@@ -433,6 +501,7 @@ Suite *ciat_suite(void)
     tcase_add_loop_test(tc, locmap_random_against_reference, 0, (int)(sizeof map_cases / sizeof map_cases[0]));
     tcase_add_test(tc, locmap_memory_follows_locations);
     tcase_add_test(tc, locmap_spilled_counts);
+    tcase_add_test(tc, locmap_prefetch_is_harmless);
     suite_add_tcase(s, tc);
     tc = tcase_create("reader_sets");
     tcase_set_timeout(tc, 120);
