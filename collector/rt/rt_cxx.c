@@ -37,11 +37,13 @@ int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t *);
 int __wrap_pthread_rwlock_unlock(pthread_rwlock_t *);
 long __wrap_syscall(long, ...);
 
-#define ENTRY(f) { #f, (uintptr_t)__wrap_##f }
-static const struct {
+typedef struct redirection {
     const char *name;
     uintptr_t to;
-} redirect[] = {
+} redirection;
+
+#define ENTRY(f) { #f, (uintptr_t)__wrap_##f }
+static const redirection redirect[] = {
     ENTRY(pthread_create), ENTRY(pthread_join), ENTRY(pthread_detach),
     ENTRY(pthread_mutex_lock), ENTRY(pthread_mutex_unlock),
     ENTRY(pthread_cond_wait), ENTRY(pthread_cond_signal), ENTRY(pthread_cond_broadcast),
@@ -51,10 +53,7 @@ static const struct {
 };
 
 /* libomp starts its worker threads itself: their creation only (rt_omp.c). */
-static const struct {
-    const char *name;
-    uintptr_t to;
-} redirect_omp[] = {
+static const redirection redirect_omp[] = {
     { "pthread_create", (uintptr_t)rt_omp_pthread_create },
 };
 
@@ -107,15 +106,11 @@ static void patch_relocs(lib *l, const ElfW(Rela) *r, size_t bytes)
         if (type != REL_JUMP_SLOT && type != REL_GLOB_DAT)
             continue;
         const char *name = l->strtab + l->symtab[REL_SYM(r[i].r_info)].st_name;
-        if (l->omp) {
-            for (size_t k = 0; k < sizeof redirect_omp / sizeof redirect_omp[0]; k++)
-                if (!strcmp(name, redirect_omp[k].name))
-                    patch(l, l->base + r[i].r_offset, redirect_omp[k].to);
-            continue;
-        }
-        for (size_t k = 0; k < sizeof redirect / sizeof redirect[0]; k++)
-            if (!strcmp(name, redirect[k].name))
-                patch(l, l->base + r[i].r_offset, redirect[k].to);
+        const redirection *to = l->omp ? redirect_omp : redirect;
+        size_t n = l->omp ? sizeof redirect_omp / sizeof redirect_omp[0] : sizeof redirect / sizeof redirect[0];
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(name, to[k].name))
+                patch(l, l->base + r[i].r_offset, to[k].to);
     }
 }
 
