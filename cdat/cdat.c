@@ -625,7 +625,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
     c->show_classes = r->miss_classes;
-    c->attr_on = r->attr.by_code || r->attr.by_data || r->miss_trace;
+    c->attr_on = attr_options_any(&r->attr) || r->miss_trace;
     if (r->miss_classes || c->attr_on) {
         c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
         c->m.mc = c->mc;
@@ -750,7 +750,7 @@ static void machine_free(cdat *c)
     mc_free(c->mc);
     attr_free(c->acode);
     attr_free(c->adata);
-    if (c->pcs.pc) attr_pcs_free(&c->pcs);
+    attr_pcs_free(&c->pcs);
     placement_free(&c->pl);
     memusage_free(&c->mu);
     config_free(&c->cfg);
@@ -933,7 +933,7 @@ int main(int argc, char **argv)
     attr_options_check(&r.attr);
 
     tool_open(&t, t.ops, ntrace);
-    if (r.attr.by_code || r.attr.by_data) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
+    if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
     cdat *m = xcalloc((size_t)njobs, sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
     for (int k = 0; k < njobs; k++) {

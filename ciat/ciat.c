@@ -239,15 +239,6 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     if (size) locmap_cache_note(&c->map, b, t);   /* for on_mem's inline part */
 }
 
-/* The memory hook. Its inline part handles the common access that changes no
- * sharing state: a load or store in the location map's fast case
- * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
- * location the thread already owns or that are shared, a data count), a load
- * of a value the thread wrote or already read, a store to a location it wrote
- * and nobody read since (a load after stores, or a store after loads, ends
- * the thread's string on the way: fast_switch). It checks all that
- * before it changes anything and leaves every other access to on_mem_slow (a
- * tail call), so it needs few registers and no stack frame. */
 /* What on_mem's inline part changes: the access's class counter, its
  * thread's string, its touched bits and count. */
 static inline void fast_commit(ciat *c, int t, uint32_t f1, const locmap_hit *h, loc *l)
@@ -272,6 +263,15 @@ static __attribute__((noinline)) void fast_switch(ciat *c, int t, uint32_t f1, u
     fast_commit(c, t, f1, &h, l);
 }
 
+/* The memory hook. Its inline part handles the common access that changes no
+ * sharing state: a load or store in the location map's fast case
+ * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
+ * location the thread already owns or that are shared, a data count), a load
+ * of a value the thread wrote or already read, a store to a location it wrote
+ * and nobody read since (a load after stores, or a store after loads, ends
+ * the thread's string on the way: fast_switch). It checks all that
+ * before it changes anything and leaves every other access to on_mem_slow (a
+ * tail call), so it needs few registers and no stack frame. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     ciat *c = ctx;
@@ -629,7 +629,7 @@ int main(int argc, char **argv)
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (c.o.attr.by_code || c.o.attr.by_data) {
+    if (attr_options_any(&c.o.attr)) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
         if (c.o.attr.by_code) c.acode = attr_new(3, fig_names);
         if (c.o.attr.by_data) c.adata = attr_new(3, fig_names);
@@ -741,7 +741,7 @@ int main(int argc, char **argv)
     attr_free(c.acode);
     attr_free(c.adata);
     attr_map_free(c.amap);
-    if (c.pcs.pc) attr_pcs_free(&c.pcs);
+    attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

@@ -321,5 +321,5 @@ void attr_pcs_free(attr_pcs *p)
 
 void attr_options_check(const attr_options *o)
 {
-    if (o->map_path && !o->by_code && !o->by_data) diag_usage_error("--map works only with --by-code or --by-data");
+    if (o->map_path && !attr_options_any(o)) diag_usage_error("--map works only with --by-code or --by-data");
 }

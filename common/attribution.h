@@ -59,7 +59,7 @@ typedef struct attr_pcs {
 } attr_pcs;
 
 void attr_pcs_init(attr_pcs *p, int nthreads);
-void attr_pcs_free(attr_pcs *p);
+void attr_pcs_free(attr_pcs *p);           /* also one never made (all zero) */
 
 static inline void attr_pcs_fetch(attr_pcs *p, int t, uint64_t clock, uint32_t addr)
 {
@@ -93,6 +93,9 @@ typedef struct attr_options {
     { { "map", 0, NULL, OPT_STRING, "FILE", (target), NULL, 0, 0,                                           \
         "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;" \
         " without one, addresses)" }, "map", NULL, true }
+
+/* --by-code or --by-data given. */
+static inline bool attr_options_any(const attr_options *o) { return o->by_code || o->by_data; }
 
 void attr_options_check(const attr_options *o);
 

@@ -195,6 +195,9 @@ START_TEST(pc_tracker)
     ck_assert_uint_eq(attr_pcs_at(&p, 0, 0x100000000u), 0x100000000u);
     attr_pcs_free(&p);
     ck_assert_ptr_null(p.pc);
+    attr_pcs none = { 0 };                                     /* attribution off: never made */
+    attr_pcs_free(&none);
+    ck_assert_ptr_null(none.clock);
 }
 END_TEST
 
