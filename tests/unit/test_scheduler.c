@@ -1189,20 +1189,24 @@ static void one_run(const run_spec *rs, coverage *cov)
     }
 
     /* The real scheduler. */
-    static const size_t buffers[] = { 0, 12, 13, 31, 200 };
+    /* 1 << 16 holds any generated trace whole (the ahead hook must then show
+     * every record); the others make refills fall anywhere. */
+    enum { WHOLE = 1 << 16 };
+    static const size_t buffers[] = { WHOLE, 12, 13, 31, 200 };
     trace_set ts;
     trace_set_from_prefix(&ts, prefix);
     /* quiet: random sets have idle threads, whose empty traces would each
      * be warned of (thousands of lines); the warnings are not under test. */
     trace_reader_opts ro = { .order = order, .lenient = lenient,
                              .buffer_records = buffers[rbelow(&r, 5)], .quiet = true };
+    for (int i = 0; i < P; i++) ck_assert_uint_lt(t[i].n, WHOLE);
     trace_reader **rd = trace_set_open(&ts, &ro);
     evlog got = { 0 };
     /* The ahead hook, half of the time, at a distance of 1 to 64 records
      * (its own generator: the other choices stay as they were). */
     rng ra = { r.s ^ 0xa5a5a5a5a5a5a5a5ull };
     static const unsigned distances[] = { 1, 2, 3, 7, 16, 64 };
-    real_ctx ctx = { .log = &got, .rd = rd, .recs = t, .whole_buffer = ro.buffer_records == 0, .ahead_open = -1,
+    real_ctx ctx = { .log = &got, .rd = rd, .recs = t, .whole_buffer = ro.buffer_records == WHOLE, .ahead_open = -1,
                      .ahead = rchance(&ra, 50) ? distances[rbelow(&ra, 6)] : 0 };
     sched_hooks h = {
         .ctx = &ctx, .fetch = h_fetch, .mem = h_record, .call = h_call, .branch = h_record,
