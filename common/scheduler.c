@@ -486,6 +486,118 @@ static uint64_t run_thread(scheduler *s, int t)
     return done;
 }
 
+/* The queue after the threads mv[0..n) of a round went on to their clocks,
+ * in that order (the level at base still holds the round's whole set). */
+static void round_flush(scheduler *s, const int *mv, int n)
+{
+    for (int i = 0; i < n; i++) cq_update(&s->q, mv[i], s->th[mv[i]].clock);
+}
+
+/* Lockstep rounds, when every queued thread is tied at base (the usual state
+ * of code that runs the same loop in every thread). The rule then goes
+ * through the tied threads in cyclic order after prev, one record each: a
+ * thread whose record leaves its clock at base stays tied and comes again
+ * after the others (it is then the previous thread), one whose clock moved
+ * leaves the level, and the last one left, alone at base, runs up to the
+ * smallest clock of the others. A ring of the tied threads, in the order the
+ * rule takes them, does exactly that. When all end the round at one clock,
+ * that clock's level is the same set, in cyclic order after the thread that
+ * ran last: the next round, without the queue. So the queue is written once
+ * per round, not once per record. Clocks that differ after a round write the
+ * moves made (in the order made) into the queue, which is then exact, and
+ * hand back to run_levels' loop with prev the thread run last. Returns false
+ * when a call record or the end of a trace stopped a thread, handled here as
+ * run_levels handles it (the caller returns). */
+static inline __attribute__((always_inline)) bool
+run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool look)
+{
+    clock_queue *q = &s->q;
+    int *sorted = s->round_sorted, *ring = s->round_ring, *mv = s->round_moved;
+    uint64_t *set = s->round_set;
+    const uint64_t *level = cq_bucket(q, q->base);
+    int n = 0, start = 0;       /* the set in thread order; where the cyclic order starts */
+    for (int w = 0; w < words; w++) {
+        set[w] = level[w];
+        for (uint64_t m = set[w]; m; m &= m - 1) {
+            int t = (w << 6) + __builtin_ctzll(m);
+            if (t <= *prev) start = n + 1;
+            sorted[n++] = t;
+        }
+    }
+    const smait_raw *rec;
+    int t, nmv;
+    thread *x;
+    for (;;) {
+        const uint64_t base = q->base;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        if (start == n) start = 0;
+        for (int i = 0; i < n; i++) ring[i] = start + i < n ? start + i : start + i - n;
+        int head = 0, size = n, at;     /* ring: indices into sorted, from head on */
+        nmv = 0;
+        while (size > 1) {
+            at = ring[head];
+            head = head + 1 == n ? 0 : head + 1;
+            size--;
+            t = sorted[at];
+            x = &s->th[t];
+            *prev = t;
+            rec = trace_reader_next(x->r);
+            if (!rec || is_call(rec)) goto stopped;
+            if (look) look_ahead(s, x, t);
+            exec_record(s, x, t, rec);
+            if (words > 1) trace_reader_prefetch(x->r, 128);
+            x->records++;
+            (*done)++;
+            if (x->clock == base) {     /* still tied: after the others */
+                int tail = head + size;
+                ring[tail >= n ? tail - n : tail] = at;
+                size++;
+                continue;
+            }
+            mv[nmv++] = t;
+            lo = x->clock < lo ? x->clock : lo;
+            hi = x->clock > hi ? x->clock : hi;
+        }
+        /* The last one, alone at base: up to the others' smallest clock. */
+        at = ring[head];
+        t = sorted[at];
+        x = &s->th[t];
+        *prev = t;
+        uint64_t k = run_records(s, x, t, lo, &rec, look);
+        if (words > 1) trace_reader_prefetch(x->r, 128);
+        x->records += k;
+        *done += k;
+        if (x->clock != base) mv[nmv++] = t;
+        if (!rec || is_call(rec)) goto stopped;
+        if (x->clock != lo || hi != lo) {   /* apart: the queue takes over */
+            round_flush(s, mv, nmv);
+            return true;
+        }
+        /* All at clock lo: its level is the same set, next after t. */
+        uint64_t *from = cq_bucket(q, base), *to = cq_bucket(q, lo);
+        for (int w = 0; w < words; w++) from[w] = 0;
+        for (int w = 0; w < words; w++) to[w] = set[w];
+        uint32_t i0 = (uint32_t)(base & (q->window - 1)), i1 = (uint32_t)(lo & (q->window - 1));
+        q->occupied[i0 >> 6] &= ~(1ull << (i0 & 63));
+        q->occupied[i1 >> 6] |= 1ull << (i1 & 63);
+        q->base = lo;
+        for (int i = 0; i < n; i++) q->clock[sorted[i]] = lo;
+        start = at + 1;
+    }
+stopped:
+    /* A call record or the end of thread t's trace: as run_levels. */
+    round_flush(s, mv, nmv);
+    s->prev = t;
+    if (rec) {
+        x->records++;
+        (*done)++;
+        handle_call(s, t, rec);
+    } else {
+        end_of_trace(s, t);
+    }
+    return false;
+}
+
 /* Scheduling loop with the queue's hot state in registers; the same rule as
  * cq_pick + run_thread: while threads tie at the smallest clock, each pick
  * runs exactly one record; a thread alone at the smallest clock runs until it
@@ -509,6 +621,11 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
         if (words == 1 ? !tied : !ntied) {      /* this clock is done: on to the next */
             if (!cq_level_next(q)) break;
             continue;
+        }
+        if (!q->heap_len && (words == 1 ? (tied & (tied - 1)) && __builtin_popcountll(tied) == q->in_buckets
+                                        : ntied > 1 && ntied == q->in_buckets)) {
+            if (!run_rounds(s, words, &done, &prev, look)) return done;
+            continue;                   /* the queue is exact: from the top */
         }
         /* The threads at this clock, in registers until the level is done. */
         while (words == 1 ? tied != 0 : ntied != 0) {
@@ -685,6 +802,10 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
         istream_init(&s->th[t].is);
     }
     cq_init(&s->q, s->n);
+    s->round_sorted = xcalloc(3 * (size_t)s->n, sizeof *s->round_sorted);
+    s->round_ring = s->round_sorted + s->n;
+    s->round_moved = s->round_ring + s->n;
+    s->round_set = xcalloc((size_t)s->q.words, sizeof *s->round_set);
     if (opts) s->o = *opts;
     else s->o.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;
     if (hooks) s->h = *hooks;
@@ -703,6 +824,8 @@ void sched_free(scheduler *s)
     free(s->th);
     sync_table_free(&s->sync);
     free(s->unmodelled);
+    free(s->round_sorted);
+    free(s->round_set);
     progress_free(s->progress);
     free(s);
 }
