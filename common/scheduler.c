@@ -486,11 +486,13 @@ static uint64_t run_thread(scheduler *s, int t)
     return done;
 }
 
-/* The queue after the threads mv[0..n) of a round went on to their clocks,
- * in that order (the level at base still holds the round's whole set). */
-static void round_flush(scheduler *s, const int *mv, int n)
+/* The queue when rounds end: the set's n threads sorted[] are queued at
+ * base (their queued clocks were left as they were when the rounds began),
+ * then mv[0..nmv) of them went on to their clocks, in that order. */
+static void round_flush(scheduler *s, const int *sorted, int n, const int *mv, int nmv)
 {
-    for (int i = 0; i < n; i++) cq_update(&s->q, mv[i], s->th[mv[i]].clock);
+    for (int i = 0; i < n; i++) s->q.clock[sorted[i]] = s->q.base;
+    for (int i = 0; i < nmv; i++) cq_update(&s->q, mv[i], s->th[mv[i]].clock);
 }
 
 /* Lockstep rounds, when every queued thread is tied at base (the usual state
@@ -499,20 +501,22 @@ static void round_flush(scheduler *s, const int *mv, int n)
  * thread whose record leaves its clock at base stays tied and comes again
  * after the others (it is then the previous thread), one whose clock moved
  * leaves the level, and the last one left, alone at base, runs up to the
- * smallest clock of the others. A ring of the tied threads, in the order the
- * rule takes them, does exactly that. When all end the round at one clock,
- * that clock's level is the same set, in cyclic order after the thread that
- * ran last: the next round, without the queue. So the queue is written once
- * per round, not once per record. Clocks that differ after a round write the
- * moves made (in the order made) into the queue, which is then exact, and
- * hand back to run_levels' loop with prev the thread run last. Returns false
- * when a call record or the end of a trace stopped a thread, handled here as
- * run_levels handles it (the caller returns). */
+ * smallest clock of the others. Taking the threads in cyclic order (a window
+ * of the set listed twice) and then those that stayed, first in first out,
+ * does exactly that. When all end the round at one clock, that clock's level
+ * is the same set, in cyclic order after the thread that ran last: the next
+ * round, without the queue. So the queue is written once per round (the set
+ * moves to the new clock; the threads' queued clocks when the rounds end),
+ * not once per record. Clocks that differ after a round write the moves made
+ * (in the order made) into the queue, which is then exact, and hand back to
+ * run_levels' loop with prev the thread run last. Returns false when a call
+ * record or the end of a trace stopped a thread, handled here as run_levels
+ * handles it (the caller returns). */
 static inline __attribute__((always_inline)) bool
 run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool look)
 {
     clock_queue *q = &s->q;
-    int *sorted = s->round_sorted, *ring = s->round_ring, *mv = s->round_moved;
+    int *twice = s->round_sorted, *stayed = s->round_stayed, *mv = s->round_moved;
     uint64_t *set = s->round_set;
     const uint64_t *level = cq_bucket(q, q->base);
     int n = 0, start = 0;       /* the set in thread order; where the cyclic order starts */
@@ -521,24 +525,30 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
         for (uint64_t m = set[w]; m; m &= m - 1) {
             int t = (w << 6) + __builtin_ctzll(m);
             if (t <= *prev) start = n + 1;
-            sorted[n++] = t;
+            twice[n++] = t;
         }
     }
+    for (int i = 0; i < n; i++) twice[n + i] = twice[i];
+    if (start == n) start = 0;
     const smait_raw *rec;
     int t, nmv;
     thread *x;
     for (;;) {
         const uint64_t base = q->base;
         uint64_t lo = UINT64_MAX, hi = 0;
-        if (start == n) start = 0;
-        for (int i = 0; i < n; i++) ring[i] = start + i < n ? start + i : start + i - n;
-        int head = 0, size = n, at;     /* ring: indices into sorted, from head on */
+        /* Next: twice[start + next] while next < n, then stayed[] from head. */
+        int next = 0, head = 0, nstayed = 0, left = n, at;
         nmv = 0;
-        while (size > 1) {
-            at = ring[head];
-            head = head + 1 == n ? 0 : head + 1;
-            size--;
-            t = sorted[at];
+        while (left > 1) {
+            if (next < n) {
+                at = start + next++;
+            } else {
+                at = stayed[head];
+                head = head + 1 == n ? 0 : head + 1;
+                nstayed--;
+            }
+            left--;
+            t = twice[at];
             x = &s->th[t];
             *prev = t;
             rec = trace_reader_next(x->r);
@@ -549,9 +559,10 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
             x->records++;
             (*done)++;
             if (x->clock == base) {     /* still tied: after the others */
-                int tail = head + size;
-                ring[tail >= n ? tail - n : tail] = at;
-                size++;
+                int tail = head + nstayed;
+                stayed[tail >= n ? tail - n : tail] = at;
+                nstayed++;
+                left++;
                 continue;
             }
             mv[nmv++] = t;
@@ -559,8 +570,8 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
             hi = x->clock > hi ? x->clock : hi;
         }
         /* The last one, alone at base: up to the others' smallest clock. */
-        at = ring[head];
-        t = sorted[at];
+        at = next < n ? start + next : stayed[head];
+        t = twice[at];
         x = &s->th[t];
         *prev = t;
         uint64_t k = run_records(s, x, t, lo, &rec, look);
@@ -570,7 +581,7 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
         if (x->clock != base) mv[nmv++] = t;
         if (!rec || is_call(rec)) goto stopped;
         if (x->clock != lo || hi != lo) {   /* apart: the queue takes over */
-            round_flush(s, mv, nmv);
+            round_flush(s, twice, n, mv, nmv);
             return true;
         }
         /* All at clock lo: its level is the same set, next after t. */
@@ -581,12 +592,11 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
         q->occupied[i0 >> 6] &= ~(1ull << (i0 & 63));
         q->occupied[i1 >> 6] |= 1ull << (i1 & 63);
         q->base = lo;
-        for (int i = 0; i < n; i++) q->clock[sorted[i]] = lo;
-        start = at + 1;
+        start = at + 1 >= n ? at + 1 - n : at + 1;
     }
 stopped:
     /* A call record or the end of thread t's trace: as run_levels. */
-    round_flush(s, mv, nmv);
+    round_flush(s, twice, n, mv, nmv);
     s->prev = t;
     if (rec) {
         x->records++;
@@ -802,9 +812,9 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
         istream_init(&s->th[t].is);
     }
     cq_init(&s->q, s->n);
-    s->round_sorted = xcalloc(3 * (size_t)s->n, sizeof *s->round_sorted);
-    s->round_ring = s->round_sorted + s->n;
-    s->round_moved = s->round_ring + s->n;
+    s->round_sorted = xcalloc(4 * (size_t)s->n, sizeof *s->round_sorted);
+    s->round_stayed = s->round_sorted + 2 * (size_t)s->n;
+    s->round_moved = s->round_stayed + s->n;
     s->round_set = xcalloc((size_t)s->q.words, sizeof *s->round_set);
     if (opts) s->o = *opts;
     else s->o.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;

@@ -54,10 +54,10 @@ struct scheduler {
     bool traces_sync;           /* trace 0 begins with start_trace sync=1 */
     sync_table sync;            /* releases replayed, per (key space, key) */
     uint64_t *unmodelled;       /* [cause * n + thread], allocated at the first one */
-    /* Lockstep rounds (run_rounds): the tied threads in thread order, a ring
-     * of them (indices into round_sorted) in the order the rule takes them,
-     * the ones that moved on in the order they did, and their set. */
-    int *round_sorted, *round_ring, *round_moved;
+    /* Lockstep rounds (run_rounds): the tied threads in thread order, listed
+     * twice; those that stayed at base in a round (a ring of indices into
+     * round_sorted); those that moved on, in the order they did; their set. */
+    int *round_sorted, *round_stayed, *round_moved;
     uint64_t *round_set;
 };
 
