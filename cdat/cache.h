@@ -81,13 +81,16 @@ static inline cache_state cache_hit(cache *c, uint32_t line)
     if (c->hashed) return CS_INVALID;
     uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
     uint32_t tag = (line << 2) | 1, e = s[0];
-    if (e - tag < 3u) return (cache_state)(e & 3);
-    if (c->ways < 2) return CS_INVALID;
+    if (c->ways < 2) return e - tag < 3u ? (cache_state)(e & 3) : CS_INVALID;
+    /* Which of the two ways holds the line is as good as random on many
+     * footprints: no branch on it. Both entries are written back, swapped
+     * when the second holds the line (valid entries stay packed). */
     uint32_t e1 = s[1];
-    if (e1 - tag >= 3u) return CS_INVALID;
-    s[1] = e;                   /* the second becomes the first: valid entries stay packed */
-    s[0] = e1;
-    return (cache_state)(e1 & 3);
+    uint32_t hit0 = e - tag < 3u, hit1 = e1 - tag < 3u;
+    uint32_t swap = (e ^ e1) & -hit1;       /* masks: GCC turns ?: back into branches */
+    s[0] = e ^ swap;
+    s[1] = e1 ^ swap;
+    return (cache_state)((e ^ swap) & 3 & -(hit0 | hit1));
 }
 
 /* The owner's reference: state of line, and on a hit the line becomes the
@@ -100,11 +103,43 @@ static inline cache_state cache_access(cache *c, uint32_t line)
     return st != CS_INVALID ? st : cache_access_slow(c, line);
 }
 
+/* cache_access after cache_hit found nothing: the rest of the set. A set of
+ * at most two ways has none (cache_hit looked at both), so then only the
+ * line is remembered for the fill. */
+static inline cache_state cache_access_rest(cache *c, uint32_t line)
+{
+    if (!c->hashed && c->ways <= 2) {
+        c->absent = line;
+        return CS_INVALID;
+    }
+    return cache_access_slow(c, line);
+}
+
 /* Put line in the cache in state st (not CS_INVALID) as the most recently used
  * of its set. When the set was full, its least recently used line is evicted:
  * returns true with *victim and *victim_state (either pointer may be NULL).
  * If line is already present it only gets st and becomes MRU (no victim). */
-bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
+bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
+static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
+{
+    /* The usual fill, inline: after a miss (cache_access_slow remembered the
+     * line), in a full set of the array layout of up to 16 ways: the LRU way
+     * goes, the others move down one. */
+    if (!c->hashed && line == c->absent && c->ways <= 16) {
+        uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
+        unsigned last = c->ways - 1;
+        uint32_t e = s[last];
+        if (e != 0) {
+            c->absent = UINT32_MAX;
+            if (victim) *victim = e >> 2;
+            if (victim_state) *victim_state = (cache_state)(e & 3);
+            for (unsigned j = last; j > 0; j--) s[j] = s[j - 1];
+            s[0] = line << 2 | (uint32_t)st;
+            return true;
+        }
+    }
+    return cache_fill_slow(c, line, st, victim, victim_state);
+}
 
 /* The line a fill of the absent line would evict: when line's set is full,
  * the state of its least recently used line (*victim); else CS_INVALID. */

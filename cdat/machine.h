@@ -121,6 +121,25 @@ static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
     return st == CS_DIRTY || (st != CS_INVALID && kind == MACH_LOAD);
 }
 
+/* mach_hit for a data reference, split so that a miss does not look again:
+ * mach_data_probe gives the line's state among the two most recently used
+ * lines of its set (CS_INVALID: not there), mach_data_hits whether that
+ * state is a hit needing no transaction (a load of a present line, a store
+ * to a dirty one), and mach_data_rest does the rest of a reference that it
+ * did not make a hit, exactly as mach_load or mach_store would (protocol.c;
+ * a unit test compares them). */
+static inline cache_state mach_data_probe(machine *m, int cpu, uint32_t line)
+{
+    return cache_hit(&m->p[cpu].d, line);
+}
+
+static inline bool mach_data_hits(cache_state st, bool store)
+{
+    return (unsigned)st + (store ? 0 : 2) >= 3;      /* a store: dirty; a load: any valid state */
+}
+
+mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st);
+
 /* A hint some records ahead of a reference to line: start loading the
  * line's directory code, which a miss reads first (a random access into a
  * map of a byte per line: a host cache miss on a large footprint). Nothing

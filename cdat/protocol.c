@@ -117,11 +117,11 @@ static inline bool hs_meets(const holder_set *a, const holder_set *b)
 }
 
 /* Where the holders of h other than except are: on node, else on home, else elsewhere. */
-static mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
+static inline mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
 {
     holder_set o = *h;
     if (except >= 0) hs_del(&o, (unsigned)except);
-    if (hs_empty(&o)) return PRES_NONE;
+    if (__builtin_expect(hs_empty(&o), 1)) return PRES_NONE;
     if (hs_meets(&o, &m->node_slots[node])) return PRES_LOCAL;
     return hs_meets(&o, &m->node_slots[home]) ? PRES_HOME : PRES_REMOTE;
 }
@@ -138,7 +138,7 @@ static inline int line_home(machine *m, uint32_t line, int req_node)
     return h == PLACE_REPLICATED ? req_node : h;
 }
 
-static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
+static inline __attribute__((always_inline)) void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
                       const dir_view *e, uint8_t code)
 {
     mach_seq *s = &m->seq;
@@ -515,6 +515,21 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     r.source = m->seq.source;
     fill(m, cpu, clock, line, kind, pst, &r);
     return r;
+}
+
+mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st)
+{
+    cache *d = &m->p[cpu].d;
+    /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
+    if (st == CS_INVALID) st = cache_access_rest(d, line);
+    if (st == CS_INVALID) return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
+    /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
+    if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (st == CS_EXCLUSIVE) {
+        cache_set_mru_state(d, line, CS_DIRTY);
+        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    }
+    return mach_upgrade(m, cpu, clock, line);
 }
 
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
