@@ -81,16 +81,13 @@ static inline cache_state cache_hit(cache *c, uint32_t line)
     if (c->hashed) return CS_INVALID;
     uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
     uint32_t tag = (line << 2) | 1, e = s[0];
-    if (c->ways < 2) return e - tag < 3u ? (cache_state)(e & 3) : CS_INVALID;
-    /* Which of the two ways holds the line is as good as random on many
-     * footprints: no branch on it. Both entries are written back, swapped
-     * when the second holds the line (valid entries stay packed). */
+    if (e - tag < 3u) return (cache_state)(e & 3);
+    if (c->ways < 2) return CS_INVALID;
     uint32_t e1 = s[1];
-    uint32_t hit0 = e - tag < 3u, hit1 = e1 - tag < 3u;
-    uint32_t swap = (e ^ e1) & -hit1;       /* masks: GCC turns ?: back into branches */
-    s[0] = e ^ swap;
-    s[1] = e1 ^ swap;
-    return (cache_state)((e ^ swap) & 3 & -(hit0 | hit1));
+    if (e1 - tag >= 3u) return CS_INVALID;
+    s[1] = e;                   /* the second becomes the first: valid entries stay packed */
+    s[0] = e1;
+    return (cache_state)(e1 & 3);
 }
 
 /* The owner's reference: state of line, and on a hit the line becomes the
