@@ -130,7 +130,8 @@ static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t 
             c->absent = UINT32_MAX;
             if (victim) *victim = e >> 2;
             if (victim_state) *victim_state = (cache_state)(e & 3);
-            for (unsigned j = last; j > 0; j--) s[j] = s[j - 1];
+            if (last == 1) s[1] = s[0];
+            else for (unsigned j = last; j > 0; j--) s[j] = s[j - 1];
             s[0] = line << 2 | (uint32_t)st;
             return true;
         }

@@ -303,9 +303,7 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
         bug(m, victim, "a returned line is not recorded as the processor's");
     seq_begin(m, cpu, node, clock, victim, home, e, code);
     tx_requester(m, code);
-    e->state = DIR_IDLE;
-    hs_clear(&e->holders);
-    dir_store(&m->dir, victim, code_at, e);
+    dir_store_simple(&m->dir, victim, code_at, DIR_IDLE, 0);
     emit(m);
 }
 
@@ -488,6 +486,13 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
         m->seq.critical = 2;
         m->seq.source = (int8_t)memory_source(m);
+        if (pst != CS_SHARED) {         /* the commonest miss: the line is now the requester's alone */
+            dir_store_simple(&m->dir, line, code_at, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
+            emit(m);
+            r.source = m->seq.source;
+            fill(m, cpu, clock, line, kind, pst, &r);
+            return r;
+        }
         set_view(e, pst, (unsigned)cpu, -1);
     } else if (st == DIR_SHARED) {
         m->seq.source = (int8_t)memory_source(m);
