@@ -138,7 +138,20 @@ static inline bool mach_data_hits(cache_state st, bool store)
     return (unsigned)st + (store ? 0 : 2) >= 3;      /* a store: dirty; a load: any valid state */
 }
 
-mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st);
+static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st)
+{
+    cache *d = &m->p[cpu].d;
+    /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
+    if (st == CS_INVALID) st = cache_access_rest(d, line);
+    if (st == CS_INVALID) return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
+    /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
+    if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (st == CS_EXCLUSIVE) {
+        cache_set_mru_state(d, line, CS_DIRTY);
+        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    }
+    return mach_upgrade(m, cpu, clock, line);
+}
 
 /* A hint some records ahead of a reference to line: start loading the
  * line's directory code, which a miss reads first (a random access into a

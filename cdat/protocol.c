@@ -522,21 +522,6 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     return r;
 }
 
-mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st)
-{
-    cache *d = &m->p[cpu].d;
-    /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
-    if (st == CS_INVALID) st = cache_access_rest(d, line);
-    if (st == CS_INVALID) return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
-    /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
-    if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
-    if (st == CS_EXCLUSIVE) {
-        cache_set_mru_state(d, line, CS_DIRTY);
-        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
-    }
-    return mach_upgrade(m, cpu, clock, line);
-}
-
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
     mach_ref r = { REF_UPGRADE, SRC_NONE, 0 };
