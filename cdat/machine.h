@@ -8,9 +8,11 @@
  * reference returns whether it hit, missed or upgraded and where a miss was
  * satisfied from. The rules, case by case, are in docs/cdat-protocol.md.
  *
- * The common case, a cache hit, is inline below (mach_hit, then mach_fetch,
- * mach_load, mach_store) and touches only the processor's cache; everything
- * else is in protocol.c. */
+ * The common case, a cache hit, is inline below (mach_hit, mach_data_probe
+ * and mach_data_hits, then mach_fetch, mach_load, mach_store) and touches
+ * only the processor's cache; a data reference that is not such a hit goes on
+ * from what the check found (mach_data_rest); everything else is in
+ * protocol.c. */
 #ifndef DSM_CDAT_MACHINE_H
 #define DSM_CDAT_MACHINE_H
 
