@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE_NIL UINT32_MAX
+#define CACHE_NIL UINT32_MAX       /* also cache.h's "no absent line" */
 
 /* One line of the hashed layout: 16 bytes, so a lookup touches one host cache line. */
 struct cache_slot {
@@ -208,7 +208,7 @@ cache_state cache_access_slow(cache *c, uint32_t line)
     return entry_state(c->slot[i].entry);
 }
 
-bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
+bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
 {
     assert(st != CS_INVALID && line < (1u << 30));
     if (!c->hashed) {

@@ -100,11 +100,44 @@ static inline cache_state cache_access(cache *c, uint32_t line)
     return st != CS_INVALID ? st : cache_access_slow(c, line);
 }
 
+/* cache_access after cache_hit found nothing: the rest of the set. A set of
+ * at most two ways has none (cache_hit looked at both), so then only the
+ * line is remembered for the fill. */
+static inline cache_state cache_access_rest(cache *c, uint32_t line)
+{
+    if (!c->hashed && c->ways <= 2) {
+        c->absent = line;
+        return CS_INVALID;
+    }
+    return cache_access_slow(c, line);
+}
+
 /* Put line in the cache in state st (not CS_INVALID) as the most recently used
  * of its set. When the set was full, its least recently used line is evicted:
  * returns true with *victim and *victim_state (either pointer may be NULL).
  * If line is already present it only gets st and becomes MRU (no victim). */
-bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
+bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
+static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
+{
+    /* The usual fill, inline: after a miss (cache_access_slow remembered the
+     * line), in a full set of the array layout of up to 16 ways: the LRU way
+     * goes, the others move down one. */
+    if (!c->hashed && line == c->absent && c->ways <= 16) {
+        uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
+        unsigned last = c->ways - 1;
+        uint32_t e = s[last];
+        if (e != 0) {
+            c->absent = UINT32_MAX;
+            if (victim) *victim = e >> 2;
+            if (victim_state) *victim_state = (cache_state)(e & 3);
+            if (last == 1) s[1] = s[0];
+            else for (unsigned j = last; j > 0; j--) s[j] = s[j - 1];
+            s[0] = line << 2 | (uint32_t)st;
+            return true;
+        }
+    }
+    return cache_fill_slow(c, line, st, victim, victim_state);
+}
 
 /* The line a fill of the absent line would evict: when line's set is full,
  * the state of its least recently used line (*victim); else CS_INVALID. */

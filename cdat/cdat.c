@@ -191,22 +191,39 @@ static __attribute__((noinline)) void mem_slow(cdat *c, int p, uint64_t clock, u
     data_access(c, p, clock, addr, size, access != SMAIT_LOAD);
 }
 
+/* A reference within one line that the hit check did not make a hit (st:
+ * what mach_data_probe found): the rest goes on from there. */
+static __attribute__((noinline)) void mem_line_slow(cdat *c, int p, uint64_t clock, uint32_t line, bool store,
+                                                    cache_state st)
+{
+    cpu_stats *s = stats_of(c, p);
+    count_ref(s, &s->data, mach_data_rest(&c->m, p, clock, line, store, st));
+}
+
+/* Per size code: the offset of the access's last byte (smait_size_bytes - 1; 0 for 0 bytes and bad codes). */
+static const uint8_t last_byte_of[16] = { 0, 0, 1, 2, 3, 4, 5, 6, 7, 15, 31, 63 };
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)t;
     cdat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     int p = c->proc_of[cpu];
-    /* A load, or a store or atomic to a dirty line, within one line: a hit needs nothing else. */
     uint32_t line = mach_line(&c->m, addr);
-    if (mach_line(&c->m, addr + (size ? size - 1 : 0)) == line &&
-        __builtin_expect(mach_hit(&c->m, p, line, access == SMAIT_LOAD ? MACH_LOAD : MACH_STORE), 1)) {
+    /* The first and last byte (wrapping past 2^32 as mem_slow does) in different lines? */
+    if (__builtin_expect(((addr + last_byte_of[smait_mem_size_code(f1)]) ^ addr) >> c->m.line_shift, 0)) {
+        mem_slow(c, p, clock, addr, smait_size_bytes(smait_mem_size_code(f1)), access);
+        return;
+    }
+    /* Within one line: a load, or a store or atomic to a dirty line, that hits needs nothing else. */
+    bool store = access != SMAIT_LOAD;
+    cache_state st = mach_data_probe(&c->m, p, line);
+    if (__builtin_expect(mach_data_hits(st, store), 1)) {
         stats_of(c, p)->data.hits++;
         return;
     }
-    mem_slow(c, p, clock, addr, size, access);
+    mem_line_slow(c, p, clock, line, store, st);
 }
 
 /* The scheduler's look-ahead: a data access AHEAD_RECORDS records on in the

@@ -147,6 +147,23 @@ static inline void dir_store(directory *d, uint32_t line, uint8_t *code, const d
     *code = (uint8_t)c;
 }
 
+/* dir_store of the protocol's commonest views without building them: idle
+ * (state DIR_IDLE; owner unused), or state DIR_EXCLUSIVE or DIR_DIRTY at
+ * owner, a processor, alone. The same as dir_store of that view. */
+static inline void dir_store_simple(directory *d, uint32_t line, uint8_t *code, unsigned state, unsigned owner)
+{
+    unsigned c = state == DIR_IDLE ? DIR_CODE_IDLE
+               : state == DIR_EXCLUSIVE ? DIR_CODE_EXCL + owner
+               : d->dirty_base ? d->dirty_base + owner : DIR_CODE_TABLE;
+    if (__builtin_expect(c != DIR_CODE_TABLE && *code != DIR_CODE_TABLE, 1)) {
+        *code = (uint8_t)c;
+        return;
+    }
+    dir_view v = { .state = (uint8_t)state, .owner = (uint8_t)owner, .holders = { { 0, 0, 0 } } };
+    if (state != DIR_IDLE) hs_add(&v.holders, owner);
+    dir_store_slow(d, line, code, &v, c);
+}
+
 /* Start loading line's code, ahead of a dir_load of it (a hint only). */
 static inline void dir_prefetch(const directory *d, uint32_t line)
 {

@@ -8,9 +8,11 @@
  * reference returns whether it hit, missed or upgraded and where a miss was
  * satisfied from. The rules, case by case, are in docs/cdat-protocol.md.
  *
- * The common case, a cache hit, is inline below (mach_hit, then mach_fetch,
- * mach_load, mach_store) and touches only the processor's cache; everything
- * else is in protocol.c. */
+ * The common case, a cache hit, is inline below (mach_hit, mach_data_probe
+ * and mach_data_hits, then mach_fetch, mach_load, mach_store) and touches
+ * only the processor's cache; a data reference that is not such a hit goes on
+ * from what the check found (mach_data_rest); everything else is in
+ * protocol.c. */
 #ifndef DSM_CDAT_MACHINE_H
 #define DSM_CDAT_MACHINE_H
 
@@ -119,6 +121,38 @@ static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
     if (kind == MACH_IFETCH) return cache_hit(&m->p[cpu].i, line) != CS_INVALID;
     cache_state st = cache_hit(&m->p[cpu].d, line);
     return st == CS_DIRTY || (st != CS_INVALID && kind == MACH_LOAD);
+}
+
+/* mach_hit for a data reference, split so that a miss does not look again:
+ * mach_data_probe gives the line's state among the two most recently used
+ * lines of its set (CS_INVALID: not there), mach_data_hits whether that
+ * state is a hit needing no transaction (a load of a present line, a store
+ * to a dirty one), and mach_data_rest does the rest of a reference that it
+ * did not make a hit, exactly as mach_load or mach_store would (protocol.c;
+ * a unit test compares them). */
+static inline cache_state mach_data_probe(machine *m, int cpu, uint32_t line)
+{
+    return cache_hit(&m->p[cpu].d, line);
+}
+
+static inline bool mach_data_hits(cache_state st, bool store)
+{
+    return (unsigned)st + (store ? 0 : 2) >= 3;      /* a store: dirty; a load: any valid state */
+}
+
+static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, cache_state st)
+{
+    cache *d = &m->p[cpu].d;
+    /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
+    if (st == CS_INVALID) st = cache_access_rest(d, line);
+    if (st == CS_INVALID) return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
+    /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
+    if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (st == CS_EXCLUSIVE) {
+        cache_set_mru_state(d, line, CS_DIRTY);
+        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    }
+    return mach_upgrade(m, cpu, clock, line);
 }
 
 /* A hint some records ahead of a reference to line: start loading the

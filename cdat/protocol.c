@@ -117,11 +117,11 @@ static inline bool hs_meets(const holder_set *a, const holder_set *b)
 }
 
 /* Where the holders of h other than except are: on node, else on home, else elsewhere. */
-static mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
+static inline mach_presence presence(const machine *m, const holder_set *h, int except, int node, int home)
 {
     holder_set o = *h;
     if (except >= 0) hs_del(&o, (unsigned)except);
-    if (hs_empty(&o)) return PRES_NONE;
+    if (__builtin_expect(hs_empty(&o), 1)) return PRES_NONE;
     if (hs_meets(&o, &m->node_slots[node])) return PRES_LOCAL;
     return hs_meets(&o, &m->node_slots[home]) ? PRES_HOME : PRES_REMOTE;
 }
@@ -138,7 +138,7 @@ static inline int line_home(machine *m, uint32_t line, int req_node)
     return h == PLACE_REPLICATED ? req_node : h;
 }
 
-static void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
+static inline __attribute__((always_inline)) void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
                       const dir_view *e, uint8_t code)
 {
     mach_seq *s = &m->seq;
@@ -303,9 +303,7 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
         bug(m, victim, "a returned line is not recorded as the processor's");
     seq_begin(m, cpu, node, clock, victim, home, e, code);
     tx_requester(m, code);
-    e->state = DIR_IDLE;
-    hs_clear(&e->holders);
-    dir_store(&m->dir, victim, code_at, e);
+    dir_store_simple(&m->dir, victim, code_at, DIR_IDLE, 0);
     emit(m);
 }
 
@@ -488,6 +486,13 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
         m->seq.critical = 2;
         m->seq.source = (int8_t)memory_source(m);
+        if (pst != CS_SHARED) {         /* the commonest miss: the line is now the requester's alone */
+            dir_store_simple(&m->dir, line, code_at, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
+            emit(m);
+            r.source = m->seq.source;
+            fill(m, cpu, clock, line, kind, pst, &r);
+            return r;
+        }
         set_view(e, pst, (unsigned)cpu, -1);
     } else if (st == DIR_SHARED) {
         m->seq.source = (int8_t)memory_source(m);
