@@ -72,6 +72,12 @@ typedef struct run_memo {
     uint32_t pending;           /* repeats not yet counted in the run's locations */
 } run_memo;
 
+/* A thread's block of its last fetch and that block's number. */
+typedef struct code_ref {
+    block *b;                   /* NULL: none yet */
+    uint32_t n;
+} code_ref;
+
 enum { FETCH_MEMO = 64, RUN_MEMO = 16, RUN_SHORT = 16, FETCH_PENDING_MAX = 0x7FFFFFFF };
 
 typedef struct ciat {
@@ -83,7 +89,7 @@ typedef struct ciat {
     thread_stats *total;        /* per thread, whole run */
     uint8_t *string_kind;       /* per thread: 0 none, 1 in a load string, 2 in a store string */
     uint64_t *string_len;
-    block **code_block;         /* per thread: block of the last fetch */
+    code_ref *code_block;       /* per thread: block of the last fetch */
     fetch_memo *memo;           /* per thread: FETCH_MEMO entries */
     run_memo *runs;             /* per thread: RUN_MEMO entries */
     locmap map;
@@ -236,7 +242,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         comm_store(c, l, t, clock, addr);
     }
     if (load && store) st->atomics++;
-    if (size) locmap_cache_note(&c->map, b, t);   /* for on_mem's inline part */
+    if (size) locmap_cache_note(&c->map, b, addr, t);   /* for on_mem's inline part */
 }
 
 /* What on_mem's inline part changes: the access's class counter, its
@@ -300,9 +306,11 @@ slow:
  * keep evicting it from the shared block cache. */
 static inline block *code_block(ciat *c, uint32_t addr, int t)
 {
-    block *b = c->code_block[t];
-    if (b && (addr >> c->map.block_shift) == (b->base >> c->map.block_shift)) return b;
-    return c->code_block[t] = locmap_block(&c->map, addr, t);
+    code_ref *r = &c->code_block[t];
+    uint32_t n = addr >> c->map.block_shift;
+    if (r->b && r->n == n) return r->b;
+    r->n = n;
+    return r->b = locmap_block(&c->map, addr, t);
 }
 
 static void memo_flush(ciat *c, fetch_memo *e, int t)
@@ -450,8 +458,9 @@ static void matrix_sum_lines(ciat *c, int phase, const comm_matrix *m, const boo
 
 /* At the end of the last phase: each location with a writer and readers
  * completes a sharing instance (docs/ciat-report.md, L10–L15). */
-static void final_sharing(void *ctx, const block *b)
+static void final_sharing(void *ctx, const block *b, uint32_t base)
 {
+    (void)base;
     ciat *c = ctx;
     uint32_t slots = locmap_slots(&c->map, b), index;
     uint64_t data, code;

@@ -70,12 +70,11 @@ static bool full_below(const locmap *m, uint32_t base)
 
 static void new_block(locmap *m, block *b, uint32_t base)
 {
-    b->base = base;
     b->owner = LOC_NONE;
     b->accessor = LOC_NONE;
     if (m->sparse && !full_below(m, base)) {
-        b->cap = SPARSE_FIRST_CAP;
-        b->data = new_table(b->cap);
+        b->cap_shift = (unsigned)__builtin_ctz(SPARSE_FIRST_CAP);
+        b->data = new_table(SPARSE_FIRST_CAP);
     } else {
         b->data = new_dense(m);
         m->ndense++;
@@ -121,7 +120,7 @@ static void make_dense(locmap *m, block *b)
     sloc *t = b->data;
     uint64_t *data = new_dense(m);
     loc *locs = (loc *)(data + 2 * (size_t)m->words);
-    for (uint32_t i = 0; i < b->cap; i++) {
+    for (uint32_t i = 0, cap = locmap_cap(b); i < cap; i++) {
         if (t[i].index == SLOC_EMPTY) continue;
         uint32_t from = (uint32_t)t[i].index << m->grain_shift;
         locs[t[i].index] = t[i].l;
@@ -132,7 +131,7 @@ static void make_dense(locmap *m, block *b)
     }
     free(t);
     b->data = data;
-    b->cap = 0;
+    b->cap_shift = 0;
     b->uses = 0;                        /* used stays: the locations accessed so far */
     m->ndense++;
 }
@@ -140,13 +139,13 @@ static void make_dense(locmap *m, block *b)
 static void grow_table(block *b)
 {
     sloc *old = b->data;
-    uint32_t old_cap = b->cap;
-    b->cap *= 2;
-    sloc *t = b->data = new_table(b->cap);
+    uint32_t old_cap = locmap_cap(b), cap = 2 * old_cap;
+    b->cap_shift++;
+    sloc *t = b->data = new_table(cap);
     for (uint32_t i = 0; i < old_cap; i++) {
         if (old[i].index == SLOC_EMPTY) continue;
-        uint32_t j = locmap_slot_of(old[i].index, b->cap);
-        while (t[j].index != SLOC_EMPTY) j = (j + 1) & (b->cap - 1);
+        uint32_t j = locmap_slot_of(old[i].index, cap);
+        while (t[j].index != SLOC_EMPTY) j = (j + 1) & (cap - 1);
         t[j] = old[i];
     }
     free(old);
@@ -157,11 +156,11 @@ static void grow_table(block *b)
 static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
 {
     sloc *t = b->data;
-    uint32_t j = locmap_slot_of(index, b->cap);
-    for (; t[j].index != SLOC_EMPTY; j = (j + 1) & (b->cap - 1))
+    uint32_t cap = locmap_cap(b), j = locmap_slot_of(index, cap);
+    for (; t[j].index != SLOC_EMPTY; j = (j + 1) & (cap - 1))
         if (t[j].index == index) return &t[j];
-    if (4 * ((uint32_t)b->used + 1) > 3 * b->cap) {
-        if (2 * (size_t)b->cap * sizeof(sloc) > m->dense_bytes) {
+    if (4 * ((uint32_t)b->used + 1) > 3 * cap) {
+        if (2 * (size_t)cap * sizeof(sloc) > m->dense_bytes) {
             make_dense(m, b);
             return NULL;
         }
@@ -223,7 +222,7 @@ uint64_t locmap_bytes(const locmap *m)
         bytes += MID_BLOCKS * sizeof(block);
         for (uint32_t j = 0; j < MID_BLOCKS; j++) {
             const block *b = &m->dir[i][j];
-            if (b->data) bytes += locmap_dense(b) ? m->dense_bytes : b->cap * sizeof(sloc);
+            if (b->data) bytes += locmap_dense(b) ? m->dense_bytes : locmap_cap(b) * sizeof(sloc);
         }
     }
     return bytes;
@@ -348,11 +347,11 @@ void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)
     else s->data += n;
 }
 
-void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx)
+void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b, uint32_t base), void *ctx)
 {
     for (uint32_t i = 0; i < m->top_entries; i++) {
         if (!m->dir[i]) continue;
         for (uint32_t j = 0; j < MID_BLOCKS; j++)
-            if (m->dir[i][j].data) fn(ctx, &m->dir[i][j]);
+            if (m->dir[i][j].data) fn(ctx, &m->dir[i][j], (i << m->top_shift) + (j << m->block_shift));
     }
 }

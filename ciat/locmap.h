@@ -2,11 +2,12 @@
  *
  * The 32-bit address space is cut into blocks of B = min(page_size, 4096)
  * bytes, made on first touch and reached through a two-level radix table
- * whose leaves hold the blocks' headers (plus a direct-mapped block cache per
- * thread). Per location (grain g bytes) ciat keeps a 12-byte record: last
- * writer, owner, reader set and an access count kept while the location is
- * private; per byte, whether it was touched as data and as code; per block,
- * its owner (the first thread that touched it, or shared).
+ * whose leaves hold the blocks' 16-byte headers (no address: a block's place
+ * in the table gives it), plus a direct-mapped block cache per thread. Per
+ * location (grain g bytes) ciat keeps a 12-byte record: last writer, owner,
+ * reader set and an access count kept while the location is private; per
+ * byte, whether it was touched as data and as code; per block, its owner
+ * (the first thread that touched it, or shared).
  *
  * A block starts sparse: a small open-addressing table with one 16-byte
  * entry per location touched or accessed (record, index, touched bits). It
@@ -61,18 +62,27 @@ typedef struct sloc {
 #define SLOC_EMPTY 0xFFFFu
 enum { SPARSE_MAX_GRAIN = 8, SPARSE_FIRST_CAP = 4 };
 
+/* A block's header, 16 bytes: a region touched at random has a header per
+ * block (65536 for 256 MiB) and each of its accesses reads one, so the
+ * smaller they are the more of them the L2 cache holds (1 MiB of them there,
+ * not 1.5), and a header never straddles a cache line. The block's address
+ * is not kept: its place in the radix table says it, and whoever needs it
+ * has it (locmap_each passes it). Read cap through locmap_cap. */
 typedef struct block {
-    uint32_t base;              /* first address */
+    void *data;                 /* dense: touched_data[words], touched_code[words], loc[B / g];
+                                   sparse: sloc[cap]; NULL: not made */
     uint16_t owner;             /* first thread touching a byte of it, or LOC_SHARED */
     uint16_t accessor;          /* the same for accesses: owner of a page whose only
                                    accesses touched no byte (zero-byte stores) */
-    uint32_t cap;               /* sparse: table slots (a power of two); 0: dense */
-    uint16_t used;              /* sparse: entries in the table; dense: at least the
+    unsigned cap_shift : 4;     /* sparse: log2 of the table's slots (at least 2); 0: dense */
+    unsigned used : 14;         /* sparse: entries in the table; dense: at least the
                                    locations accessed (see full_below in locmap.c) */
-    uint16_t uses;              /* sparse: accesses through locmap_loc (see locmap_sparse_loc) */
-    void *data;                 /* dense: touched_data[words], touched_code[words], loc[B / g];
-                                   sparse: sloc[cap] */
+    unsigned uses : 14;         /* sparse: accesses through locmap_loc (see locmap_sparse_loc) */
 } block;
+
+/* used and uses count up to B / g <= 4096 locations; a table never has more
+ * than 2^11 slots (a bigger one would outweigh a dense block of 4096 bytes). */
+_Static_assert(sizeof(block) == 16, "a block header is 16 bytes");
 
 /* Overflow counts of a location (mixed data and code, or huge counts). */
 typedef struct spill {
@@ -113,7 +123,10 @@ void locmap_free(locmap *m);
 
 /* ---- dense layout ---- */
 
-static inline bool locmap_dense(const block *b) { return b->cap == 0; }
+static inline bool locmap_dense(const block *b) { return b->cap_shift == 0; }
+
+/* Slots of a sparse block's table (a power of two). */
+static inline uint32_t locmap_cap(const block *b) { return 1u << b->cap_shift; }
 
 static inline uint64_t *locmap_dense_touched(const locmap *m, const block *b, bool code)
 {
@@ -154,12 +167,12 @@ static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 /* The block holding addr, or NULL if nothing of it was touched yet (no cache). */
 block *locmap_find(const locmap *m, uint32_t addr);
 
-/* Mark b's cache entry fast when b is dense and its owner notes thread (after
- * a touch). */
-static inline void locmap_cache_note(locmap *m, const block *b, int thread)
+/* Mark b's cache entry fast when b (the block holding addr) is dense and its
+ * owner notes thread (after a touch). */
+static inline void locmap_cache_note(locmap *m, const block *b, uint32_t addr, int thread)
 {
     if (!locmap_dense(b) || (b->owner != (uint16_t)thread && b->owner != LOC_SHARED)) return;
-    uint32_t n = b->base >> m->block_shift;
+    uint32_t n = addr >> m->block_shift;
     block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
     if (r->b == b) {
         r->tag = n << 1 | 1;
@@ -275,7 +288,13 @@ static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
  * locmap_prefetch(m, addr): reads the header (so best after the first, or
  * when headers stay cached) and fetches the data line the access will read.
  * Both are always inlined: GCC finds a function whose only effect is a
- * prefetch pure and drops the call before it would inline it. */
+ * prefetch pure and drops the call before it would inline it.
+ *
+ * ciat does not hook them to the scheduler's look-ahead (sched_hooks.ahead):
+ * measured 16 and 32 records ahead, the irregular mix took 0.85-0.90x the
+ * CPU time without, but the mat_mul-like set 1.08-1.15x (1.05x with a hook
+ * that does nothing: the look-ahead's own cost) and FFT with 256 threads
+ * 1.05x. */
 static inline __attribute__((always_inline)) void locmap_prefetch_block(const locmap *m, uint32_t addr)
 {
     const block *b = locmap_header(m, addr);
@@ -299,7 +318,7 @@ static inline __attribute__((always_inline)) void locmap_prefetch(const locmap *
         __builtin_prefetch(&locmap_dense_locs(m, b)[index]);
         __builtin_prefetch((const uint64_t *)data + (off >> 6));
     } else {
-        __builtin_prefetch(&((const sloc *)data)[locmap_slot_of(index, b->cap)]);
+        __builtin_prefetch(&((const sloc *)data)[locmap_slot_of(index, locmap_cap(b))]);
     }
 }
 
@@ -311,7 +330,7 @@ void locmap_counts(const locmap *m, const loc *l, uint32_t addr, uint64_t *data,
 /* Slots of a block: its locations (dense) or table slots (sparse). */
 static inline uint32_t locmap_slots(const locmap *m, const block *b)
 {
-    return locmap_dense(b) ? m->nlocs : b->cap;
+    return locmap_dense(b) ? m->nlocs : locmap_cap(b);
 }
 
 /* Slot i of block b: the record, or NULL for a free sparse slot; *index is
@@ -337,8 +356,8 @@ static inline const loc *locmap_slot(const locmap *m, const block *b, uint32_t i
     return &locmap_dense_locs(m, b)[i];
 }
 
-/* Visit every block in ascending address order. */
-void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b), void *ctx);
+/* Visit every block in ascending address order; base: its first address. */
+void locmap_each(const locmap *m, void (*fn)(void *ctx, const block *b, uint32_t base), void *ctx);
 
 /* Bytes of location state allocated (blocks, tables, overflow; for tests). */
 uint64_t locmap_bytes(const locmap *m);

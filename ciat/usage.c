@@ -77,7 +77,7 @@ static uint64_t popcount_range(const uint64_t *d, const uint64_t *c, uint32_t fr
 }
 
 /* A dense block: touched bytes word by word, then its records. */
-static void scan_dense(const locmap *m, const block *b, page_acc *a)
+static void scan_dense(const locmap *m, const block *b, uint32_t base, page_acc *a)
 {
     const uint64_t *td = locmap_dense_touched(m, b, false), *tc = locmap_dense_touched(m, b, true);
     for (uint32_t w = 0; w < m->words; w++) {
@@ -90,7 +90,7 @@ static void scan_dense(const locmap *m, const block *b, page_acc *a)
         const loc *l = &locs[i];
         if (l->owner == LOC_NONE) continue;
         uint64_t d, c;
-        locmap_counts(m, l, b->base + (i << m->grain_shift), &d, &c);
+        locmap_counts(m, l, base + (i << m->grain_shift), &d, &c);
         a->p.data_accesses += d;
         a->p.code_accesses += c;
         if (l->owner == LOC_SHARED) {
@@ -101,11 +101,11 @@ static void scan_dense(const locmap *m, const block *b, page_acc *a)
     }
 }
 
-static void scan_block(void *ctx, const block *b)
+static void scan_block(void *ctx, const block *b, uint32_t base)
 {
     scan_ctx *s = ctx;
     const locmap *m = s->m;
-    uint64_t page = b->base / s->page_size;
+    uint64_t page = base / s->page_size;
     if (s->cur.open && s->cur.p.page != page) close_page(s);
     if (!s->cur.open) {
         memset(&s->cur, 0, sizeof s->cur);
@@ -116,7 +116,7 @@ static void scan_block(void *ctx, const block *b)
     }
     page_acc *a = &s->cur;
     if (locmap_dense(b)) {
-        scan_dense(m, b, a);
+        scan_dense(m, b, base, a);
     } else {
         uint32_t slots = locmap_slots(m, b), index;
         for (uint32_t i = 0; i < slots; i++) {
@@ -129,7 +129,7 @@ static void scan_block(void *ctx, const block *b)
             a->data_bytes += (uint64_t)__builtin_popcountll(td);
             if (l->owner == LOC_NONE) continue;
             uint64_t d, c;
-            locmap_counts(m, l, b->base + (index << m->grain_shift), &d, &c);
+            locmap_counts(m, l, base + (index << m->grain_shift), &d, &c);
             a->p.data_accesses += d;
             a->p.code_accesses += c;
             if (l->owner == LOC_SHARED) {

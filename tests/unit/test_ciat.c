@@ -112,9 +112,36 @@ static uint32_t random_addr(const uint32_t *hot, int nhot)
 
 static const unsigned sizes[] = { 0, 1, 2, 3, 4, 8, 16, 32, 64 };
 
+/* locmap_each visits blocks in ascending order, each with the first address
+ * of the block locmap_find gives for it. */
+typedef struct each_check {
+    const locmap *m;
+    uint64_t next;              /* the least base the next block may have */
+    uint32_t blocks;
+} each_check;
+
+static void check_each_block(void *ctx, const block *b, uint32_t base)
+{
+    each_check *e = ctx;
+    ck_assert_uint_ge(base, e->next);
+    ck_assert_uint_eq(base & (e->m->block_size - 1), 0);
+    ck_assert_ptr_eq(locmap_find(e->m, base), b);
+    ck_assert_ptr_eq(locmap_find(e->m, base + (e->m->block_size - 1)), b);
+    e->next = (uint64_t)base + e->m->block_size;
+    e->blocks++;
+}
+
+static void check_each(const locmap *m)
+{
+    each_check e = { m, 0, 0 };
+    locmap_each(m, check_each_block, &e);
+    ck_assert_uint_eq(e.blocks, m->nblocks);
+}
+
 /* Compare the map with the reference: every block, every location. */
 static void check_map(const locmap *m, const ref *r)
 {
+    check_each(m);
     size_t bytes = (size_t)NWIN * WIN, nlocs = bytes / r->grain;
     uint8_t *seen = xcalloc(nlocs, 1);
     for (int w = 0; w < NWIN; w++)
@@ -128,7 +155,6 @@ static void check_map(const locmap *m, const ref *r)
                 ck_assert_int_eq(r->block_accessor[bi], LOC_NONE);
                 continue;
             }
-            ck_assert_uint_eq(b->base, base);
             ck_assert_int_eq(b->owner, r->block_owner[bi]);
             ck_assert_int_eq(b->accessor, r->block_accessor[bi]);
             for (uint32_t i = 0; i < locmap_slots(m, b); i++) {
@@ -266,7 +292,7 @@ START_TEST(locmap_random_against_reference)
                 if (size) locmap_touch(&m, b, addr, size, false, t);
                 l = locmap_loc(&m, b, addr);
                 locmap_count_access(&m, b, l, addr, false, t);
-                if (size) locmap_cache_note(&m, b, t);
+                if (size) locmap_cache_note(&m, b, addr, t);
             }
             ref_loc *e = ref_access(&r, addr, size, false, t);
             if (kind == 2) {                    /* a store: the record's other fields move with it */
@@ -318,13 +344,14 @@ END_TEST
 
 /* A digest of the whole map: every block's header and data, the per-thread
  * block caches, the counts of blocks and bytes. */
-static void digest_block(void *ctx, const block *b)
+static void digest_block(void *ctx, const block *b, uint32_t base)
 {
     uint64_t *h = ctx;
     const locmap *m = (const locmap *)h[1];
-    size_t n = locmap_dense(b) ? m->dense_bytes : b->cap * sizeof(sloc);
+    size_t n = locmap_dense(b) ? m->dense_bytes : locmap_cap(b) * sizeof(sloc);
     const unsigned char *p = b->data;
-    h[0] = h[0] * 31 + b->base + ((uint64_t)b->owner << 32) + ((uint64_t)b->accessor << 48) + b->cap + b->used + ((uint64_t)b->uses << 16);
+    h[0] = h[0] * 31 + base + ((uint64_t)b->owner << 32) + ((uint64_t)b->accessor << 48) + b->cap_shift +
+           ((uint64_t)b->used << 4) + ((uint64_t)b->uses << 18);
     for (size_t i = 0; i < n; i++) h[0] = h[0] * 1099511628211ull + p[i];
 }
 
@@ -370,6 +397,141 @@ START_TEST(locmap_prefetch_is_harmless)
     locmap_prefetch(&m, UINT32_MAX);
     locmap_prefetch(&m, 0);
     ck_assert_uint_eq(map_digest(&m), before);
+    locmap_free(&m);
+}
+END_TEST
+
+/* The block header (16 bytes) holds its fields' largest values: a table of
+ * 2048 slots, used and uses up to the 4096 locations of a block with grain 1;
+ * the switch to dense keeps the owner, accessor and used, and every record
+ * and touched bit. */
+START_TEST(locmap_header_limits)
+{
+    ck_assert_uint_eq(sizeof(block), 16);
+    locmap m;
+    locmap_init(&m, 4096, 1, 3);
+    uint32_t base = 0x5000u;
+    block *b = locmap_block(&m, base, 0);
+    /* 1536 bytes touched, none accessed: the table grows to 2048 slots, 3/4 full */
+    for (uint32_t i = 0; i < 1536; i++) locmap_touch(&m, b, base + 2 * i, 1, i & 1, (int)(i & 1));
+    ck_assert(!locmap_dense(b));
+    ck_assert_uint_eq(locmap_cap(b), 2048);
+    ck_assert_uint_eq(locmap_slots(&m, b), 2048);
+    ck_assert_uint_eq(b->used, 1536);
+    ck_assert_uint_eq(b->uses, 0);
+    ck_assert_int_eq(b->owner, LOC_SHARED);
+    ck_assert_int_eq(b->accessor, LOC_NONE);
+    for (uint32_t i = 0; i < 5; i++) {
+        uint32_t a = base + 20 * i;
+        locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 2);
+    }
+    locmap_loc(&m, b, base + 40)->writer = 1;
+    locmap_loc(&m, b, base + 40)->readers = 77;
+    ck_assert_uint_eq(b->uses, 7);
+    ck_assert_int_eq(b->accessor, 2);
+    ck_assert(!locmap_dense(b));
+    /* one more: dense */
+    locmap_touch(&m, b, base + 3073, 1, false, 1);
+    ck_assert(locmap_dense(b));
+    ck_assert_uint_eq(locmap_slots(&m, b), 4096);
+    ck_assert_uint_eq(b->used, 1536);
+    ck_assert_uint_eq(b->uses, 0);
+    ck_assert_int_eq(b->owner, LOC_SHARED);
+    ck_assert_int_eq(b->accessor, 2);
+    for (uint32_t i = 0; i < 4096; i++) {
+        uint32_t index;
+        uint64_t td, tc, d, c;
+        const loc *l = locmap_slot(&m, b, i, &index, &td, &tc);
+        ck_assert_uint_eq(index, i);
+        bool even = i % 2 == 0 && i < 3072, counted = i % 20 == 0 && i < 100;
+        ck_assert_uint_eq(td, (even && i % 4 == 0) || i == 3073);
+        ck_assert_uint_eq(tc, even && i % 4 == 2);
+        ck_assert_int_eq(l->owner, counted ? 2 : LOC_NONE);
+        ck_assert_int_eq(l->writer, i == 40 ? 1 : LOC_NONE);
+        ck_assert_uint_eq(l->readers, i == 40 ? 77 : 0);
+        locmap_counts(&m, l, base + i, &d, &c);
+        ck_assert_uint_eq(d, counted);
+        ck_assert_uint_eq(c, 0);
+    }
+
+    /* a sparse block accessed 4095 times stays sparse; the 4096th makes it dense */
+    base = 0x9000u;
+    b = locmap_block(&m, base, 1);
+    for (uint32_t i = 0; i < 4095; i++)
+        locmap_count_access(&m, b, locmap_loc(&m, b, base + 7), base + 7, false, 1);
+    ck_assert(!locmap_dense(b));
+    ck_assert_uint_eq(b->uses, 4095);
+    ck_assert_uint_eq(b->used, 1);
+    locmap_count_access(&m, b, locmap_loc(&m, b, base + 7), base + 7, false, 1);
+    ck_assert(locmap_dense(b));
+    ck_assert_uint_eq(b->used, 1);
+    ck_assert_uint_eq(locmap_loc(&m, b, base + 7)->count, 4096);
+
+    /* every location accessed: used 4096, and the block above starts dense */
+    base = 0xC000u;
+    for (uint32_t a = base; a < base + 4096; a++) {
+        b = locmap_block(&m, a, 0);
+        locmap_count_access(&m, b, locmap_loc(&m, b, a), a, false, 0);
+    }
+    ck_assert(locmap_dense(b));
+    ck_assert_uint_eq(b->used, 4096);
+    ck_assert(locmap_dense(locmap_block(&m, base + 4096, 0)));
+    ck_assert(!locmap_dense(locmap_block(&m, 0x20000u, 0)));
+    locmap_free(&m);
+}
+END_TEST
+
+/* Blocks at address 0 and at the top of the address space: found, visited
+ * with their first addresses, their locations counted at the right address
+ * (the header keeps no address: the radix table's position gives it). */
+static void collect_bases(void *ctx, const block *b, uint32_t base)
+{
+    (void)b;
+    uint32_t *v = ctx;
+    v[1 + v[0]++] = base;
+}
+
+static const uint32_t end_pages[] = { 64, 4096, 16384 };
+
+START_TEST(locmap_blocks_at_the_ends)
+{
+    locmap m;
+    locmap_init(&m, end_pages[_i], 4, 2);
+    uint32_t top = (uint32_t)(0x100000000ull - m.block_size);
+    block *lo = locmap_block(&m, 0, 0);
+    locmap_touch(&m, lo, 0, 4, false, 0);
+    locmap_count_access(&m, lo, locmap_loc(&m, lo, 0), 0, false, 0);
+    block *hi = locmap_block(&m, UINT32_MAX - 3, 1);
+    locmap_touch(&m, hi, UINT32_MAX - 3, 8, false, 1);   /* cut at the top */
+    locmap_count_access(&m, hi, locmap_loc(&m, hi, UINT32_MAX - 3), UINT32_MAX - 3, false, 1);
+    locmap_count_access(&m, hi, locmap_loc(&m, hi, UINT32_MAX), UINT32_MAX, false, 0);
+    ck_assert_ptr_ne(lo, hi);
+    ck_assert_ptr_eq(locmap_find(&m, 0), lo);
+    ck_assert_ptr_eq(locmap_find(&m, m.block_size - 1), lo);
+    ck_assert_ptr_eq(locmap_find(&m, top), hi);
+    ck_assert_ptr_null(locmap_find(&m, m.block_size));
+    ck_assert_ptr_null(locmap_find(&m, top - 1));
+    ck_assert_int_eq(lo->owner, 0);
+    ck_assert_int_eq(hi->owner, 1);
+    ck_assert_int_eq(hi->accessor, LOC_SHARED);
+    uint32_t v[4] = { 0 };
+    locmap_each(&m, collect_bases, v);
+    ck_assert_uint_eq(v[0], 2);
+    ck_assert_uint_eq(v[1], 0);
+    ck_assert_uint_eq(v[2], top);
+    check_each(&m);
+    uint64_t d, c;
+    const loc *l = locmap_loc(&m, hi, UINT32_MAX);
+    ck_assert_int_eq(l->owner, LOC_SHARED);
+    locmap_counts(&m, l, UINT32_MAX, &d, &c);
+    ck_assert_uint_eq(d, 2);
+    usage_totals u;
+    private_ranges none = { 0 };
+    usage_scan(&m, end_pages[_i], &none, NULL, &u);
+    ck_assert_uint_eq(u.pages, 2);
+    ck_assert_uint_eq(u.touched_bytes, 8);
+    ck_assert_uint_eq(u.data_accesses, 3);
+    ck_assert_uint_eq(u.shared_data_accesses, 2);
     locmap_free(&m);
 }
 END_TEST
@@ -502,6 +664,8 @@ Suite *ciat_suite(void)
     tcase_add_test(tc, locmap_memory_follows_locations);
     tcase_add_test(tc, locmap_spilled_counts);
     tcase_add_test(tc, locmap_prefetch_is_harmless);
+    tcase_add_test(tc, locmap_header_limits);
+    tcase_add_loop_test(tc, locmap_blocks_at_the_ends, 0, (int)(sizeof end_pages / sizeof end_pages[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("reader_sets");
     tcase_set_timeout(tc, 120);
