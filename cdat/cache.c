@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE_NIL UINT32_MAX       /* also cache.h's "no absent line" */
 
 /* One line of the hashed layout: 16 bytes, so a lookup touches one host cache line. */
 struct cache_slot {

@@ -32,6 +32,9 @@
 /* The 2-bit line state; the values are stored in the entries (INVALID = not present). */
 typedef enum cache_state { CS_INVALID = 0, CS_SHARED = 1, CS_EXCLUSIVE = 2, CS_DIRTY = 3 } cache_state;
 
+/* No line (absent: none) and no slot of the hashed layout: no line address is that large. */
+#define CACHE_NIL UINT32_MAX
+
 /* Largest associativity kept as a per-set array; beyond it, the hashed layout. */
 enum { CACHE_MAX_ARRAY_WAYS = 64 };
 
@@ -127,7 +130,7 @@ static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t 
         unsigned last = c->ways - 1;
         uint32_t e = s[last];
         if (e != 0) {
-            c->absent = UINT32_MAX;
+            c->absent = CACHE_NIL;
             if (victim) *victim = e >> 2;
             if (victim_state) *victim_state = (cache_state)(e & 3);
             if (last == 1) s[1] = s[0];

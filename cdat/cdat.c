@@ -200,9 +200,6 @@ static __attribute__((noinline)) void mem_line_slow(cdat *c, int p, uint64_t clo
     count_ref(s, &s->data, mach_data_rest(&c->m, p, clock, line, store, st));
 }
 
-/* Per size code: the offset of the access's last byte (smait_size_bytes - 1; 0 for 0 bytes and bad codes). */
-static const uint8_t last_byte_of[16] = { 0, 0, 1, 2, 3, 4, 5, 6, 7, 15, 31, 63 };
-
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)t;
@@ -212,7 +209,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     int p = c->proc_of[cpu];
     uint32_t line = mach_line(&c->m, addr);
     /* The first and last byte (wrapping past 2^32 as mem_slow does) in different lines? */
-    if (__builtin_expect(((addr + last_byte_of[smait_mem_size_code(f1)]) ^ addr) >> c->m.line_shift, 0)) {
+    if (__builtin_expect(((addr + smait_size_last_byte(smait_mem_size_code(f1))) ^ addr) >> c->m.line_shift, 0)) {
         mem_slow(c, p, clock, addr, smait_size_bytes(smait_mem_size_code(f1)), access);
         return;
     }

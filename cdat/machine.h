@@ -109,20 +109,6 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
  * the I/O processor's number k >= 1 (named -k), on node io_node. */
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge);
 
-/* The common case of a reference of processor cpu to one line, inline: kind
- * (MACH_IFETCH, MACH_LOAD, MACH_STORE) hits among the two most recently used
- * lines of its set and needs no transaction (a fetch or load of a present
- * line, a store to a dirty one). Returns false otherwise, when the reference
- * needs mach_fetch, mach_load or mach_store; nothing the protocol sees has
- * changed then (the set's two most recent lines may have swapped, as those
- * calls' own hit would swap them). */
-static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
-{
-    if (kind == MACH_IFETCH) return cache_hit(&m->p[cpu].i, line) != CS_INVALID;
-    cache_state st = cache_hit(&m->p[cpu].d, line);
-    return st == CS_DIRTY || (st != CS_INVALID && kind == MACH_LOAD);
-}
-
 /* mach_hit for a data reference, split so that a miss does not look again:
  * mach_data_probe gives the line's state among the two most recently used
  * lines of its set (CS_INVALID: not there), mach_data_hits whether that
@@ -153,6 +139,19 @@ static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint3
         return (mach_ref){ REF_HIT, SRC_NONE, 0 };
     }
     return mach_upgrade(m, cpu, clock, line);
+}
+
+/* The common case of a reference of processor cpu to one line, inline: kind
+ * (MACH_IFETCH, MACH_LOAD, MACH_STORE) hits among the two most recently used
+ * lines of its set and needs no transaction (a fetch or load of a present
+ * line, a store to a dirty one). Returns false otherwise, when the reference
+ * needs mach_fetch, mach_load or mach_store; nothing the protocol sees has
+ * changed then (the set's two most recent lines may have swapped, as those
+ * calls' own hit would swap them). */
+static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
+{
+    if (kind == MACH_IFETCH) return cache_hit(&m->p[cpu].i, line) != CS_INVALID;
+    return mach_data_hits(mach_data_probe(m, cpu, line), kind == MACH_STORE);
 }
 
 /* A hint some records ahead of a reference to line: start loading the

@@ -486,14 +486,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         tx_requester(m, pst == CS_SHARED ? TX_DATA_SHAR : TX_DATA_PRIV);
         m->seq.critical = 2;
         m->seq.source = (int8_t)memory_source(m);
-        if (pst != CS_SHARED) {         /* the commonest miss: the line is now the requester's alone */
-            dir_store_simple(&m->dir, line, code_at, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
-            emit(m);
-            r.source = m->seq.source;
-            fill(m, cpu, clock, line, kind, pst, &r);
-            return r;
-        }
-        set_view(e, pst, (unsigned)cpu, -1);
+        if (pst == CS_SHARED) set_view(e, pst, (unsigned)cpu, -1);  /* else stored without a view below */
     } else if (st == DIR_SHARED) {
         m->seq.source = (int8_t)memory_source(m);
         if (request == TX_READ_PRIV_OWN) {
@@ -515,7 +508,10 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     /* Shared data from outside the node: the interconnect cache keeps a copy
      * (a snooped copy, handled above, never came from outside). */
     if (pst == CS_SHARED) icc_keep(m, e, n, line);
-    dir_store(&m->dir, line, code_at, e);
+    if (st == DIR_IDLE && pst != CS_SHARED)     /* the commonest miss: the line is now the requester's alone */
+        dir_store_simple(&m->dir, line, code_at, pst == CS_DIRTY ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
+    else
+        dir_store(&m->dir, line, code_at, e);
     emit(m);
     r.source = m->seq.source;
     fill(m, cpu, clock, line, kind, pst, &r);

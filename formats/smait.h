@@ -119,6 +119,14 @@ static inline unsigned smait_size_bytes(unsigned size_code)
 /* Inverse: size code of a byte count, or -1 when no code exists. */
 int smait_size_code_of(unsigned bytes);
 
+/* The offset of an access's last byte from its first: smait_size_bytes - 1,
+ * and 0 for 0 bytes and the unused codes (a table: on the replay's hot path). */
+static inline unsigned smait_size_last_byte(unsigned size_code)
+{
+    static const uint8_t last[16] = { 0, 0, 1, 2, 3, 4, 5, 6, 7, 15, 31, 63 };
+    return last[size_code & 0xF];
+}
+
 static inline uint32_t smait_mem_f1(unsigned access, unsigned size_code, unsigned regtype)
 {
     return (regtype & 0xF) << 8 | (size_code & 0xF) << 4 | (access & 0xF);

@@ -105,6 +105,10 @@ START_TEST(size_codes)
     ck_assert_uint_eq(smait_size_bytes(10), 32);
     ck_assert_uint_eq(smait_size_bytes(11), 64);
     for (unsigned c = 12; c < 16; c++) ck_assert_uint_eq(smait_size_bytes(c), 0);
+    for (unsigned c = 0; c < 16; c++) {
+        unsigned bytes = smait_size_bytes(c);
+        ck_assert_uint_eq(smait_size_last_byte(c), bytes ? bytes - 1 : 0);
+    }
     ck_assert_int_eq(smait_size_code_of(16), 9);
     ck_assert_int_eq(smait_size_code_of(32), 10);
     ck_assert_int_eq(smait_size_code_of(64), 11);
