@@ -86,9 +86,8 @@ static void heap_remove(clock_queue *q, int thread)
 
 static void bucket_add(clock_queue *q, int thread, uint64_t clock)
 {
-    uint32_t i = (uint32_t)(clock & (q->window - 1));
     cq_bucket(q, clock)[thread >> 6] |= 1ull << (thread & 63);
-    q->occupied[i >> 6] |= 1ull << (i & 63);
+    cq_mark(q, clock, true);
     q->queued[thread] = 1;
     q->in_buckets++;
 }
@@ -97,10 +96,7 @@ static void bucket_del(clock_queue *q, int thread, uint64_t clock)
 {
     uint64_t *b = cq_bucket(q, clock);
     b[thread >> 6] &= ~(1ull << (thread & 63));
-    if (cq_bucket_empty(q, b)) {
-        uint32_t i = (uint32_t)(clock & (q->window - 1));
-        q->occupied[i >> 6] &= ~(1ull << (i & 63));
-    }
+    if (cq_bucket_empty(q, b)) cq_mark(q, clock, false);
     q->in_buckets--;
 }
 

@@ -48,6 +48,14 @@ static inline uint64_t *cq_bucket(const clock_queue *q, uint64_t clock)
     return q->bits + (size_t)(clock & (q->window - 1)) * (size_t)q->words;
 }
 
+/* Mark clock c's bucket as holding threads (on) or as empty. */
+static inline void cq_mark(clock_queue *q, uint64_t c, bool on)
+{
+    uint32_t i = (uint32_t)(c & (q->window - 1));
+    if (on) q->occupied[i >> 6] |= 1ull << (i & 63);
+    else q->occupied[i >> 6] &= ~(1ull << (i & 63));
+}
+
 static inline bool cq_bucket_empty(const clock_queue *q, const uint64_t *b)
 {
     for (int w = 0; w < q->words; w++)
@@ -63,13 +71,9 @@ static inline void cq_update(clock_queue *q, int thread, uint64_t clock)
         uint64_t old = q->clock[thread];
         uint64_t *from = cq_bucket(q, old);
         from[thread >> 6] &= ~bit;
-        if (cq_bucket_empty(q, from)) {
-            uint32_t i = (uint32_t)(old & (q->window - 1));
-            q->occupied[i >> 6] &= ~(1ull << (i & 63));
-        }
+        if (cq_bucket_empty(q, from)) cq_mark(q, old, false);
         cq_bucket(q, clock)[thread >> 6] |= bit;
-        uint32_t j = (uint32_t)(clock & (q->window - 1));
-        q->occupied[j >> 6] |= 1ull << (j & 63);
+        cq_mark(q, clock, true);
         q->clock[thread] = clock;
         return;
     }
@@ -164,9 +168,8 @@ static inline void cq_level_move(clock_queue *q, uint64_t *level, uint64_t *tied
     uint64_t bit = 1ull << (e & 63);
     *tied &= ~bit;
     if (c - q->base < q->window) {
-        uint32_t j = (uint32_t)(c & (q->window - 1));
-        q->bits[(size_t)j * (size_t)q->words + (size_t)(e >> 6)] |= bit;
-        q->occupied[j >> 6] |= 1ull << (j & 63);
+        cq_bucket(q, c)[e >> 6] |= bit;
+        cq_mark(q, c, true);
         q->clock[e] = c;
     } else {
         *level = *tied | bit;
@@ -179,10 +182,7 @@ static inline void cq_level_move(clock_queue *q, uint64_t *level, uint64_t *tied
 static inline void cq_level_close(clock_queue *q, uint64_t *level, uint64_t tied)
 {
     *level = tied;
-    if (!tied) {
-        uint32_t i = (uint32_t)(q->base & (q->window - 1));
-        q->occupied[i >> 6] &= ~(1ull << (i & 63));
-    }
+    if (!tied) cq_mark(q, q->base, false);
 }
 
 /* ---- the same for queues of several words: the loop keeps one word of the
@@ -208,10 +208,30 @@ static inline int cq_level_first(const clock_queue *q, const uint64_t *level, in
 static inline void cq_level_close_words(clock_queue *q, uint64_t *level, int w, uint64_t tied)
 {
     level[w] = tied;
-    if (cq_bucket_empty(q, level)) {
-        uint32_t i = (uint32_t)(q->base & (q->window - 1));
-        q->occupied[i >> 6] &= ~(1ull << (i & 63));
-    }
+    if (cq_bucket_empty(q, level)) cq_mark(q, q->base, false);
+}
+
+/* ---- lockstep rounds (the scheduler's run_rounds) move a whole level at a
+ * time, many times in a row. ---- */
+
+/* The whole level at base, `set` (its words words, as in its bucket), goes
+ * on to clock c > base, nothing else being queued (the other buckets and the
+ * heap are empty): base becomes c. The entries' queued clocks are left as
+ * they were, for cq_level_clocks to write once the moves are over. */
+static inline void cq_level_jump(clock_queue *q, const uint64_t *set, int words, uint64_t c)
+{
+    uint64_t *from = cq_bucket(q, q->base), *to = cq_bucket(q, c);
+    for (int w = 0; w < words; w++) from[w] = 0;
+    for (int w = 0; w < words; w++) to[w] = set[w];
+    cq_mark(q, q->base, false);
+    cq_mark(q, c, true);
+    q->base = c;
+}
+
+/* Entries e[0..n), all in the level at base: base is their queued clock. */
+static inline void cq_level_clocks(clock_queue *q, const int *e, int n)
+{
+    for (int i = 0; i < n; i++) q->clock[e[i]] = q->base;
 }
 
 #endif

@@ -486,12 +486,27 @@ static uint64_t run_thread(scheduler *s, int t)
     return done;
 }
 
-/* The queue when rounds end: the set's n threads sorted[] are queued at
- * base (their queued clocks were left as they were when the rounds began),
- * then mv[0..nmv) of them went on to their clocks, in that order. */
+/* The loops' run of thread t stopped at call record rec or, with rec NULL,
+ * at the end of its trace, the queue exact again: the call is processed (it
+ * counts as one record: returns the records to add). */
+static uint64_t run_stopped(scheduler *s, thread *x, int t, const smait_raw *rec)
+{
+    s->prev = t;
+    if (!rec) {
+        end_of_trace(s, t);
+        return 0;
+    }
+    x->records++;
+    handle_call(s, t, rec);
+    return 1;
+}
+
+/* The queue when rounds end: the set's n threads sorted[] are in the level
+ * at base (cq_level_jump left their queued clocks as they were), then
+ * mv[0..nmv) of them went on to their clocks, in that order. */
 static void round_flush(scheduler *s, const int *sorted, int n, const int *mv, int nmv)
 {
-    for (int i = 0; i < n; i++) s->q.clock[sorted[i]] = s->q.base;
+    cq_level_clocks(&s->q, sorted, n);
     for (int i = 0; i < nmv; i++) cq_update(&s->q, mv[i], s->th[mv[i]].clock);
 }
 
@@ -585,26 +600,13 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
             return true;
         }
         /* All at clock lo: its level is the same set, next after t. */
-        uint64_t *from = cq_bucket(q, base), *to = cq_bucket(q, lo);
-        for (int w = 0; w < words; w++) from[w] = 0;
-        for (int w = 0; w < words; w++) to[w] = set[w];
-        uint32_t i0 = (uint32_t)(base & (q->window - 1)), i1 = (uint32_t)(lo & (q->window - 1));
-        q->occupied[i0 >> 6] &= ~(1ull << (i0 & 63));
-        q->occupied[i1 >> 6] |= 1ull << (i1 & 63);
-        q->base = lo;
+        cq_level_jump(q, set, words, lo);
         start = at + 1 >= n ? at + 1 - n : at + 1;
     }
 stopped:
     /* A call record or the end of thread t's trace: as run_levels. */
     round_flush(s, twice, n, mv, nmv);
-    s->prev = t;
-    if (rec) {
-        x->records++;
-        (*done)++;
-        handle_call(s, t, rec);
-    } else {
-        end_of_trace(s, t);
-    }
+    *done += run_stopped(s, x, t, rec);
     return false;
 }
 
@@ -675,15 +677,7 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
                 /* The queue must be exact for what follows: it may change any thread. */
                 if (words == 1) cq_level_close(q, level, tied);
                 else cq_level_close_words(q, level, w, tied);
-                s->prev = t;
-                if (rec) {
-                    x->records++;
-                    done++;
-                    handle_call(s, t, rec);
-                } else {
-                    end_of_trace(s, t);
-                }
-                return done;
+                return done + run_stopped(s, x, t, rec);
             }
         }
         if (words == 1) cq_level_close(q, level, 0);
