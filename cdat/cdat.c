@@ -223,8 +223,10 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     mem_line_slow(c, p, clock, line, store, st);
 }
 
-/* The scheduler's look-ahead: a data access AHEAD_RECORDS records on in the
- * same trace. Its miss, if it misses, will read the directory first. */
+/* The look-ahead: a data access AHEAD_RECORDS records on in the same trace
+ * (on one thread: the scheduler's), or events on in the order the machine
+ * sees them (beside the scheduler: common/fanout.h). Its miss, if it misses,
+ * will read the directory first. */
 enum { AHEAD_RECORDS = 16 };
 static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
 {
@@ -586,6 +588,7 @@ typedef struct cdat_run {
     attr_options attr;          /* --by-code, --by-data (lines L20, L21), --map */
     const char *miss_trace;     /* --miss-trace FILE */
     addr_map *amap;             /* the map found or given, or NULL */
+    uint64_t workers;           /* --workers; 0: one per processor */
 } cdat_run;
 
 static const char *add_set(void *target, const char *value)
@@ -912,6 +915,7 @@ int main(int argc, char **argv)
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },
           "by_data", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&r.attr.map_path),
+        TOOL_WORKERS_OPTION_ROW(&r.workers),
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
@@ -959,14 +963,16 @@ int main(int argc, char **argv)
 
     scheduler *s;
     if (njobs == 1) {
-        sched_hooks h = machine_hooks(&m[0]);
-        s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &h);
+        sched_hooks h = machine_hooks(&m[0]), run;
+        fanout *pipe = fanout_pipeline(&h, (int)r.workers, t.ts.count, &run);
+        s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &run);
         sched_run(s);
+        if (pipe) fanout_finish(pipe);
     } else {
         /* One read and one schedule; every machine gets the same events. */
         sched_hooks *hs = xcalloc((size_t)njobs, sizeof *hs);
         for (int k = 0; k < njobs; k++) hs[k] = machine_hooks(&m[k]);
-        fanout *f = fanout_create(hs, njobs, 0);
+        fanout *f = fanout_create(hs, njobs, (int)r.workers);
         sched_hooks h = fanout_hooks(f);
         s = sched_create(&t.ts, t.readers, &t.so, &h);
         for (int k = 0; k < njobs; k++) m[k].s = s;

@@ -15,6 +15,7 @@
 #include "usage.h"
 #include "../common/attribution.h"
 #include "../common/diag.h"
+#include "../common/fanout.h"
 #include "../common/out_file.h"
 #include "../common/report.h"
 #include "../common/scheduler.h"
@@ -580,6 +581,7 @@ int main(int argc, char **argv)
 {
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
     bool json = false;
+    uint64_t workers = 0;       /* --workers; 0: one per processor */
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
           "also write the communication event trace <prefix>.ciat_events" }, "events", NULL, false },
@@ -617,6 +619,7 @@ int main(int argc, char **argv)
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
+        TOOL_WORKERS_OPTION_ROW(&workers),
         { { 0 }, NULL, NULL, false }
     };
     tool t;
@@ -687,13 +690,16 @@ int main(int argc, char **argv)
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
     sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
-                      .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+                      .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end };
     if (c.pcs.pc) {
         h.fetch = on_fetch_pc;
         h.fetch_run = on_fetch_run_pc;
     }
-    c.s = sched_create(&t.ts, c.readers, &t.so, &h);
+    sched_hooks run;
+    fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
+    c.s = sched_create(&t.ts, c.readers, &t.so, &run);
     sched_run(c.s);
+    if (pipe) fanout_finish(pipe);
 
     aggregate_report(&c);
     memo_flush_all(&c);

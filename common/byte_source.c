@@ -45,6 +45,7 @@ struct byte_source {
     bool mapped;            /* plain regular file read through mapped windows */
     const unsigned char *win;   /* the window mapped now, or NULL */
     uint64_t win_off, win_len;  /* its place in the file */
+    uint64_t window;            /* bytes of a whole window: a power of two, MAP_WINDOW at least */
     uint64_t map_pos;       /* the next byte of the file to hand out */
     char *path;             /* mapped: the file's name, for the shrinking-file error */
     z_stream z;
@@ -142,6 +143,7 @@ byte_source *byte_source_open(const char *path, const char **why)
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
     } else if (S_ISREG(st.st_mode) && s->size > (uint64_t)k) {
         s->mapped = true;
+        s->window = MAP_WINDOW;
         s->map_pos = (uint64_t)k;           /* the peeked bytes come from peek[] */
         s->path = xstrdup(path);
         guard_sigbus();
@@ -201,8 +203,8 @@ static size_t read_mapped(byte_source *s, unsigned char *buf, size_t n)
         if (!s->win || s->map_pos >= s->win_off + s->win_len) {
             if (s->win) munmap((void *)s->win, (size_t)s->win_len);
             s->win = NULL;
-            s->win_off = s->map_pos & ~(uint64_t)(MAP_WINDOW - 1);
-            s->win_len = s->size - s->win_off < MAP_WINDOW ? s->size - s->win_off : MAP_WINDOW;
+            s->win_off = s->map_pos & ~(s->window - 1);
+            s->win_len = s->size - s->win_off < s->window ? s->size - s->win_off : s->window;
             void *m = mmap(NULL, (size_t)s->win_len, PROT_READ, MAP_PRIVATE, s->fd, (off_t)s->win_off);
             if (m == MAP_FAILED) {
                 s->mapped = false;
@@ -224,6 +226,13 @@ static size_t read_mapped(byte_source *s, unsigned char *buf, size_t n)
     }
     if (s->map_pos == s->size) s->eof = true;
     return got;
+}
+
+void byte_source_set_window(byte_source *s, size_t bytes)
+{
+    uint64_t w = MAP_WINDOW;
+    while (w * 2 <= bytes && w < (1ull << 30)) w *= 2;
+    if (!s->win) s->window = w;         /* before the first window only */
 }
 
 static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char **why)

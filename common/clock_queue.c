@@ -13,10 +13,10 @@ void cq_init(clock_queue *q, int nthreads)
     q->nthreads = nthreads;
     q->words = (nthreads + 63) / 64;
     q->window = WINDOW;
-    q->bits = xcalloc((size_t)WINDOW * (size_t)q->words, sizeof *q->bits);
-    q->heap = xcalloc((size_t)nthreads, sizeof *q->heap);
-    q->clock = xcalloc((size_t)nthreads, sizeof *q->clock);
-    q->queued = xcalloc((size_t)nthreads, sizeof *q->queued);
+    q->bits = xcalloc_lines((size_t)WINDOW * (size_t)q->words, sizeof *q->bits);
+    q->heap = xcalloc_lines((size_t)nthreads, sizeof *q->heap);
+    q->clock = xcalloc_lines((size_t)nthreads, sizeof *q->clock);
+    q->queued = xcalloc_lines((size_t)nthreads, sizeof *q->queued);
 }
 
 void cq_free(clock_queue *q)

@@ -153,6 +153,16 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xcalloc_lines(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - 63) / size) out_of_memory(SIZE_MAX);
+    size_t bytes = (n * size + 63) & ~(size_t)63;
+    if (!bytes) bytes = 64;
+    void *p = aligned_alloc(64, bytes);
+    if (!p) out_of_memory(bytes);
+    return memset(p, 0, bytes);
+}
+
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -58,6 +58,10 @@ void diag_set_trap(diag_trap *trap);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* xcalloc in whole 64-byte cache lines of their own (free with free): for
+ * state one thread writes all the time while another thread works beside it
+ * (common/fanout.h), which must share no line with the other's. */
+void *xcalloc_lines(size_t n, size_t size);
 char *xstrdup(const char *s);
 /* Grow-array helper: returns new capacity >= need, reallocating *p. */
 size_t xgrow(void **p, size_t cap, size_t need, size_t elem);

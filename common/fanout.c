@@ -1,29 +1,64 @@
 /* fanout.c — one scheduled run replayed to several consumers (fanout.h). */
+#define _GNU_SOURCE     /* sched_getaffinity, CPU_COUNT */
 #include "fanout.h"
 #include "diag.h"
 
 #include <pthread.h>
+#include <sched.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef enum ev_kind { EV_FETCH, EV_FETCH_RUN, EV_MEM, EV_STOP, EV_RESUME } ev_kind;
+/* EV_FETCH_MEM: an access and the fetch of its instruction (same thread,
+ * cpu and clock: the scheduler's pair for every memory record of an
+ * instruction stream), one event instead of two. EV_CALL: a call record; the
+ * next CALL_SLOTS events are EV_CALL_PARTS, which hold its simple records
+ * (and so are never taken for an access by the look-ahead). */
+typedef enum ev_kind {
+    EV_FETCH, EV_FETCH_RUN, EV_MEM, EV_FETCH_MEM, EV_STOP, EV_RESUME, EV_CALL, EV_CALL_PARTS
+} ev_kind;
 
-/* One event: 24 bytes. */
+/* One event: 32 bytes. */
 typedef struct event {
     uint64_t clock;
-    uint32_t a;                 /* address; resume: idle (low 32 bits are enough: unused by cdat) */
+    uint32_t a;                 /* address (record f2); resume: idle (low 32 bits are enough: unused by cdat) */
     uint32_t b;                 /* run length, record f1, wait reason */
+    uint32_t pc;                /* EV_FETCH_MEM: the fetch's address */
     int32_t cpu;
     uint32_t t_kind;            /* thread << 3 | kind */
+    uint32_t unused;
 } event;
 
-/* 2^15 events (768 KiB) a batch: big enough that handing a batch over (a
- * few microseconds) is lost in its replay, small enough to stay in the
- * second-level cache of the thread that replays it. RING batches are in
+_Static_assert(sizeof(event) == 32, "an event is 32 bytes");
+enum { CALL_SLOTS = 2 };        /* EV_CALL_PARTS events after an EV_CALL: 3 simple records each */
+_Static_assert(3 * CALL_SLOTS == SMAIT_CALL_PARTS, "a call record fills its slots");
+
+/* Simple records 3k..3k+2 of a call in slot k, and back: in clock, a and b,
+ * pc and cpu, so that t_kind says what the slot is. */
+static void parts_put(event *e, const smait_raw *r)
+{
+    *e = (event){ .clock = (uint64_t)r[0].f2 << 32 | r[0].f1, .a = r[1].f1, .b = r[1].f2, .pc = r[2].f1,
+                  .cpu = (int32_t)r[2].f2, .t_kind = EV_CALL_PARTS };
+}
+
+static void parts_get(const event *e, smait_raw *r)
+{
+    r[0] = (smait_raw){ (uint32_t)e->clock, (uint32_t)(e->clock >> 32) };
+    r[1] = (smait_raw){ e->a, e->b };
+    r[2] = (smait_raw){ e->pc, (uint32_t)e->cpu };
+}
+
+/* 2^12 events (128 KiB) a batch: big enough that handing a batch over (a
+ * few microseconds) is lost in its replay, small enough that the four stay
+ * in the second-level caches of both threads (against 2^14 with the
+ * analysis beside the scheduler: ciat FFT-like 64 threads 0.79x the time,
+ * mat_mul-like 0.97x, cdat 4x4 irregular 0.91x). RING batches are in
  * flight at once, so a machine that is slower on one stretch of the trace
  * does not hold up the others or the scheduler. */
-enum { BATCH = 1 << 15, RING = 4 };
+enum { BATCH = 1 << 12, RING = 4 };
 
 /* Work is (machine, batch): a machine replays its batches in order, on one
  * thread at a time, but any thread may take its next batch. The scheduler's
@@ -35,20 +70,42 @@ struct fanout {
     event *ring[RING];
     size_t count[RING];         /* events in each published batch */
     size_t fill;                /* events recorded into the batch being filled */
+    event pend;                 /* a fetch or fetch run not yet recorded (has_pend), which
+                                 * the thread's next fetch may extend or its access join */
+    bool has_pend;
     /* Under mu: batches published so far; each machine's next batch and
      * whether a thread is replaying it; sleeping helpers and scheduler. */
     pthread_mutex_t mu;
     pthread_cond_t work, progress;
     uint64_t published;
+    uint64_t gen;               /* bumped (atomically, under mu) by every publish and every batch
+                                 * replayed: what a spinning thread watches */
     uint64_t *next;
     bool *busy;
     int idle_helpers;
     bool waiting, quit;
+    bool sync_calls;            /* the one consumer's call hook may make a thread wait: called
+                                 * at once, after every earlier event is replayed */
     struct helper *helpers;
 };
 
+/* The consumer's look-ahead: the access `ahead_distance` events on, when it
+ * is in the batch (the events are in the order the consumer sees them, so
+ * the distance is exact, whatever thread the access belongs to). */
+static inline void look_ahead(const sched_hooks *h, const event *e, size_t left)
+{
+    if (h->ahead_distance >= left) return;
+    const event *a = e + h->ahead_distance;
+    unsigned k = a->t_kind & 7;
+    if (k != EV_MEM && k != EV_FETCH_MEM) return;
+    smait_raw r = { .f1 = a->b, .f2 = a->a };
+    h->ahead(h->ctx, (int)(a->t_kind >> 3), a->cpu, &r);
+}
+
 static void replay(const sched_hooks *h, const event *e, size_t n)
 {
+    const bool ahead = h->ahead && h->ahead_distance;
+
     for (size_t i = 0; i < n; i++, e++) {
         int t = (int)(e->t_kind >> 3);
         switch ((ev_kind)(e->t_kind & 7)) {
@@ -62,11 +119,25 @@ static void replay(const sched_hooks *h, const event *e, size_t n)
             }
             for (uint32_t k = 0; k < e->b; k++) h->fetch(h->ctx, t, e->cpu, e->clock + k, e->a + 4 * k);
             break;
+        case EV_FETCH_MEM:
+            h->fetch(h->ctx, t, e->cpu, e->clock, e->pc);
+            /* fall through */
         case EV_MEM: {
+            if (ahead) look_ahead(h, e, n - i);
             smait_raw r = { .f1 = e->b, .f2 = e->a };
             h->mem(h->ctx, t, e->cpu, e->clock, &r);
             break;
         }
+        case EV_CALL: {
+            smait_raw r[SMAIT_CALL_PARTS];
+            for (int k = 0; k < CALL_SLOTS; k++) parts_get(e + 1 + k, r + 3 * k);
+            if (h->call) h->call(h->ctx, t, e->cpu, e->clock, r);
+            i += CALL_SLOTS;
+            e += CALL_SLOTS;
+            break;
+        }
+        case EV_CALL_PARTS:     /* read with their EV_CALL */
+            break;
         case EV_STOP:
             if (h->thread_stop) h->thread_stop(h->ctx, t, e->cpu, e->clock, (sched_wait)e->b);
             break;
@@ -75,6 +146,26 @@ static void replay(const sched_hooks *h, const event *e, size_t n)
             break;
         }
     }
+}
+
+/* Under mu: something was published or replayed. */
+static void changed(fanout *f) { __atomic_fetch_add(&f->gen, 1, __ATOMIC_SEQ_CST); }
+
+/* Under mu (released meanwhile): wait a little, awake, for f->gen to move
+ * from seen. A batch is replayed in tens of microseconds, so the other side
+ * usually moves soon; going to sleep and being woken would cost about as
+ * much as the batch, each time (a system call and an interprocessor
+ * interrupt both ways on a virtual machine). */
+enum { SPIN = 1 << 11 };        /* pause instructions: some tens of microseconds */
+static void spin(fanout *f, uint64_t seen)
+{
+    pthread_mutex_unlock(&f->mu);
+    for (int k = 0; k < SPIN && __atomic_load_n(&f->gen, __ATOMIC_SEQ_CST) == seen; k++) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    pthread_mutex_lock(&f->mu);
 }
 
 /* Under mu: claim a machine with a published batch it has not replayed
@@ -101,6 +192,7 @@ static void replay_claimed(fanout *f, int i)
     pthread_mutex_lock(&f->mu);
     f->busy[i] = false;
     f->next[i]++;
+    changed(f);
     if (f->waiting) pthread_cond_signal(&f->progress);
 }
 
@@ -115,13 +207,21 @@ static void *help(void *arg)
     helper *h = arg;
     fanout *f = h->f;
     pthread_mutex_lock(&f->mu);
+    bool spun = false;
     for (;;) {
         int i = claim(f, h->self);
         if (i >= 0) {
             replay_claimed(f, i);
+            spun = false;
             continue;
         }
         if (f->quit) break;
+        if (!spun) {
+            spin(f, f->gen);
+            spun = true;
+            continue;
+        }
+        spun = false;
         f->idle_helpers++;
         pthread_cond_wait(&f->work, &f->mu);
         f->idle_helpers--;
@@ -143,12 +243,20 @@ static uint64_t oldest(const fanout *f)
  * `most` published batches are still to be replayed by some machine. */
 static void wait_below(fanout *f, uint64_t most)
 {
+    bool spun = false;
     while (f->published - oldest(f) >= most) {
         int i = claim(f, 0);
         if (i >= 0) {
             replay_claimed(f, i);
+            spun = false;
             continue;
         }
+        if (!spun) {
+            spin(f, f->gen);
+            spun = true;
+            continue;
+        }
+        spun = false;
         f->waiting = true;
         pthread_cond_wait(&f->progress, &f->mu);
         f->waiting = false;
@@ -168,6 +276,7 @@ static void flush(fanout *f)
     pthread_mutex_lock(&f->mu);
     f->count[f->published % RING] = f->fill;
     f->published++;
+    changed(f);
     if (f->idle_helpers) pthread_cond_broadcast(&f->work);
     wait_below(f, RING);                        /* the next slot is free again */
     pthread_mutex_unlock(&f->mu);
@@ -175,8 +284,11 @@ static void flush(fanout *f)
 }
 
 /* Every recorded event replayed to every machine. */
+static inline void put_pend(fanout *f);
+
 static void drain(fanout *f)
 {
+    put_pend(f);
     flush(f);
     if (f->nthreads > 1) {
         pthread_mutex_lock(&f->mu);
@@ -190,51 +302,103 @@ static inline event *current(fanout *f)
     return f->ring[f->nthreads > 1 ? f->published % RING : 0];
 }
 
-static inline event *next(fanout *f)
+/* Room for k events (k > 1: a call and its records, never split between batches). */
+static inline event *next_k(fanout *f, size_t k)
 {
-    if (f->fill == BATCH) flush(f);
-    return &current(f)[f->fill++];
+    if (f->fill + k > BATCH) flush(f);
+    event *e = &current(f)[f->fill];
+    f->fill += k;
+    return e;
 }
 
-/* A fetch that continues the thread's last event (the next address at the
- * next clock, nothing of anyone else's in between) extends it into a fetch
- * run: one event, and one call of each consumer, for a straight line of
- * code (the hooks' contract: a run is the same as its fetches one by one). */
+static inline event *next(fanout *f) { return next_k(f, 1); }
+
+/* Record the pending fetch (or run), if any. */
+static inline void put_pend(fanout *f)
+{
+    if (!f->has_pend) return;
+    f->has_pend = false;
+    *next(f) = f->pend;
+}
+
+/* A fetch that continues the pending fetch or run (the same thread and cpu,
+ * the next address at the next clock) extends it into a fetch run: one
+ * event, and one call of each consumer, for a straight line of code (the
+ * hooks' contract: a run is the same as its fetches one by one). */
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     fanout *f = ctx;
     uint32_t tk = (uint32_t)t << 3;
-    if (f->fill) {
-        event *e = &current(f)[f->fill - 1];
-        uint32_t n = (e->t_kind & 7) == EV_FETCH ? 1 : e->b;
+    event *e = &f->pend;
+    if (f->has_pend) {
+        uint32_t n = e->t_kind == (tk | EV_FETCH) ? 1 : e->b;
         if ((e->t_kind == (tk | EV_FETCH) || e->t_kind == (tk | EV_FETCH_RUN)) && e->cpu == cpu &&
             e->clock + n == clock && e->a + 4 * n == addr && n < UINT32_MAX / 8) {
             e->t_kind = tk | EV_FETCH_RUN;
             e->b = n + 1;
             return;
         }
+        put_pend(f);
     }
-    *next(ctx) = (event){ clock, addr, 0, cpu, tk | EV_FETCH };
+    *e = (event){ .clock = clock, .a = addr, .cpu = cpu, .t_kind = tk | EV_FETCH };
+    f->has_pend = true;
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    *next(ctx) = (event){ clock, addr, n, cpu, (uint32_t)t << 3 | EV_FETCH_RUN };
+    fanout *f = ctx;
+    put_pend(f);
+    f->pend = (event){ .clock = clock, .a = addr, .b = n, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_FETCH_RUN };
+    f->has_pend = n < UINT32_MAX / 8;
+    if (!f->has_pend) *next(f) = f->pend;
 }
 
+/* An access right after its instruction's fetch (pending: the same thread,
+ * cpu and clock) is one EV_FETCH_MEM with it. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    *next(ctx) = (event){ clock, rec->f2, rec->f1, cpu, (uint32_t)t << 3 | EV_MEM };
+    fanout *f = ctx;
+    uint32_t tk = (uint32_t)t << 3;
+    if (f->has_pend) {
+        const event *e = &f->pend;
+        f->has_pend = false;
+        if (e->t_kind == (tk | EV_FETCH) && e->clock == clock && e->cpu == cpu) {
+            *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .pc = e->a, .cpu = cpu,
+                                .t_kind = tk | EV_FETCH_MEM };
+            return;
+        }
+        *next(f) = *e;
+    }
+    *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .cpu = cpu, .t_kind = tk | EV_MEM };
+}
+
+/* A call: recorded like any event when it cannot make the thread wait (the
+ * consumers' call hooks return 0); else the one consumer's hook runs now,
+ * after every earlier event, and its wait goes back to the scheduler. */
+static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    fanout *f = ctx;
+    if (f->sync_calls) {
+        drain(f);
+        return f->c[0].call(f->c[0].ctx, t, cpu, clock, rec);
+    }
+    put_pend(f);
+    event *e = next_k(f, 1 + CALL_SLOTS);
+    *e = (event){ .clock = clock, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_CALL };
+    for (int k = 0; k < CALL_SLOTS; k++) parts_put(e + 1 + k, rec + 3 * k);
+    return 0;
 }
 
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    *next(ctx) = (event){ clock, 0, (uint32_t)why, cpu, (uint32_t)t << 3 | EV_STOP };
+    put_pend(ctx);
+    *next(ctx) = (event){ .clock = clock, .b = (uint32_t)why, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_STOP };
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
-    *next(ctx) = (event){ clock, (uint32_t)idle, 0, cpu, (uint32_t)t << 3 | EV_RESUME };
+    put_pend(ctx);
+    *next(ctx) = (event){ .clock = clock, .a = (uint32_t)idle, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_RESUME };
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
@@ -259,14 +423,30 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
     f->c = xcalloc((size_t)n, sizeof *f->c);
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
     f->n = n;
-    if (workers <= 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        workers = online < 1 ? 1 : online < n ? (int)online : n;
+    if (workers <= 0) workers = fanout_processors();
+    /* One more thread than consumers: the scheduler's, which then only records. */
+    f->nthreads = workers > n + 1 ? n + 1 : workers;
+    for (int i = 0; i < n; i++) {
+        if (consumers[i].branch)
+            diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: a branch hook through a fanout");
+        if (consumers[i].call && !consumers[i].call_never_waits) {
+            if (n > 1) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "internal error: a call that waits, for"
+                                  " several consumers");
+            f->sync_calls = true;
+        }
     }
-    f->nthreads = workers > n ? n : workers;
     int slots = f->nthreads > 1 ? RING : 1;
     for (int k = 0; k < slots; k++) f->ring[k] = xcalloc(BATCH, sizeof(event));
     if (f->nthreads > 1) {
+#ifdef __GLIBC__
+        /* The consumers allocate on the helper threads (ciat's location
+         * blocks, cdat's directory); glibc would give each thread an arena
+         * of its own, whose free lists the others cannot reuse: the irregular
+         * mix of make bench peaked at 100-105 MB with two arenas against 90
+         * with one. Allocation is rare beside the replay, so one arena's lock
+         * costs nothing measurable. */
+        mallopt(M_ARENA_MAX, 1);
+#endif
         f->next = xcalloc((size_t)n, sizeof *f->next);
         f->busy = xcalloc((size_t)n, sizeof *f->busy);
         pthread_mutex_init(&f->mu, NULL);
@@ -284,12 +464,37 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
 
 sched_hooks fanout_hooks(fanout *f)
 {
+    bool calls = false;
+    for (int i = 0; i < f->n; i++) calls |= f->c[i].call != NULL;
     return (sched_hooks){ .ctx = f, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
+                          .call = calls ? on_call : NULL, .call_never_waits = !f->sync_calls,
                           .phase_begin = on_phase_begin, .phase_end = on_phase_end,
                           .thread_stop = on_stop, .thread_resume = on_resume };
 }
 
+int fanout_processors(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int k = CPU_COUNT(&set);
+        if (k > 0) return k;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online < 1 ? 1 : online > 4096 ? 4096 : (int)online;
+}
+
 int fanout_workers(const fanout *f) { return f->nthreads; }
+
+fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run)
+{
+    if (workers ? workers < 2 : traces < 2 || fanout_processors() < 2) {
+        *run = *h;
+        return NULL;
+    }
+    fanout *f = fanout_create(h, 1, 2);
+    *run = fanout_hooks(f);
+    return f;
+}
 
 void fanout_finish(fanout *f)
 {

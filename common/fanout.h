@@ -1,7 +1,9 @@
-/* fanout.h — one scheduled run, several consumers: the scheduler's events
- * (fetches, fetch runs, memory accesses, thread stops and resumes) go to
- * every consumer in the same order, as if each had the scheduler to itself.
- * cdat simulates several machines in one pass over the traces this way.
+/* fanout.h — one scheduled run, one or several consumers: the scheduler's
+ * events (fetches, fetch runs, memory accesses, calls, thread stops and
+ * resumes) go to every consumer in the same order, as if each had the
+ * scheduler to itself. cdat simulates several machines in one pass over the
+ * traces this way, and ciat and cdat run their one analysis beside the
+ * reading and scheduling of the traces (docs/scheduler.md §14).
  *
  * The events are recorded into batches, several in flight at once. On a
  * machine with more than one processor, helper threads replay them while the
@@ -10,11 +12,15 @@
  * batch, so the work spreads evenly however unequal the consumers are. A
  * consumer sees its events in order and from one thread at a time;
  * consumers share nothing, so their results are the same as separate runs'.
+ * A consumer's ahead hook sees the access ahead_distance events on in the
+ * batch being replayed (the scheduler's own look-ahead is off).
  * At a phase's begin and end every batch is first replayed (the scheduler's
  * counts are those of that moment), then each consumer's phase hook runs on
- * the calling thread. Consumers' call and branch hooks must be NULL (a call
- * that makes the thread wait, cdat -handle_io, changes the schedule, which
- * then differs from consumer to consumer). */
+ * the calling thread. A call is an event like the others when the
+ * consumers' call hooks never make a thread wait (call_never_waits); a call
+ * hook that may (cdat -handle_io) is allowed for one consumer only, and runs
+ * on the scheduler's thread after every earlier event is replayed, as its
+ * wait changes the schedule. Branch hooks must be NULL. */
 #ifndef DSM_COMMON_FANOUT_H
 #define DSM_COMMON_FANOUT_H
 
@@ -22,9 +28,11 @@
 
 typedef struct fanout fanout;
 
-/* n consumers (their ctx and hooks are copied); workers = threads that
- * replay, the calling thread included: 0 = one per processor online, at most
- * n; 1 = everything on the calling thread. */
+/* n consumers (their ctx and hooks are copied); workers = threads in all,
+ * the calling thread included: 0 = one per processor the process may run on
+ * (fanout_processors), at most n + 1; 1 = everything on the calling thread.
+ * With one consumer and two threads, the calling thread reads and schedules
+ * while the other analyses. */
 fanout *fanout_create(const sched_hooks *consumers, int n, int workers);
 /* The hooks to give the scheduler (ctx is f). */
 sched_hooks fanout_hooks(fanout *f);
@@ -32,5 +40,16 @@ sched_hooks fanout_hooks(fanout *f);
 void fanout_finish(fanout *f);
 /* Workers in use (for tests and benchmarks). */
 int fanout_workers(const fanout *f);
+/* Processors the process may run on (its CPU affinity), at least 1. */
+int fanout_processors(void);
+
+/* One consumer h beside the scheduler of a set of `traces` traces when
+ * workers is more than 1, or when it is 0 (the default) and the set has
+ * several traces and the process several processors (with one trace the
+ * scheduling costs too little for a thread of its own to pay: cdat 1x1 on a
+ * one-trace set took 1.09x the time); returns the fanout and sets *run to
+ * its hooks, to give the scheduler (fanout_finish it after sched_run); else
+ * NULL and *run = *h. */
+fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run);
 
 #endif

@@ -796,20 +796,20 @@ static void decide_sync(scheduler *s)
 scheduler *sched_create(const trace_set *set, trace_reader **readers,
                         const sched_options *opts, const sched_hooks *hooks)
 {
-    scheduler *s = xcalloc(1, sizeof *s);
+    scheduler *s = xcalloc_lines(1, sizeof *s);
     s->set = set;
     s->n = set->count;
-    s->th = xcalloc((size_t)s->n, sizeof *s->th);
+    s->th = xcalloc_lines((size_t)s->n, sizeof *s->th);
     for (int t = 0; t < s->n; t++) {
         s->th[t].r = readers[t];
         s->th[t].cpu = t;
         istream_init(&s->th[t].is);
     }
     cq_init(&s->q, s->n);
-    s->round_sorted = xcalloc(4 * (size_t)s->n, sizeof *s->round_sorted);
+    s->round_sorted = xcalloc_lines(4 * (size_t)s->n, sizeof *s->round_sorted);
     s->round_stayed = s->round_sorted + 2 * (size_t)s->n;
     s->round_moved = s->round_stayed + s->n;
-    s->round_set = xcalloc((size_t)s->q.words, sizeof *s->round_set);
+    s->round_set = xcalloc_lines((size_t)s->q.words, sizeof *s->round_set);
     if (opts) s->o = *opts;
     else s->o.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;
     if (hooks) s->h = *hooks;

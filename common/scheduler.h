@@ -84,6 +84,9 @@ typedef struct sched_hooks {
      * the thread stops (WAIT_IO) and resumes that many cycles later. Slice
      * mode: the process also gives its processor up meanwhile (docs/scheduler.md §13). */
     uint64_t (*call)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* The call hook always returns 0: it may then be called later, on another
+     * thread, in the same order with the other hooks (common/fanout.h). */
+    bool call_never_waits;
     /* A taken branch, procedure call or procedure start record, after its fetches. */
     void (*branch)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
     /* Phases: begin before the first record, end after the last (and after the

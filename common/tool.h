@@ -37,6 +37,15 @@ typedef struct tool_option {
     bool when_set;
 } tool_option;
 
+/* --workers N (ciat, cdat): threads the run may use (common/fanout.h); 0, the
+ * default: fanout_pipeline's and fanout_create's choice. Not in the report
+ * header: the outputs are the same whatever it is. */
+#define TOOL_WORKERS_OPTION_ROW(target)                                                                       \
+    { { "workers", 0, NULL, OPT_UINT, "N", (target), NULL, 1, 4096,                                           \
+        "threads to use: 1 reads, schedules and analyses on one thread; 2 or more analyse on threads of"      \
+        " their own beside the reading and scheduling, with the same outputs (default: one per processor"     \
+        " the process may run on; one for a single trace)" }, NULL, NULL, false }
+
 typedef struct tool {
     run_options ro;
     option_spec *specs;         /* run options, then the tool's own; ends with { 0 } */

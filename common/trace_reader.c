@@ -373,7 +373,8 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     byte_source *src = byte_source_open(path, &why);
     if (!src)
         diag_data_error(path, DIAG_NO_OFFSET, "cannot read trace: %s", why);
-    trace_reader *r = xcalloc(1, sizeof *r);
+    if (opts->map_window) byte_source_set_window(src, opts->map_window);
+    trace_reader *r = xcalloc_lines(1, sizeof *r);
     r->src = src;
     r->path = xstrdup(path);
     r->order = opts->order;
@@ -381,7 +382,7 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     r->quiet = opts->quiet;
     r->cap = opts->buffer_records ? opts->buffer_records : DEFAULT_RECORDS;
     if (r->cap < 2 * SMAIT_CALL_PARTS) r->cap = 2 * SMAIT_CALL_PARTS;
-    r->buf = xmalloc(r->cap * sizeof *r->buf);
+    r->buf = xcalloc_lines(r->cap, sizeof *r->buf);
     r->fill = r->buf;
     r->v.cur = r->v.ready = r->buf;
     /* Read the first block now so the byte order is known right away. */

@@ -1,8 +1,12 @@
 /* test_fanout.c — common/fanout: every consumer sees the events it would see
  * from the scheduler directly, in order, with one worker (replay on the
- * calling thread), with workers, and with more consumers than workers; fetch
- * runs made from consecutive fetches are the same fetches; phase hooks run
- * after every earlier event. */
+ * calling thread), with workers, with more consumers than workers, and one
+ * consumer beside the scheduler (fanout_pipeline); fetch runs made from
+ * consecutive fetches are the same fetches, and a fetch joined to its access
+ * is the same fetch and access; calls reach the consumers in order, and a
+ * call that may make the thread wait runs after every earlier event with its
+ * wait returned; phase hooks run after every earlier event; the ahead hook
+ * shows only accesses still to come. */
 #include "suites.h"
 #include "../../common/fanout.h"
 
@@ -11,6 +15,10 @@
 /* A consumer: a running hash of what it saw, fetch runs as their fetches. */
 typedef struct sink {
     uint64_t h, events, phases;
+    /* the ahead hook: records it showed, not yet delivered (a ring) */
+    smait_raw ahead[64];
+    unsigned ahead_head, ahead_len;
+    uint64_t ahead_calls, ahead_bad;
 } sink;
 
 static void mix(sink *s, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
@@ -27,7 +35,40 @@ static void s_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint
 }
 static void s_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r)
 {
-    mix(ctx, 2, (uint64_t)t << 32 | (uint32_t)cpu, clock, (uint64_t)r->f1 << 32 | r->f2);
+    sink *s = ctx;
+    mix(s, 2, (uint64_t)t << 32 | (uint32_t)cpu, clock, (uint64_t)r->f1 << 32 | r->f2);
+    /* An access the ahead hook showed is delivered in the order shown. */
+    if (s->ahead_len && s->ahead[s->ahead_head].f1 == r->f1 && s->ahead[s->ahead_head].f2 == r->f2) {
+        s->ahead_head = (s->ahead_head + 1) % 64;
+        s->ahead_len--;
+    }
+}
+static void s_ahead(void *ctx, int t, int cpu, const smait_raw *r)
+{
+    (void)t; (void)cpu;
+    sink *s = ctx;
+    s->ahead_calls++;
+    if (s->ahead_len == 64) {
+        s->ahead_bad++;             /* shown, and never delivered in that order */
+        return;
+    }
+    s->ahead[(s->ahead_head + s->ahead_len++) % 64] = *r;
+}
+static uint64_t s_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r)
+{
+    uint64_t parts = 0;
+    for (int k = 0; k < SMAIT_CALL_PARTS; k++) parts = parts * 31 + r[k].f1 + r[k].f2;
+    mix(ctx, 6, (uint64_t)t << 32 | (uint32_t)cpu, clock, parts);
+    return 0;
+}
+/* A call that may make its thread wait: the wait is a function of the call
+ * and of every event before it, so a call run before an earlier event is
+ * replayed returns another wait. */
+static uint64_t s_call_wait(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r)
+{
+    sink *s = ctx;
+    s_call(ctx, t, cpu, clock, r);
+    return s->h % 1000;
 }
 static void s_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait w) { mix(ctx, 3, (uint64_t)t << 32 | (uint32_t)cpu, clock, w); }
 static void s_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle) { mix(ctx, 4, (uint64_t)t << 32 | (uint32_t)cpu, clock, idle & 0xffffffff); }
@@ -40,13 +81,15 @@ static void s_phase(void *ctx, const sched_phase *ph)
 
 static sched_hooks sink_hooks(sink *s)
 {
-    return (sched_hooks){ .ctx = s, .fetch = s_fetch, .fetch_run = s_run, .mem = s_mem, .phase_begin = s_phase,
-                          .phase_end = s_phase, .thread_stop = s_stop, .thread_resume = s_resume };
+    return (sched_hooks){ .ctx = s, .fetch = s_fetch, .fetch_run = s_run, .mem = s_mem, .call = s_call,
+                          .call_never_waits = true, .phase_begin = s_phase, .phase_end = s_phase,
+                          .thread_stop = s_stop, .thread_resume = s_resume };
 }
 
 /* A pseudo-random stream of 300000 events (several batches), straight-line
- * fetches included, given to h. */
-static void drive(const sched_hooks *h)
+ * fetches, accesses at the clock of their fetch, and calls included, given to
+ * h; the calls' waits are summed into *waits. */
+static void drive(const sched_hooks *h, uint64_t *waits)
 {
     uint64_t x = 12345, clock[4] = { 0 };
     uint32_t pc[4] = { 0x1000, 0x2000, 0x3000, 0x4000 };
@@ -54,8 +97,12 @@ static void drive(const sched_hooks *h)
     for (int i = 0; i < 300000; i++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         int t = (int)(x >> 60) & 3, what = (int)(x >> 40) % 100;
-        if (what < 60) {
+        if (what < 40) {
             h->fetch(h->ctx, t, t, ++clock[t], pc[t] += 4);
+        } else if (what < 60) {     /* an access and its instruction's fetch */
+            smait_raw r = { (uint32_t)(x >> 8), (uint32_t)(x >> 24) };
+            h->fetch(h->ctx, t, t, ++clock[t], pc[t] += 4);
+            h->mem(h->ctx, t, t, clock[t], &r);
         } else if (what < 70) {
             h->fetch_run(h->ctx, t, t, clock[t] + 1, pc[t] + 4, 5);
             clock[t] += 5;
@@ -63,6 +110,12 @@ static void drive(const sched_hooks *h)
         } else if (what < 95) {
             smait_raw r = { (uint32_t)(x >> 8), (uint32_t)(x >> 24) };
             h->mem(h->ctx, t, t, ++clock[t], &r);
+        } else if (what < 96) {
+            smait_raw call[SMAIT_CALL_PARTS];
+            for (int k = 0; k < SMAIT_CALL_PARTS; k++) call[k] = (smait_raw){ (uint32_t)(x >> k), (uint32_t)i + k };
+            uint64_t w = h->call(h->ctx, t, t, clock[t], call);
+            *waits += w;
+            clock[t] += w;
         } else if (what < 97) {
             h->thread_stop(h->ctx, t, t, clock[t], WAIT_BARRIER);
         } else if (what < 99) {
@@ -79,8 +132,10 @@ START_TEST(same_as_direct)
 {
     sink want = { 0 };
     sched_hooks direct = sink_hooks(&want);
-    drive(&direct);
-    static const int workers[][2] = { { 1, 1 }, { 2, 2 }, { 3, 2 }, { 5, 0 }, { 5, 3 }, { 4, 4 } };   /* consumers, workers */
+    uint64_t waits = 0;
+    drive(&direct, &waits);
+    static const int workers[][2] = { { 1, 1 }, { 1, 2 }, { 1, 0 }, { 2, 2 }, { 2, 3 }, { 3, 2 }, { 5, 0 },
+                                      { 5, 3 }, { 4, 4 }, { 4, 5 } };   /* consumers, workers */
     for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
         int n = workers[w][0];
         sink got[5];
@@ -89,8 +144,11 @@ START_TEST(same_as_direct)
         for (int i = 0; i < n; i++) hs[i] = sink_hooks(&got[i]);
         fanout *f = fanout_create(hs, n, workers[w][1]);
         ck_assert_int_ge(fanout_workers(f), 1);
+        ck_assert_int_le(fanout_workers(f), n + 1);
         sched_hooks h = fanout_hooks(f);
-        drive(&h);
+        ck_assert(h.call && h.call_never_waits);
+        uint64_t w0 = 0;
+        drive(&h, &w0);
         fanout_finish(f);
         for (int i = 0; i < n; i++) {
             ck_assert_uint_eq(got[i].events, want.events);
@@ -102,12 +160,63 @@ START_TEST(same_as_direct)
 }
 END_TEST
 
+/* One consumer beside the scheduler (fanout_pipeline): its calls may make a
+ * thread wait; each runs after every earlier event, so the waits, and with
+ * them the clocks of everything after, are those of the direct run. The
+ * ahead hook shows accesses still to come, in order. */
+START_TEST(pipeline)
+{
+    sink want = { 0 };
+    sched_hooks direct = sink_hooks(&want);
+    direct.call = s_call_wait;
+    direct.call_never_waits = false;
+    uint64_t want_waits = 0;
+    drive(&direct, &want_waits);
+    ck_assert_uint_gt(want_waits, 0);
+
+    /* The default: beside the scheduler for several traces on several processors. */
+    sched_hooks run;
+    ck_assert_ptr_null(fanout_pipeline(&direct, 0, 1, &run));
+    fanout *d = fanout_pipeline(&direct, 0, 2, &run);
+    ck_assert(fanout_processors() >= 2 ? d != NULL : d == NULL);
+    if (d) fanout_finish(d);
+
+    for (int workers = 1; workers <= 2; workers++) {
+        sink got = { 0 };
+        sched_hooks h = sink_hooks(&got), run;
+        h.call = s_call_wait;
+        h.call_never_waits = false;
+        h.ahead = s_ahead;
+        h.ahead_distance = 7;
+        fanout *f = fanout_pipeline(&h, workers, 1, &run);
+        if (workers == 1) {
+            ck_assert_ptr_null(f);
+            ck_assert(run.ctx == h.ctx && run.mem == h.mem && run.call == h.call);
+            continue;
+        }
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fanout_workers(f), 2);
+        ck_assert(run.ahead == NULL);           /* the scheduler's own look-ahead is off */
+        ck_assert(run.call && !run.call_never_waits);
+        uint64_t waits = 0;
+        drive(&run, &waits);
+        fanout_finish(f);
+        ck_assert_uint_eq(waits, want_waits);
+        ck_assert_uint_eq(got.events, want.events);
+        ck_assert_msg(got.h == want.h, "the pipeline's consumer saw another stream");
+        ck_assert_uint_gt(got.ahead_calls, 1000);
+        ck_assert_uint_eq(got.ahead_bad, 0);
+    }
+}
+END_TEST
+
 Suite *fanout_suite(void)
 {
     Suite *s = suite_create("fanout");
     TCase *tc = tcase_create("replay");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, same_as_direct);
+    tcase_add_test(tc, pipeline);
     suite_add_tcase(s, tc);
     return s;
 }
