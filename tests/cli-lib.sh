@@ -124,6 +124,14 @@ check_same() {
     rm -f .cli-diff
 }
 
+# same_but_command NAME A B: A and B are equal but for their '# command:' lines.
+same_but_command() {
+    grep -v '^# command:' "$2" >.a
+    grep -v '^# command:' "$3" >.b
+    check_same "$1" .a .b
+    rm -f .a .b
+}
+
 # check_file NAME EXPECTED ACTUAL: the two files are equal (a diff when not;
 # CLI_UPDATE=1 rewrites EXPECTED, as for golden files).
 check_file() {

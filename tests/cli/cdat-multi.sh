@@ -16,13 +16,10 @@ CONFIGS=$CLI_DIR/../../configs
 # traces of the same names.
 same_run() {
     local a=$2 b=$3 x
-    grep -v '^# command:' "$a.cdat_report" >.a
-    grep -v '^# command:' "$b.cdat_report" >.b
-    check_same "$1: report" .a .b
+    same_but_command "$1: report" "$a.cdat_report" "$b.cdat_report"
     for x in "$a".general.* "$a".detailed; do
         [ -f "$x" ] && check_same "$1: ${x#"$a".}" "$x" "$b.${x#"$a".}"
     done
-    rm -f .a .b
 }
 
 # machines NODES PPN ICC THREADS: m-<protocol>-<allocation>.ini for every protocol and placement.

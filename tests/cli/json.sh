@@ -17,14 +17,6 @@ jsonschema.Draft202012Validator.check_schema(json.load(open(sys.argv[1])))" "$SC
 --- exit 0
 EOF
 
-# same_but_command NAME A B: A and B are equal but for their '# command:' lines.
-same_but_command() {
-    grep -v '^# command:' "$2" >.a
-    grep -v '^# command:' "$3" >.b
-    check_same "$1" .a .b
-    rm -f .a .b
-}
-
 # json_checks LABEL TEXT JSON: JSON valid and equal to TEXT.
 json_checks() {
     check "$1: JSON valid and equal to the text" python3 "$CHECK" "$SCHEMA" "$2" "$3" <<'EOF'

@@ -10,14 +10,6 @@ CI=$CLI_DIR/ciat
 CD=$CLI_DIR/cdat-check
 IO=$CLI_DIR/cdat-iosim
 
-# same NAME A B: files A and B equal but for "# command:".
-same() {
-    grep -v '^# command:' "$2" >.a
-    grep -v '^# command:' "$3" >.b
-    check_same "$1" .a .b
-    rm -f .a .b
-}
-
 # ciat_both LABEL SET OPTIONS...: ciat on one thread (-o w1) and on two (-o w2).
 ciat_both() {
     local label=$1 set=$2
@@ -30,7 +22,7 @@ EOF
     check "$label: ciat --workers 2" ciat -q --workers 2 -o w2 "$@" "$set" <<'EOF'
 --- exit 0
 EOF
-    same "$label: the same report" "w1/$set.ciat_report" "w2/$set.ciat_report"
+    same_but_command "$label: the same report" "w1/$set.ciat_report" "w2/$set.ciat_report"
     check_same "$label: the same memory file" "w1/$set.memory" "w2/$set.memory"
     if [ -f "w1/$set.ciat_events" ]; then
         check_same "$label: the same events" "w1/$set.ciat_events" "w2/$set.ciat_events"
@@ -49,7 +41,7 @@ EOF
     check "$label: cdat --workers 2" cdat -q --workers 2 -o w2 "$@" "$set" "$cfg" <<'EOF'
 --- exit 0
 EOF
-    same "$label: the same report" "w1/$set.cdat_report" "w2/$set.cdat_report"
+    same_but_command "$label: the same report" "w1/$set.cdat_report" "w2/$set.cdat_report"
     for x in w1/"$set".general.* w1/"$set".detailed; do
         [ -f "$x" ] && check_same "$label: the same ${x#w1/"$set".}" "$x" "w2/${x#w1/}"
     done
