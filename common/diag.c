@@ -15,6 +15,7 @@ static diag_trap *trap;
 void diag_set_tool(const char *name) { tool_name = name; }
 const char *diag_tool(void) { return tool_name; }
 void diag_set_trap(diag_trap *t) { trap = t; }
+bool diag_trapped(void) { return trap && trap->fatal; }
 
 /* The trap's message function gets the formatted text instead of stderr. */
 static void trap_message(const char *file, uint64_t offset, bool warning, const char *fmt, va_list ap)

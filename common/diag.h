@@ -53,6 +53,9 @@ struct diag_trap {
 };
 /* NULL: print and exit, as without a trap. */
 void diag_set_trap(diag_trap *trap);
+/* A trap with a fatal function is set: a fatal error unwinds the calling
+ * thread alone, so nothing may run on another thread (common/fanout.h). */
+bool diag_trapped(void);
 
 /* Allocation that never returns NULL (exit 3 instead). */
 void *xmalloc(size_t n);

@@ -424,6 +424,7 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
     f->n = n;
     if (workers <= 0) workers = fanout_processors();
+    if (diag_trapped()) workers = 1;    /* a fatal error would leave a helper thread running */
     /* One more thread than consumers: the scheduler's, which then only records. */
     f->nthreads = workers > n + 1 ? n + 1 : workers;
     for (int i = 0; i < n; i++) {
@@ -487,7 +488,7 @@ int fanout_workers(const fanout *f) { return f->nthreads; }
 
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run)
 {
-    if (workers ? workers < 2 : traces < 2 || fanout_processors() < 2) {
+    if (diag_trapped() || (workers ? workers < 2 : traces < 2 || fanout_processors() < 2)) {
         *run = *h;
         return NULL;
     }

@@ -30,7 +30,9 @@ typedef struct fanout fanout;
 
 /* n consumers (their ctx and hooks are copied); workers = threads in all,
  * the calling thread included: 0 = one per processor the process may run on
- * (fanout_processors), at most n + 1; 1 = everything on the calling thread.
+ * (fanout_processors), at most n + 1; 1 = everything on the calling thread,
+ * as always under a diag trap (fuzzing: a fatal error unwinds only the
+ * calling thread).
  * With one consumer and two threads, the calling thread reads and schedules
  * while the other analyses. */
 fanout *fanout_create(const sched_hooks *consumers, int n, int workers);
