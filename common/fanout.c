@@ -372,6 +372,15 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .cpu = cpu, .t_kind = tk | EV_MEM };
 }
 
+/* An access and its instruction's fetch, from the scheduler in one call. */
+static void on_fetch_mem(void *ctx, int t, int cpu, uint64_t clock, uint32_t pc, const smait_raw *rec)
+{
+    fanout *f = ctx;
+    put_pend(f);
+    *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .pc = pc, .cpu = cpu,
+                        .t_kind = (uint32_t)t << 3 | EV_FETCH_MEM };
+}
+
 /* A call: recorded like any event when it cannot make the thread wait (the
  * consumers' call hooks return 0); else the one consumer's hook runs now,
  * after every earlier event, and its wait goes back to the scheduler. */
@@ -468,7 +477,7 @@ sched_hooks fanout_hooks(fanout *f)
     bool calls = false;
     for (int i = 0; i < f->n; i++) calls |= f->c[i].call != NULL;
     return (sched_hooks){ .ctx = f, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                          .call = calls ? on_call : NULL, .call_never_waits = !f->sync_calls,
+                          .fetch_mem = on_fetch_mem, .call = calls ? on_call : NULL, .call_never_waits = !f->sync_calls,
                           .phase_begin = on_phase_begin, .phase_end = on_phase_end,
                           .thread_stop = on_stop, .thread_resume = on_resume };
 }

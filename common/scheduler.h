@@ -67,6 +67,10 @@ typedef struct sched_hooks {
     void (*fetch_run)(void *ctx, int thread, int cpu, uint64_t first_clock, uint32_t addr, uint32_t n);
     /* A memory-access record (host order). */
     void (*mem)(void *ctx, int thread, int cpu, uint64_t clock, const smait_raw *rec);
+    /* Optional: an access and the fetch of its instruction at pc, both at
+     * clock, in one call instead of fetch then mem (common/fanout.c records
+     * them as one event). */
+    void (*fetch_mem)(void *ctx, int thread, int cpu, uint64_t clock, uint32_t pc, const smait_raw *rec);
     /* Optional look-ahead, a hint for a tool that wants to start loading what
      * a future access will need: just before the scheduler delivers a
      * record of thread t, it shows this hook the memory record

@@ -82,8 +82,13 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
         x->is.n.executed++;
         if (x->is.valid) {
             x->is.n.fetched++;
-            if (s->h.fetch) s->h.fetch(s->h.ctx, t, x->cpu, x->clock, x->is.pc);
+            uint32_t pc = x->is.pc;
             x->is.pc += ISTREAM_INSN_BYTES;
+            if (s->h.fetch_mem) {
+                s->h.fetch_mem(s->h.ctx, t, x->cpu, x->clock, pc, rec);
+                return;
+            }
+            if (s->h.fetch) s->h.fetch(s->h.ctx, t, x->cpu, x->clock, pc);
         }
         if (s->h.mem) s->h.mem(s->h.ctx, t, x->cpu, x->clock, rec);
         return;

@@ -99,10 +99,14 @@ static void drive(const sched_hooks *h, uint64_t *waits)
         int t = (int)(x >> 60) & 3, what = (int)(x >> 40) % 100;
         if (what < 40) {
             h->fetch(h->ctx, t, t, ++clock[t], pc[t] += 4);
-        } else if (what < 60) {     /* an access and its instruction's fetch */
+        } else if (what < 60) {     /* an access and its instruction's fetch: one call when h takes it */
             smait_raw r = { (uint32_t)(x >> 8), (uint32_t)(x >> 24) };
-            h->fetch(h->ctx, t, t, ++clock[t], pc[t] += 4);
-            h->mem(h->ctx, t, t, clock[t], &r);
+            if (h->fetch_mem && (x >> 20 & 1)) {
+                h->fetch_mem(h->ctx, t, t, ++clock[t], pc[t] += 4, &r);
+            } else {
+                h->fetch(h->ctx, t, t, ++clock[t], pc[t] += 4);
+                h->mem(h->ctx, t, t, clock[t], &r);
+            }
         } else if (what < 70) {
             h->fetch_run(h->ctx, t, t, clock[t] + 1, pc[t] + 4, 5);
             clock[t] += 5;
