@@ -70,9 +70,6 @@ struct fanout {
     event *ring[RING];
     size_t count[RING];         /* events in each published batch */
     size_t fill;                /* events recorded into the batch being filled */
-    event pend;                 /* a fetch or fetch run not yet recorded (has_pend), which
-                                 * the thread's next fetch may extend or its access join */
-    bool has_pend;
     /* Under mu: batches published so far; each machine's next batch and
      * whether a thread is replaying it; sleeping helpers and scheduler. */
     pthread_mutex_t mu;
@@ -157,8 +154,9 @@ static void changed(fanout *f) { __atomic_fetch_add(&f->gen, 1, __ATOMIC_SEQ_CST
  * much as the batch, each time (a system call and an interprocessor
  * interrupt both ways on a virtual machine). */
 enum { SPIN = 1 << 11 };        /* pause instructions: some tens of microseconds */
-static void spin(fanout *f, uint64_t seen)
+static void spin(fanout *f)
 {
+    const uint64_t seen = f->gen;
     pthread_mutex_unlock(&f->mu);
     for (int k = 0; k < SPIN && __atomic_load_n(&f->gen, __ATOMIC_SEQ_CST) == seen; k++) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -166,6 +164,16 @@ static void spin(fanout *f, uint64_t seen)
 #endif
     }
     pthread_mutex_lock(&f->mu);
+}
+
+/* Under mu, in a loop that found nothing to do: the first time (*spun
+ * false), spin and say so, for the caller to look again; the next time, say
+ * it is time to sleep. Doing something sets *spun back to false. */
+static bool spun_first(fanout *f, bool *spun)
+{
+    *spun = !*spun;
+    if (*spun) spin(f);
+    return *spun;
 }
 
 /* Under mu: claim a machine with a published batch it has not replayed
@@ -216,12 +224,7 @@ static void *help(void *arg)
             continue;
         }
         if (f->quit) break;
-        if (!spun) {
-            spin(f, f->gen);
-            spun = true;
-            continue;
-        }
-        spun = false;
+        if (spun_first(f, &spun)) continue;
         f->idle_helpers++;
         pthread_cond_wait(&f->work, &f->mu);
         f->idle_helpers--;
@@ -251,12 +254,7 @@ static void wait_below(fanout *f, uint64_t most)
             spun = false;
             continue;
         }
-        if (!spun) {
-            spin(f, f->gen);
-            spun = true;
-            continue;
-        }
-        spun = false;
+        if (spun_first(f, &spun)) continue;
         f->waiting = true;
         pthread_cond_wait(&f->progress, &f->mu);
         f->waiting = false;
@@ -284,11 +282,8 @@ static void flush(fanout *f)
 }
 
 /* Every recorded event replayed to every machine. */
-static inline void put_pend(fanout *f);
-
 static void drain(fanout *f)
 {
-    put_pend(f);
     flush(f);
     if (f->nthreads > 1) {
         pthread_mutex_lock(&f->mu);
@@ -313,72 +308,42 @@ static inline event *next_k(fanout *f, size_t k)
 
 static inline event *next(fanout *f) { return next_k(f, 1); }
 
-/* Record the pending fetch (or run), if any. */
-static inline void put_pend(fanout *f)
-{
-    if (!f->has_pend) return;
-    f->has_pend = false;
-    *next(f) = f->pend;
-}
-
-/* A fetch that continues the pending fetch or run (the same thread and cpu,
- * the next address at the next clock) extends it into a fetch run: one
- * event, and one call of each consumer, for a straight line of code (the
- * hooks' contract: a run is the same as its fetches one by one). */
+/* A fetch that continues the thread's last event (the next address at the
+ * next clock, nothing of anyone else's in between) extends it into a fetch
+ * run: one event, and one call of each consumer, for a straight line of
+ * code (the hooks' contract: a run is the same as its fetches one by one). */
 static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     fanout *f = ctx;
     uint32_t tk = (uint32_t)t << 3;
-    event *e = &f->pend;
-    if (f->has_pend) {
-        uint32_t n = e->t_kind == (tk | EV_FETCH) ? 1 : e->b;
+    if (f->fill) {
+        event *e = &current(f)[f->fill - 1];
+        uint32_t n = (e->t_kind & 7) == EV_FETCH ? 1 : e->b;
         if ((e->t_kind == (tk | EV_FETCH) || e->t_kind == (tk | EV_FETCH_RUN)) && e->cpu == cpu &&
             e->clock + n == clock && e->a + 4 * n == addr && n < UINT32_MAX / 8) {
             e->t_kind = tk | EV_FETCH_RUN;
             e->b = n + 1;
             return;
         }
-        put_pend(f);
     }
-    *e = (event){ .clock = clock, .a = addr, .cpu = cpu, .t_kind = tk | EV_FETCH };
-    f->has_pend = true;
+    *next(f) = (event){ .clock = clock, .a = addr, .cpu = cpu, .t_kind = tk | EV_FETCH };
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    fanout *f = ctx;
-    put_pend(f);
-    f->pend = (event){ .clock = clock, .a = addr, .b = n, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_FETCH_RUN };
-    f->has_pend = n < UINT32_MAX / 8;
-    if (!f->has_pend) *next(f) = f->pend;
+    *next(ctx) = (event){ .clock = clock, .a = addr, .b = n, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_FETCH_RUN };
 }
 
-/* An access right after its instruction's fetch (pending: the same thread,
- * cpu and clock) is one EV_FETCH_MEM with it. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    fanout *f = ctx;
-    uint32_t tk = (uint32_t)t << 3;
-    if (f->has_pend) {
-        const event *e = &f->pend;
-        f->has_pend = false;
-        if (e->t_kind == (tk | EV_FETCH) && e->clock == clock && e->cpu == cpu) {
-            *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .pc = e->a, .cpu = cpu,
-                                .t_kind = tk | EV_FETCH_MEM };
-            return;
-        }
-        *next(f) = *e;
-    }
-    *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .cpu = cpu, .t_kind = tk | EV_MEM };
+    *next(ctx) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_MEM };
 }
 
 /* An access and its instruction's fetch, from the scheduler in one call. */
 static void on_fetch_mem(void *ctx, int t, int cpu, uint64_t clock, uint32_t pc, const smait_raw *rec)
 {
-    fanout *f = ctx;
-    put_pend(f);
-    *next(f) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .pc = pc, .cpu = cpu,
-                        .t_kind = (uint32_t)t << 3 | EV_FETCH_MEM };
+    *next(ctx) = (event){ .clock = clock, .a = rec->f2, .b = rec->f1, .pc = pc, .cpu = cpu,
+                          .t_kind = (uint32_t)t << 3 | EV_FETCH_MEM };
 }
 
 /* A call: recorded like any event when it cannot make the thread wait (the
@@ -391,7 +356,6 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
         drain(f);
         return f->c[0].call(f->c[0].ctx, t, cpu, clock, rec);
     }
-    put_pend(f);
     event *e = next_k(f, 1 + CALL_SLOTS);
     *e = (event){ .clock = clock, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_CALL };
     for (int k = 0; k < CALL_SLOTS; k++) parts_put(e + 1 + k, rec + 3 * k);
@@ -400,13 +364,11 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
 
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    put_pend(ctx);
     *next(ctx) = (event){ .clock = clock, .b = (uint32_t)why, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_STOP };
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
-    put_pend(ctx);
     *next(ctx) = (event){ .clock = clock, .a = (uint32_t)idle, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_RESUME };
 }
 
@@ -426,14 +388,21 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         if (f->c[i].phase_end) f->c[i].phase_end(f->c[i].ctx, ph);
 }
 
+/* The threads a fanout may use for `workers` (0: one per processor): one
+ * under a diag trap, as a fatal error there would leave a helper running. */
+static int threads_for(int workers)
+{
+    if (diag_trapped()) return 1;
+    return workers > 0 ? workers : fanout_processors();
+}
+
 fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
 {
     fanout *f = xcalloc(1, sizeof *f);
     f->c = xcalloc((size_t)n, sizeof *f->c);
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
     f->n = n;
-    if (workers <= 0) workers = fanout_processors();
-    if (diag_trapped()) workers = 1;    /* a fatal error would leave a helper thread running */
+    workers = threads_for(workers);
     /* One more thread than consumers: the scheduler's, which then only records. */
     f->nthreads = workers > n + 1 ? n + 1 : workers;
     for (int i = 0; i < n; i++) {
@@ -497,7 +466,7 @@ int fanout_workers(const fanout *f) { return f->nthreads; }
 
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run)
 {
-    if (diag_trapped() || (workers ? workers < 2 : traces < 2 || fanout_processors() < 2)) {
+    if (threads_for(workers) < 2 || (!workers && traces < 2)) {
         *run = *h;
         return NULL;
     }
