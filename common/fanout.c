@@ -1,6 +1,7 @@
 /* fanout.c — one scheduled run replayed to several consumers (fanout.h). */
 #define _GNU_SOURCE     /* sched_getaffinity, CPU_COUNT */
 #include "fanout.h"
+#include "ahead_tuner.h"
 #include "diag.h"
 
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* EV_FETCH_MEM: an access and the fetch of its instruction (same thread,
@@ -81,6 +83,7 @@ struct fanout {
     bool *busy;
     int idle_helpers;
     bool waiting, quit;
+    ahead_tuner *tune;          /* per consumer: whether its look-ahead pays */
     bool sync_calls;            /* the one consumer's call hook may make a thread wait: called
                                  * at once, after every earlier event is replayed */
     struct helper *helpers;
@@ -99,9 +102,8 @@ static inline void look_ahead(const sched_hooks *h, const event *e, size_t left)
     h->ahead(h->ctx, (int)(a->t_kind >> 3), a->cpu, &r);
 }
 
-static void replay(const sched_hooks *h, const event *e, size_t n)
+static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
 {
-    const bool ahead = h->ahead && h->ahead_distance;
 
     for (size_t i = 0; i < n; i++, e++) {
         int t = (int)(e->t_kind >> 3);
@@ -145,6 +147,27 @@ static void replay(const sched_hooks *h, const event *e, size_t n)
     }
 }
 
+static inline double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Replay a batch to consumer h, with its look-ahead (if any) on or off as
+ * its tuner u finds faster (ahead_tuner.h). */
+static void replay_tuned(const sched_hooks *h, ahead_tuner *u, const event *e, size_t n)
+{
+    if (!h->ahead || !h->ahead_distance || !n) {
+        replay(h, e, n, false);
+        return;
+    }
+    bool on = ahead_tuner_next(u);
+    double t0 = now_ns();
+    replay(h, e, n, on);
+    ahead_tuner_took(u, on, (now_ns() - t0) / (double)n);
+}
+
 /* Under mu: something was published or replayed. */
 static void changed(fanout *f) { __atomic_fetch_add(&f->gen, 1, __ATOMIC_SEQ_CST); }
 
@@ -178,12 +201,20 @@ static bool spun_first(fanout *f, bool *spun)
 
 /* Under mu: claim a machine with a published batch it has not replayed
  * (-1: none) for thread `self` (0: the scheduler's). A thread prefers its
- * own machines (i mod threads = self), whose state is in its processor's
- * caches, and takes another's only when its own are done. */
+ * own machines, whose state is in its processor's caches, and takes
+ * another's only when its own are done. With a helper for every machine,
+ * machine i is helper i + 1's alone and the scheduler's thread only
+ * records: its replaying a batch whenever it found the ring full moved the
+ * machine's state between the processors' caches (ciat on the FFT-like set
+ * with 256 threads replayed a third of its batches on the scheduler's
+ * thread). Else machine i is thread (i mod threads)'s. */
 static int claim(fanout *f, int self)
 {
+    bool own_helpers = f->nthreads > f->n;
+    if (own_helpers && self == 0) return -1;
+    int first = own_helpers ? self - 1 : self;
     for (int pass = 0; pass < 2; pass++)
-        for (int i = pass ? 0 : self; i < f->n; i += pass ? 1 : f->nthreads)
+        for (int i = pass ? 0 : first; i < f->n; i += pass ? 1 : f->nthreads)
             if (!f->busy[i] && f->next[i] < f->published) {
                 f->busy[i] = true;
                 return i;
@@ -196,7 +227,7 @@ static void replay_claimed(fanout *f, int i)
 {
     int slot = (int)(f->next[i] % RING);
     pthread_mutex_unlock(&f->mu);
-    replay(&f->c[i], f->ring[slot], f->count[slot]);
+    replay_tuned(&f->c[i], &f->tune[i], f->ring[slot], f->count[slot]);
     pthread_mutex_lock(&f->mu);
     f->busy[i] = false;
     f->next[i]++;
@@ -267,7 +298,7 @@ static void flush(fanout *f)
 {
     if (!f->fill) return;
     if (f->nthreads <= 1) {
-        for (int i = 0; i < f->n; i++) replay(&f->c[i], f->ring[0], f->fill);
+        for (int i = 0; i < f->n; i++) replay_tuned(&f->c[i], &f->tune[i], f->ring[0], f->fill);
         f->fill = 0;
         return;
     }
@@ -402,6 +433,7 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
     f->c = xcalloc((size_t)n, sizeof *f->c);
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
     f->n = n;
+    f->tune = xcalloc((size_t)n, sizeof *f->tune);
     workers = threads_for(workers);
     /* One more thread than consumers: the scheduler's, which then only records. */
     f->nthreads = workers > n + 1 ? n + 1 : workers;
@@ -493,5 +525,6 @@ void fanout_finish(fanout *f)
     free(f->next);
     free(f->busy);
     free(f->c);
+    free(f->tune);
     free(f);
 }

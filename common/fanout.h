@@ -7,13 +7,16 @@
  *
  * The events are recorded into batches, several in flight at once. On a
  * machine with more than one processor, helper threads replay them while the
- * scheduler fills the next batch, and the scheduler's thread replays too
- * when all batches are in flight: any thread takes any consumer's next
- * batch, so the work spreads evenly however unequal the consumers are. A
- * consumer sees its events in order and from one thread at a time;
- * consumers share nothing, so their results are the same as separate runs'.
- * A consumer's ahead hook sees the access ahead_distance events on in the
- * batch being replayed (the scheduler's own look-ahead is off).
+ * scheduler fills the next batch. With a helper for every consumer, each
+ * replays its own consumer's batches and the scheduler's thread only
+ * records; with fewer, the scheduler's thread replays too when all batches
+ * are in flight, and any thread takes any consumer's next batch, so the work
+ * spreads evenly however unequal the consumers are. A consumer sees its
+ * events in order and from one thread at a time; consumers share nothing, so
+ * their results are the same as separate runs'. A consumer's ahead hook
+ * sees the access ahead_distance events on in the batch being replayed (the
+ * scheduler's own look-ahead is off), in the batches where it pays
+ * (ahead_tuner.h).
  * At a phase's begin and end every batch is first replayed (the scheduler's
  * counts are those of that moment), then each consumer's phase hook runs on
  * the calling thread. A call is an event like the others when the

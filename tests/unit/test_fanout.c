@@ -8,6 +8,7 @@
  * wait returned; phase hooks run after every earlier event; the ahead hook
  * shows only accesses still to come. */
 #include "suites.h"
+#include "../../common/ahead_tuner.h"
 #include "../../common/fanout.h"
 
 #include <string.h>
@@ -214,6 +215,37 @@ START_TEST(pipeline)
 }
 END_TEST
 
+/* The look-ahead's tuner: tries both settings, then keeps the faster but for
+ * every AHEAD_TRY_EVERY-th batch, and changes its mind when the times change. */
+START_TEST(ahead_tuner_choice)
+{
+    ahead_tuner u = { 0 };
+    ck_assert(!ahead_tuner_next(&u));           /* the first batch without the hint */
+    ahead_tuner_took(&u, false, 20.0);
+    ck_assert(ahead_tuner_next(&u));            /* the second with it */
+    ahead_tuner_took(&u, true, 10.0);
+    unsigned on = 0, off = 0;
+    for (int k = 2; k < 2 + 20 * AHEAD_TRY_EVERY; k++) {
+        bool h = ahead_tuner_next(&u);
+        ck_assert_msg(h == (k % AHEAD_TRY_EVERY != 0), "batch %d: the faster setting, or a try of the other", k);
+        h ? on++ : off++;
+        ahead_tuner_took(&u, h, h ? 10.0 : 20.0);
+    }
+    ck_assert_uint_eq(off, 20);
+    /* The hint stops paying: its average crosses the other's within a few of its batches. */
+    int k = 0;
+    while (ahead_tuner_next(&u)) {
+        ahead_tuner_took(&u, true, 40.0);
+        ck_assert_int_lt(++k, 5);
+    }
+    for (int j = 0; j < 3 * AHEAD_TRY_EVERY; j++) {
+        bool h = ahead_tuner_next(&u);
+        ck_assert(h == (u.batches % AHEAD_TRY_EVERY == 0));
+        ahead_tuner_took(&u, h, h ? 40.0 : 20.0);
+    }
+}
+END_TEST
+
 Suite *fanout_suite(void)
 {
     Suite *s = suite_create("fanout");
@@ -221,6 +253,7 @@ Suite *fanout_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, same_as_direct);
     tcase_add_test(tc, pipeline);
+    tcase_add_test(tc, ahead_tuner_choice);
     suite_add_tcase(s, tc);
     return s;
 }
