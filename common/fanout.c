@@ -63,11 +63,15 @@ static void parts_get(const event *e, smait_raw *r)
 enum { BATCH = 1 << 12, RING = 4 };
 
 /* Work is (machine, batch): a machine replays its batches in order, on one
- * thread at a time, but any thread may take its next batch. The scheduler's
- * thread records; when the ring is full it replays too instead of waiting,
- * so on P processors P threads do all the work (P - 1 helper threads). */
+ * thread at a time, but any helper may take its next batch. The scheduler's
+ * thread records; when the ring is full and there are fewer helpers than
+ * machines it replays too instead of waiting, so on P processors P threads
+ * do all the work (P - 1 helper threads); with a helper for every machine
+ * it waits (claim). */
 struct fanout {
     sched_hooks *c;
+    ahead_tuner *tune;          /* per consumer: whether its look-ahead pays; used by the thread
+                                 * replaying the consumer's batch, like the consumer itself */
     int n, nthreads;
     event *ring[RING];
     size_t count[RING];         /* events in each published batch */
@@ -83,7 +87,6 @@ struct fanout {
     bool *busy;
     int idle_helpers;
     bool waiting, quit;
-    ahead_tuner *tune;          /* per consumer: whether its look-ahead pays */
     bool sync_calls;            /* the one consumer's call hook may make a thread wait: called
                                  * at once, after every earlier event is replayed */
     struct helper *helpers;
@@ -203,11 +206,11 @@ static bool spun_first(fanout *f, bool *spun)
  * (-1: none) for thread `self` (0: the scheduler's). A thread prefers its
  * own machines, whose state is in its processor's caches, and takes
  * another's only when its own are done. With a helper for every machine,
- * machine i is helper i + 1's alone and the scheduler's thread only
- * records: its replaying a batch whenever it found the ring full moved the
- * machine's state between the processors' caches (ciat on the FFT-like set
- * with 256 threads replayed a third of its batches on the scheduler's
- * thread). Else machine i is thread (i mod threads)'s. */
+ * machine i is helper i + 1's and the scheduler's thread claims none: its
+ * replaying a batch whenever it found the ring full moved the machine's
+ * state between the processors' caches (ciat on the FFT-like set with 256
+ * threads replayed a third of its batches on the scheduler's thread). Else
+ * machine i is thread (i mod threads)'s, the scheduler's included. */
 static int claim(fanout *f, int self)
 {
     bool own_helpers = f->nthreads > f->n;
