@@ -24,6 +24,7 @@ struct read_ahead {
     chunk ring[RA_CHUNKS];
     unsigned head, tail;    /* consumer takes ring[head % N]; producer fills ring[tail % N] */
     bool stop;              /* consumer: stop producing */
+    bool waiting;           /* the producer sleeps on a full ring */
     /* consumer only */
     size_t pos;             /* bytes of ring[head] handed out */
     uint64_t mark;
@@ -38,8 +39,11 @@ static void *produce(void *arg)
     read_ahead *ra = arg;
     for (;;) {
         pthread_mutex_lock(&ra->lock);
-        while (ra->tail - ra->head == RA_CHUNKS && !ra->stop)
+        while (ra->tail - ra->head == RA_CHUNKS && !ra->stop) {
+            ra->waiting = true;
             pthread_cond_wait(&ra->emptied, &ra->lock);
+        }
+        ra->waiting = false;
         bool stop = ra->stop;
         chunk *c = &ra->ring[ra->tail % RA_CHUNKS];
         pthread_mutex_unlock(&ra->lock);
@@ -114,7 +118,9 @@ long read_ahead_read(read_ahead *ra, void *buf, size_t n, const char **why)
         ra->pos = 0;
         pthread_mutex_lock(&ra->lock);
         ra->head++;
-        pthread_cond_signal(&ra->emptied);
+        /* A producer asleep on a full ring is woken once half of it is free,
+         * so that each wake-up fills several chunks. */
+        if (ra->waiting && ra->tail - ra->head <= RA_CHUNKS / 2) pthread_cond_signal(&ra->emptied);
         pthread_mutex_unlock(&ra->lock);
     }
     if (got == 0 && ra->error) {

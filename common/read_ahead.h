@@ -6,7 +6,10 @@
  * The producer fills a ring of fixed chunks; the consumer takes them in
  * order. The producer's result for each call (bytes, end, or an error with
  * its reason) reaches the consumer in the same order, so the bytes made
- * before a failure are handed out before it. Memory: RA_CHUNKS × RA_CHUNK
+ * before a failure are handed out before it. A producer that finds the ring
+ * full sleeps until half of it is free, so that a wake-up fills several
+ * chunks (one each halved the context switches of ciat on a zstd set of 5
+ * traces: 14 100 against 7 800-8 300). Memory: RA_CHUNKS × RA_CHUNK
  * bytes, allocated at the start (the producer's thread allocates nothing of
  * its own). */
 #ifndef DSM_COMMON_READ_AHEAD_H
