@@ -217,32 +217,61 @@ END_TEST
 
 /* The look-ahead's tuner: tries both settings, then keeps the faster but for
  * every AHEAD_TRY_EVERY-th batch, and changes its mind when the times change. */
+/* Runs batches through the tuner: each takes on_ns or off_ns times scale per
+ * event as it goes with the hint or not; returns the batches that went with
+ * the hint and checks that the others are trials only when the hint is the
+ * faster (and the reverse). */
+static unsigned tuner_run(ahead_tuner *u, int batches, double on_ns, double off_ns, double scale)
+{
+    unsigned on = 0;
+    for (int j = 0; j < batches; j++) {
+        bool trial = ahead_tuner_trial(u->batches);
+        bool h = ahead_tuner_next(u);
+        ck_assert(h == (trial ? !u->on : u->on));
+        on += h;
+        ahead_tuner_took(u, h, (h ? on_ns : off_ns) * scale);
+    }
+    return on;
+}
+
 START_TEST(ahead_tuner_choice)
 {
     ahead_tuner u = { 0 };
-    ck_assert(!ahead_tuner_next(&u));           /* the first batch without the hint */
+    ck_assert(!ahead_tuner_next(&u));           /* the first batches without the hint */
+    ahead_tuner_took(&u, false, 500.0);         /* cold: no trial is compared with it */
+    ck_assert(!ahead_tuner_next(&u));
     ahead_tuner_took(&u, false, 20.0);
-    ck_assert(ahead_tuner_next(&u));            /* the second with it */
+    ck_assert(ahead_tuner_next(&u));            /* the first trial, against the batch before */
     ahead_tuner_took(&u, true, 10.0);
-    unsigned on = 0, off = 0;
-    for (int k = 2; k < 2 + 20 * AHEAD_TRY_EVERY; k++) {
-        bool h = ahead_tuner_next(&u);
-        ck_assert_msg(h == (k % AHEAD_TRY_EVERY != 0), "batch %d: the faster setting, or a try of the other", k);
-        h ? on++ : off++;
-        ahead_tuner_took(&u, h, h ? 10.0 : 20.0);
-    }
-    ck_assert_uint_eq(off, 20);
-    /* The hint stops paying: its average crosses the other's within a few of its batches. */
+    ck_assert(u.on);                            /* the hint halved the time: chosen */
+    /* Early on a trial every 4th batch, then every 16th. */
+    unsigned trials = 0;
+    for (uint64_t k = 0; k < AHEAD_EARLY_BATCHES + 4 * AHEAD_TRY_EVERY; k++) trials += ahead_tuner_trial(k);
+    ck_assert_uint_eq(trials, AHEAD_EARLY_BATCHES / AHEAD_EARLY_EVERY + 4);
+    unsigned on = tuner_run(&u, 20 * AHEAD_TRY_EVERY, 10.0, 20.0, 1.0);
+    ck_assert(u.on);
+    ck_assert_uint_ge(on, 20 * AHEAD_TRY_EVERY - 20 - AHEAD_EARLY_BATCHES / AHEAD_EARLY_EVERY);
+    /* A slower phase of the run (every batch 8x as long) keeps the choice:
+     * each trial is compared with its neighbour, not with old batches. */
+    tuner_run(&u, 8 * AHEAD_TRY_EVERY, 10.0, 20.0, 8.0);
+    ck_assert(u.on);
+    /* One trial the system interrupted (the hint 20x faster, or 20x slower)
+     * does not turn the choice. */
+    ahead_tuner v = u;
+    ck_assert(!ahead_tuner_trial(v.batches));
+    while (!ahead_tuner_trial(v.batches)) ahead_tuner_took(&v, true, 10.0);
+    ahead_tuner_took(&v, false, 0.5);
+    ck_assert(v.on);
+    /* The hint stops paying (twice the time): the choice turns within 3 trials. */
     int k = 0;
-    while (ahead_tuner_next(&u)) {
-        ahead_tuner_took(&u, true, 40.0);
-        ck_assert_int_lt(++k, 5);
-    }
-    for (int j = 0; j < 3 * AHEAD_TRY_EVERY; j++) {
+    while (u.on) {
         bool h = ahead_tuner_next(&u);
-        ck_assert(h == (u.batches % AHEAD_TRY_EVERY == 0));
         ahead_tuner_took(&u, h, h ? 40.0 : 20.0);
+        ck_assert_int_le(++k, 3 * AHEAD_TRY_EVERY);
     }
+    on = tuner_run(&u, 10 * AHEAD_TRY_EVERY, 40.0, 20.0, 1.0);
+    ck_assert(!u.on);
+    ck_assert_uint_eq(on, 10);                  /* the trials alone */
 }
 END_TEST
 
