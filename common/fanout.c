@@ -337,7 +337,6 @@ static inline event *next_k(fanout *f, size_t k)
     return e;
 }
 
-
 /* Record one event; a batch it fills is published at once. Publishing comes
  * last, a tail call, so the common path saves no registers: recording an
  * access takes 19 instructions, against 37 with the check for a full batch
