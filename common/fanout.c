@@ -4,6 +4,7 @@
 #include "ahead_tuner.h"
 #include "diag.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <sched.h>
 #ifdef __GLIBC__
@@ -60,7 +61,7 @@ static void parts_get(const event *e, smait_raw *r)
  * mat_mul-like 0.97x, cdat 4x4 irregular 0.91x). RING batches are in
  * flight at once, so a machine that is slower on one stretch of the trace
  * does not hold up the others or the scheduler. */
-enum { BATCH = 1 << 12, RING = 4 };
+enum { BATCH = FANOUT_BATCH, RING = 4 };
 
 /* Work is (machine, batch): a machine replays its batches in order, on one
  * thread at a time, but any helper may take its next batch. The scheduler's
@@ -300,6 +301,7 @@ static void wait_below(fanout *f, uint64_t most)
  * make room for the next one. */
 static __attribute__((noinline)) void flush(fanout *f)
 {
+    assert(f->fill <= BATCH);
     if (!f->fill) return;
     if (f->nthreads <= 1) {
         for (int i = 0; i < f->n; i++) replay_tuned(&f->c[i], &f->tune[i], f->ring[0], f->fill);
@@ -328,10 +330,12 @@ static void drain(fanout *f)
     }
 }
 
-/* Room for k events: a call and its records, never split between batches. */
+/* Room for k events: a call and its records, never split between batches.
+ * They never fill the batch either: record() writes its event before it
+ * looks whether the batch is full. */
 static inline event *next_k(fanout *f, size_t k)
 {
-    if (f->fill + k > BATCH) flush(f);
+    if (f->fill + k >= BATCH) flush(f);
     event *e = &f->cur[f->fill];
     f->fill += k;
     return e;

@@ -29,6 +29,9 @@
 
 #include "scheduler.h"
 
+/* Events a batch holds (a call takes three, an access one). */
+enum { FANOUT_BATCH = 1 << 12 };
+
 typedef struct fanout fanout;
 
 /* n consumers (their ctx and hooks are copied); workers = threads in all,

@@ -165,6 +165,52 @@ START_TEST(same_as_direct)
 }
 END_TEST
 
+/* A call takes three slots of a batch and is never split between batches:
+ * from an empty batch (after a phase's end), accesses up to FANOUT_BATCH - gap
+ * slots, a call, then more accesses, for every gap around the batch's end
+ * (gap 3: the call would fill the batch exactly). */
+static void drive_calls_at_batch_end(const sched_hooks *h)
+{
+    uint64_t clock = 0;
+    int phase = 0;
+    for (int gap = 1; gap <= 5; gap++) {
+        sched_phase ph = { .number = ++phase };
+        h->phase_end(h->ctx, &ph);
+        h->phase_begin(h->ctx, &ph);
+        for (int i = 0; i < FANOUT_BATCH - gap; i++) {
+            smait_raw r = { (uint32_t)i, (uint32_t)(gap << 16 | i) };
+            h->mem(h->ctx, 0, 0, ++clock, &r);
+        }
+        smait_raw call[SMAIT_CALL_PARTS];
+        for (int k = 0; k < SMAIT_CALL_PARTS; k++) call[k] = (smait_raw){ (uint32_t)gap, (uint32_t)k };
+        h->call(h->ctx, 1, 1, clock, call);
+        for (int i = 0; i < 10; i++) {
+            smait_raw r = { (uint32_t)i, (uint32_t)(gap << 24 | i) };
+            h->mem(h->ctx, 1, 1, ++clock, &r);
+        }
+    }
+    sched_phase ph = { .number = ++phase };
+    h->phase_end(h->ctx, &ph);
+}
+
+START_TEST(calls_at_batch_end)
+{
+    sink want = { 0 };
+    sched_hooks direct = sink_hooks(&want);
+    drive_calls_at_batch_end(&direct);
+    for (int workers = 1; workers <= 2; workers++) {
+        sink got = { 0 };
+        sched_hooks h = sink_hooks(&got);
+        fanout *f = fanout_create(&h, 1, workers);
+        sched_hooks run = fanout_hooks(f);
+        drive_calls_at_batch_end(&run);
+        fanout_finish(f);
+        ck_assert_uint_eq(got.events, want.events);
+        ck_assert_msg(got.h == want.h, "%d workers: the consumer saw another stream", workers);
+    }
+}
+END_TEST
+
 /* One consumer beside the scheduler (fanout_pipeline): its calls may make a
  * thread wait; each runs after every earlier event, so the waits, and with
  * them the clocks of everything after, are those of the direct run. The
@@ -281,6 +327,7 @@ Suite *fanout_suite(void)
     TCase *tc = tcase_create("replay");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, same_as_direct);
+    tcase_add_test(tc, calls_at_batch_end);
     tcase_add_test(tc, pipeline);
     tcase_add_test(tc, ahead_tuner_choice);
     suite_add_tcase(s, tc);
