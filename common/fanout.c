@@ -3,6 +3,7 @@
 #include "fanout.h"
 #include "ahead_tuner.h"
 #include "diag.h"
+#include "mono_time.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -12,7 +13,6 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* EV_FETCH_MEM: an access and the fetch of its instruction (same thread,
@@ -109,7 +109,6 @@ static inline void look_ahead(const sched_hooks *h, const event *e, size_t left)
 
 static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
 {
-
     for (size_t i = 0; i < n; i++, e++) {
         int t = (int)(e->t_kind >> 3);
         switch ((ev_kind)(e->t_kind & 7)) {
@@ -152,13 +151,6 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
     }
 }
 
-static inline double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* Replay a batch to consumer h, with its look-ahead (if any) on or off as
  * its tuner u finds faster (ahead_tuner.h). */
 static void replay_tuned(const sched_hooks *h, ahead_tuner *u, const event *e, size_t n)
@@ -168,9 +160,9 @@ static void replay_tuned(const sched_hooks *h, ahead_tuner *u, const event *e, s
         return;
     }
     bool on = ahead_tuner_next(u);
-    double t0 = now_ns();
+    double t0 = mono_seconds();
     replay(h, e, n, on);
-    ahead_tuner_took(u, on, (now_ns() - t0) / (double)n);
+    ahead_tuner_took(u, on, (mono_seconds() - t0) * 1e9 / (double)n);
 }
 
 /* Under mu: something was published or replayed. */

@@ -1,10 +1,10 @@
 /* progress.c — rate-limited progress line on a terminal. */
 #include "progress.h"
 #include "diag.h"
+#include "mono_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 struct progress_meter {
@@ -14,27 +14,20 @@ struct progress_meter {
     bool shown;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 progress_meter *progress_start(trace_reader *const *readers, int n)
 {
     if (!isatty(STDERR_FILENO)) return NULL;
     progress_meter *m = xcalloc(1, sizeof *m);
     m->readers = readers;
     m->n = n;
-    m->start = m->last = now();
+    m->start = m->last = mono_seconds();
     return m;
 }
 
 void progress_tick(progress_meter *m, uint64_t records)
 {
     if (!m) return;
-    double t = now();
+    double t = mono_seconds();
     if (t - m->last < 0.5) return;
     m->last = t;
     uint64_t done = 0, total = 0;

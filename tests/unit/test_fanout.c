@@ -261,12 +261,9 @@ START_TEST(pipeline)
 }
 END_TEST
 
-/* The look-ahead's tuner: tries both settings, then keeps the faster but for
- * every AHEAD_TRY_EVERY-th batch, and changes its mind when the times change. */
 /* Runs batches through the tuner: each takes on_ns or off_ns times scale per
- * event as it goes with the hint or not; returns the batches that went with
- * the hint and checks that the others are trials only when the hint is the
- * faster (and the reverse). */
+ * event as it goes with the hint or not, and each goes with the tuner's
+ * choice unless it is a trial. Returns the batches that went with the hint. */
 static unsigned tuner_run(ahead_tuner *u, int batches, double on_ns, double off_ns, double scale)
 {
     unsigned on = 0;
@@ -280,6 +277,9 @@ static unsigned tuner_run(ahead_tuner *u, int batches, double on_ns, double off_
     return on;
 }
 
+/* The look-ahead's tuner: trials of the other setting, each against the
+ * batch before it; the choice keeps through a slower phase and one outlier,
+ * and turns when the hint stops paying. */
 START_TEST(ahead_tuner_choice)
 {
     ahead_tuner u = { 0 };
