@@ -510,7 +510,8 @@ int fanout_workers(const fanout *f) { return f->nthreads; }
 
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run)
 {
-    if (threads_for(workers) < 2 || (!workers && traces < 2)) {
+    int wanted = workers > 0 ? workers : fanout_processors();
+    if (wanted < 2 || (!workers && traces < 2)) {
         *run = *h;
         return NULL;
     }

@@ -29,8 +29,13 @@
 
 #include "scheduler.h"
 
-/* Events a batch holds (a call takes three, an access one). */
+/* Events a batch holds (a call takes three, an access one). The fuzzing
+ * build's are small, so that its inputs of a few records cross batch ends. */
+#ifdef DSM_FUZZING
+enum { FANOUT_BATCH = 1 << 4 };
+#else
 enum { FANOUT_BATCH = 1 << 12 };
+#endif
 
 typedef struct fanout fanout;
 
@@ -57,7 +62,9 @@ int fanout_processors(void);
  * scheduling costs too little for a thread of its own to pay: cdat 1x1 on a
  * one-trace set took 1.09x the time); returns the fanout and sets *run to
  * its hooks, to give the scheduler (fanout_finish it after sched_run); else
- * NULL and *run = *h. */
+ * NULL and *run = *h. Under a diag trap the fanout has one thread, which
+ * records the events and replays them itself batch by batch (so a fuzzing
+ * harness can compare the replay with the direct hooks). */
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run);
 
 #endif

@@ -6,7 +6,8 @@
  *   byte 0: 0x01 --lenient, 0x02 -p, 0x04 slice mode (-i), 0x08 -a,
  *           0x10 -k, 0x20 -rr_interleaving, 0x40 -ciat_events, 0x80 --gap-limit 16
  *   byte 1: 0x03 processors for -i (1..4), 0x0c -s (default, 1, 7, 100),
- *           0x30 byte order (auto, little, big, auto)
+ *           0x30 byte order (auto, little, big, auto), 0x40 a second run
+ *           with --workers 2 (below)
  * Option combinations that are usage errors (-p with -i, -k with -s or with
  * -rr_interleaving, -a/-k/-s/-rr without -i) are left out, so every run
  * reads the traces.
@@ -34,7 +35,11 @@
  * And after the run: a successful one wrote the report and memory file (and
  * the events with -ciat_events); a failed one exits 2 naming a trace with
  * an offset, or is a deadlock naming every blocked thread's trace, and
- * leaves no output.
+ * leaves no output. With byte 1's 0x40 the set is analysed again with
+ * --workers 2: the analysis then replays the scheduler's events from
+ * batches (common/fanout.c; under the harness on the same thread, with the
+ * fuzz build's small batches), and the run must end as the first did, with
+ * the same outputs byte for byte but for the report's "# command:" line.
  *
  * Not used yet: -s beyond 100 (issue 14 item 4: -s 18446744073709551615
  * wraps the swap clock). */
@@ -352,6 +357,31 @@ static bool names_every_blocked_trace(const char *text, int n)
     return listed >= 1 && listed <= n;
 }
 
+/* What a run wrote: report (without its "# command: " line), memory
+ * usage, events; NULL when missing. Read and removed. */
+static const char *const output_names[3] = { "ciat_report", "memory", "ciat_events" };
+typedef struct outputs {
+    unsigned char *data[3];
+    size_t len[3];
+} outputs;
+
+static void take_outputs(int n, outputs *o)
+{
+    char name[64];
+    for (int k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "t.%d.%s", n, output_names[k]);
+        o->len[k] = 0;
+        o->data[k] = fz_read(name, &o->len[k]);
+        fz_remove(name);
+    }
+    if (o->data[0]) o->len[0] = fz_drop_line(o->data[0], o->len[0], "# command: ");
+}
+
+static void drop_outputs(outputs *o)
+{
+    for (int k = 0; k < 3; k++) free(o->data[k]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
@@ -404,16 +434,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fz_result res;
     fz_run(run, &j, &res);
-    snprintf(name, sizeof name, "t.%d.ciat_report", n);
-    size_t rlen = 0, mlen = 0, elen = 0;
-    unsigned char *rep = fz_read(name, &rlen);
-    fz_remove(name);
-    snprintf(name, sizeof name, "t.%d.memory", n);
-    unsigned char *mem = fz_read(name, &mlen);
-    fz_remove(name);
-    snprintf(name, sizeof name, "t.%d.ciat_events", n);
-    unsigned char *ev = fz_read(name, &elen);
-    fz_remove(name);
+    outputs o;
+    take_outputs(n, &o);
+    if (b & 0x40) {
+        /* The same analysis replayed from the fanout's batches. */
+        bool phases_done = ck.phases_done;
+        j.argv[j.argc - 1] = "--workers";
+        j.argv[j.argc++] = "2";
+        j.argv[j.argc++] = prefix;
+        j.argv[j.argc] = NULL;
+        fz_result res2;
+        fz_run(run, &j, &res2);
+        outputs o2;
+        take_outputs(n, &o2);
+        FZ_CHECK(res.status == res2.status && strcmp(res.file, res2.file) == 0 && res.offset == res2.offset &&
+                 strcmp(res.text, res2.text) == 0, "--workers 2 ended otherwise: %s", fz_describe(&res2));
+        for (int k = 0; k < 3; k++)
+            FZ_CHECK(o.len[k] == o2.len[k] && (!o.len[k] || memcmp(o.data[k], o2.data[k], o.len[k]) == 0),
+                     "%s differs with --workers 2", output_names[k]);
+        drop_outputs(&o2);
+        ck.phases_done = phases_done;
+    }
+    unsigned char *rep = o.data[0], *mem = o.data[1], *ev = o.data[2];
+    size_t rlen = o.len[0], mlen = o.len[1];
     for (int t = 0; t < n; t++) {
         snprintf(name, sizeof name, "t.%d.%d", n, t);
         fz_remove(name);

@@ -338,6 +338,19 @@ const char *fz_describe(const fz_result *res)
     return buf;
 }
 
+size_t fz_drop_line(unsigned char *p, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    for (size_t i = 0; i + k <= n; i++) {
+        if ((i && p[i - 1] != '\n') || memcmp(p + i, prefix, k) != 0) continue;
+        unsigned char *end = memchr(p + i, '\n', n - i);
+        size_t to = end ? (size_t)(end - p) + 1 : n;
+        memmove(p + i, p + to, n - to);
+        return n - (to - i);
+    }
+    return n;
+}
+
 noreturn void fz_fail(const char *fmt, ...)
 {
     va_list ap;

@@ -50,6 +50,11 @@ noreturn void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* The text of a result ("file: offset: text"), for fz_fail messages. */
 const char *fz_describe(const fz_result *res);
 
+/* Removes from the n bytes at p the first line that begins with prefix (a
+ * report's "# command: " line, which names the run's options); returns the
+ * bytes left. */
+size_t fz_drop_line(unsigned char *p, size_t n, const char *prefix);
+
 /* Splits data at every occurrence of sep (sep_len bytes) into at most max
  * parts; returns the count (at least 1). part[i], len[i] point into data. */
 int fz_split(const uint8_t *data, size_t n, const char *sep, size_t sep_len, int max,

@@ -16,7 +16,7 @@ out=${1:?usage: BIN=build/bin fuzz/make-seeds.sh OUTDIR}
 BIN=${BIN:?set BIN to the built tools}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-seeds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched}
+mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim}
 LIMIT=65536     # bytes: larger seeds only slow the fuzzers down
 
 # seed HARNESS: stdin becomes one seed of HARNESS (unless too large).
@@ -52,10 +52,11 @@ for txt in $texts; do
         { printf '\014'; cat "$f"; } | seed trace_reader
         { printf '\000'; gzip -c "$f"; } | seed trace_reader
     done
-    # ciat: the set in thread mode (strict, lenient) and in slice mode on 2 processors
+    # ciat: the set in thread mode (strict, lenient) and in slice mode on 2
+    # processors; in thread mode and in slice mode on 3, again with --workers 2
     n=$(echo "$traces" | wc -w)
     [ "$n" -le 8 ] || continue
-    for opts in '\000\000' '\001\000' '\005\001' '\044\005'; do
+    for opts in '\000\000' '\001\000' '\005\001' '\044\005' '\000\100' '\106\102'; do
         {
             printf "$opts"
             first=1
@@ -65,6 +66,20 @@ for txt in $texts; do
                 cat "$f"
             done
         } | seed ciat_sched
+    done
+    # cdat: the set on 1x1 (protocol 1), on 2x2 with protocol 4 and small
+    # 2-way caches, and on 4x2 with protocol 8, an interconnect cache,
+    # first-touch placement, general and detailed traces
+    for opts in '\000\000\000' '\223\025\000' '\277\126\203'; do
+        {
+            printf "$opts"
+            first=1
+            for f in $traces; do
+                [ $first = 1 ] || printf '#TRACE#\n'
+                first=0
+                cat "$f"
+            done
+        } | seed cdat_sim
     done
     # ciat's outputs: memory usage files and event traces for the others
     if [ "$n" -gt 1 ] && [ "$traces" != "$d/t" ] && "$BIN/ciat" -q -ciat_events -o "$d" "$d/t.$n" >/dev/null 2>&1; then

@@ -35,7 +35,7 @@ trap 'rm -rf "$FUZZ_TMPDIR"' EXIT
 
 max_len() {
     case $1 in
-        trace_reader|ciat_sched) echo 16384 ;;
+        trace_reader|ciat_sched|cdat_sim) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }

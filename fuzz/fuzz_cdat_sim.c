@@ -1,0 +1,225 @@
+/* fuzz_cdat_sim.c — cdat end to end (its main on a small trace set and a
+ * machine the option bytes describe), run twice: on one thread (--workers 1)
+ * and with the simulation on a thread of its own beside the reading and
+ * scheduling (--workers 2). The two must agree byte for byte, which puts the
+ * pipeline between the threads (common/fanout.c, whose batches the fuzz
+ * build makes small so that inputs of a few records cross their ends) under
+ * every protocol variant and machine shape.
+ *
+ * Input: three option bytes, then up to MAX_TRACES traces separated by
+ * "#TRACE#\n" (the set t.P.0 … t.P.(P-1)).
+ *   byte 0: 0x07 protocol - 1, 0x18 nodes x processors (1x1, 2x1, 2x2, 4x2;
+ *           the next that has a processor for every trace),
+ *           0x20 a 512-byte interconnect cache, 0x40 --lenient, 0x80 -p
+ *   byte 1: 0x03 line size (16, 32, 64, 16), 0x0c d- and i-cache lines
+ *           (4, 8, 32, 128), 0x30 ways (1, 2, 4, full), 0x40 first_touch
+ *           placement (else rr1), 0x80 pages of 4 lines (else 4096 bytes)
+ *   byte 2: 0x01 general traces, 0x02 detailed trace, 0x04 --miss-classes,
+ *           0x08 --handle-io, 0x10 mapping spread, 0x20 -z, 0x40
+ *           --gap-limit 16, 0x80 two banks per node
+ *
+ * Checks, beyond "no crash, no sanitizer report, no hang":
+ *   - the two runs end alike: both succeed, or both fail with the same
+ *     status, file, offset and message;
+ *   - a failed run exits 2 (bad input) naming one of the traces (with an
+ *     offset, unless the trace cannot be read) or listing the blocked
+ *     threads of a deadlock, and leaves no output file;
+ *   - a successful run wrote a report, and the two runs wrote the same files
+ *     with the same bytes, the report's "# command:" line aside (it names
+ *     --workers and -o). */
+#include "fuzz_support.h"
+#include "../common/diag.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int cdat_main(int argc, char **argv);
+
+enum { MAX_TRACES = 8, MAX_FILES = 64 };
+#define TRACE_SEP "#TRACE#\n"
+
+typedef struct job {
+    int argc;
+    char *argv[32];
+} job;
+
+static int run(void *arg)
+{
+    job *j = arg;
+    return cdat_main(j->argc, j->argv);
+}
+
+/* The machine of the option bytes, as a configuration file; never fewer
+ * processors than the n traces (cdat refuses a machine without a processor
+ * for each thread). */
+static const char *write_config(uint8_t a, uint8_t b, uint8_t c, int n)
+{
+    static const char *const shapes[4][2] = { { "1", "1" }, { "2", "1" }, { "2", "2" }, { "4", "2" } };
+    static const unsigned lines[4] = { 16, 32, 64, 16 }, sets_lines[4] = { 4, 8, 32, 128 };
+    static const char *const ways[4] = { "1", "2", "4", "full" };
+    unsigned line = lines[b & 3], cache = line * sets_lines[(b >> 2) & 3];
+    int shape = (a >> 3) & 3;
+    while ((1 << shape) < n) shape++;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[system]\nnodes = %s\nprocs_per_node = %s\nbanks_per_node = %d\nline_size = %u\n"
+             "page_size = %u\nprotocol = %d\nallocation = %s\n"
+             "[output]\ngeneral = %d\ndetailed = %d\n"
+             "[dcache]\nsize = %u\nassoc = %s\n[icache]\nsize = %u\nassoc = %s\n"
+             "[interconnect_cache]\nsize = %d\nassoc = 2\n[mapping]\npolicy = %s\n",
+             shapes[shape][0], shapes[shape][1], c & 0x80 ? 2 : 1, line,
+             b & 0x80 ? 4 * line : 4096, 1 + (a & 7), b & 0x40 ? "first_touch" : "rr1",
+             c & 1, (c >> 1) & 1, cache, ways[(b >> 4) & 3], cache, ways[(b >> 4) & 3],
+             a & 0x20 ? 512 : 0, c & 0x10 ? "spread" : "compact");
+    return fz_write("m.ini", text, strlen(text));
+}
+
+/* The files a run left in its output directory, sorted by name. */
+typedef struct listing {
+    int n;
+    char name[MAX_FILES][256];
+} listing;
+
+static int by_name(const void *x, const void *y) { return strcmp(x, y); }
+
+static void list_dir(const char *dir, listing *l)
+{
+    l->n = 0;
+    DIR *d = opendir(fz_path(dir));
+    FZ_CHECK(d, "cannot list %s", dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        FZ_CHECK(l->n < MAX_FILES, "more than %d outputs", MAX_FILES);
+        snprintf(l->name[l->n++], sizeof l->name[0], "%s", e->d_name);
+    }
+    closedir(d);
+    qsort(l->name, (size_t)l->n, sizeof l->name[0], by_name);
+}
+
+/* Compares the two runs' outputs and empties both directories. */
+static void compare_outputs(const listing *l1, const listing *l2)
+{
+    static char f1[300], f2[300];
+    FZ_CHECK(l1->n == l2->n, "--workers 1 wrote %d files, --workers 2 %d", l1->n, l2->n);
+    for (int i = 0; i < l1->n; i++) {
+        FZ_CHECK(strcmp(l1->name[i], l2->name[i]) == 0, "outputs differ in name: %s, %s", l1->name[i],
+                 l2->name[i]);
+        snprintf(f1, sizeof f1, "w1/%s", l1->name[i]);
+        snprintf(f2, sizeof f2, "w2/%s", l2->name[i]);
+        size_t n1 = 0, n2 = 0;
+        unsigned char *p1 = fz_read(f1, &n1), *p2 = fz_read(f2, &n2);
+        FZ_CHECK(p1 && p2, "cannot read %s", l1->name[i]);
+        if (strstr(l1->name[i], ".cdat_report")) {
+            n1 = fz_drop_line(p1, n1, "# command: ");
+            n2 = fz_drop_line(p2, n2, "# command: ");
+        }
+        FZ_CHECK(n1 == n2 && memcmp(p1, p2, n1) == 0, "%s differs between --workers 1 and 2", l1->name[i]);
+        free(p1);
+        free(p2);
+        fz_remove(f1);
+        fz_remove(f2);
+    }
+}
+
+static bool names_every_blocked_trace(const char *text, int n)
+{
+    int listed = 0;
+    for (const char *p = text; (p = strstr(p, "\n  thread ")) != NULL; p++) {
+        const char *open = strchr(p, '('), *close = open ? strstr(open, ") waits for ") : NULL;
+        if (!close || !strstr(open, " at record ")) return false;
+        listed++;
+    }
+    return listed >= 1 && listed <= n;
+}
+
+static void run_with(job *base, const char *workers, const char *dir, fz_result *res)
+{
+    job j = *base;
+    /* cdat [options] --workers N -o DIR prefix cfg: the last two stay last */
+    j.argc -= 2;
+    j.argv[j.argc++] = "--workers";
+    j.argv[j.argc++] = (char *)workers;
+    j.argv[j.argc++] = "-o";
+    j.argv[j.argc++] = (char *)dir;
+    j.argv[j.argc++] = base->argv[base->argc - 2];
+    j.argv[j.argc++] = base->argv[base->argc - 1];
+    j.argv[j.argc] = NULL;
+    fz_run(run, &j, res);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 3) return 0;
+    uint8_t a = data[0], b = data[1], c = data[2];
+    const uint8_t *part[MAX_TRACES];
+    size_t len[MAX_TRACES];
+    int n = fz_split(data + 3, size - 3, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
+
+    static char prefix[4096], cfg[4096], dir1[4096], dir2[4096], paths[MAX_TRACES][4096], name[64];
+    for (int t = 0; t < n; t++) {
+        snprintf(name, sizeof name, "t.%d.%d", n, t);
+        snprintf(paths[t], sizeof paths[t], "%s", fz_write(name, part[t], len[t]));
+    }
+    snprintf(name, sizeof name, "t.%d", n);
+    snprintf(prefix, sizeof prefix, "%s", fz_path(name));
+    snprintf(cfg, sizeof cfg, "%s", write_config(a, b, c, n));
+    snprintf(dir1, sizeof dir1, "%s", fz_path("w1"));
+    snprintf(dir2, sizeof dir2, "%s", fz_path("w2"));
+    mkdir(dir1, 0700);
+    mkdir(dir2, 0700);
+
+    static char gap[8] = "16";
+    job j = { 0 };
+    j.argv[j.argc++] = "cdat";
+    j.argv[j.argc++] = "-q";
+    if (a & 0x40) j.argv[j.argc++] = "--lenient";
+    if (a & 0x80) j.argv[j.argc++] = "-p";
+    if (c & 0x04) j.argv[j.argc++] = "--miss-classes";
+    if (c & 0x08) j.argv[j.argc++] = "--handle-io";
+    if (c & 0x20) j.argv[j.argc++] = "-z";
+    if (c & 0x40) {
+        j.argv[j.argc++] = "--gap-limit";
+        j.argv[j.argc++] = gap;
+    }
+    j.argv[j.argc++] = prefix;
+    j.argv[j.argc++] = cfg;
+
+    fz_result r1, r2;
+    run_with(&j, "1", dir1, &r1);
+    run_with(&j, "2", dir2, &r2);
+    for (int t = 0; t < n; t++) {
+        snprintf(name, sizeof name, "t.%d.%d", n, t);
+        fz_remove(name);
+    }
+    listing l1, l2;
+    list_dir("w1", &l1);
+    list_dir("w2", &l2);
+
+    FZ_CHECK(r1.status == r2.status, "--workers 1 ended with %d (%s), --workers 2 with %d (%s)", r1.status,
+             r1.text, r2.status, r2.text);
+    if (r1.status) {
+        FZ_CHECK(r1.status == EXIT_DATA, "%s", fz_describe(&r1));
+        FZ_CHECK(strcmp(r1.file, r2.file) == 0 && r1.offset == r2.offset && strcmp(r1.text, r2.text) == 0,
+                 "the runs failed differently: %s | %s", fz_describe(&r1), fz_describe(&r2));
+        bool names_trace = false;
+        for (int t = 0; t < n; t++) names_trace |= strcmp(r1.file, paths[t]) == 0;
+        if (names_trace) {
+            FZ_CHECK(r1.offset != DIAG_NO_OFFSET || strncmp(r1.text, "cannot read trace: ", 19) == 0,
+                     "no offset: %s", fz_describe(&r1));
+        } else {
+            FZ_CHECK(!r1.file[0] && strncmp(r1.text, "inconsistent traces: no thread can run", 38) == 0 &&
+                     names_every_blocked_trace(r1.text, n), "names no trace: %s", fz_describe(&r1));
+        }
+        FZ_CHECK(l1.n == 0 && l2.n == 0, "a failed run left an output (%s)", l1.n ? l1.name[0] : l2.name[0]);
+        return 0;
+    }
+    bool report = false;
+    for (int i = 0; i < l1.n; i++) report |= strstr(l1.name[i], ".cdat_report") != NULL;
+    FZ_CHECK(report, "a successful run wrote no report");
+    compare_outputs(&l1, &l2);
+    return 0;
+}
