@@ -212,9 +212,10 @@ $(FZ)/fuzz_cdat_config: $(FZ)/obj/cdat/config.o $(FZ)/obj/cdat/config_lookup.o $
 $(FZ)/fuzz_tdat: $(TDAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_ciat_sched: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_cdat_sim: $(CDAT_SRCS:%.c=$(FZ)/obj/%.o)
-# fuzz_support.c closes the streams a failed run left open; the ciat
-# harness puts its checking hooks between ciat and the scheduler.
-FZ_LDFLAGS := -Wl,--wrap=fopen,--wrap=fdopen,--wrap=tmpfile,--wrap=fclose
+# fuzz_support.c closes the streams a failed run left open and unmaps its
+# mappings; the ciat harness puts its checking hooks between ciat and the
+# scheduler.
+FZ_LDFLAGS := -Wl,--wrap=fopen,--wrap=fdopen,--wrap=tmpfile,--wrap=fclose,--wrap=mmap,--wrap=munmap
 FZ_LDFLAGS_ciat_sched := -Wl,--wrap=sched_create
 
 $(FZ)/fuzz_%: $(FZ)/obj/fuzz/fuzz_%.o $(FZ)/obj/fuzz/fuzz_support.o $(FZ)/libdsm.a

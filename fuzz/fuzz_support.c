@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sanitizer/allocator_interface.h>
@@ -238,6 +239,51 @@ static void close_streams(void)
     while (nstreams > 0) __real_fclose(streams[--nstreams]);
 }
 
+/* ---- mappings ------------------------------------------------------------------------
+ *
+ * The trace readers map a plain file a window at a time (common/byte_source).
+ * A failed run's windows are unmapped here: left mapped, they reached the
+ * kernel's limit on a process's mappings after some tens of thousands of
+ * failed runs, and every allocation failed from then on. The harnesses link
+ * with --wrap=mmap,munmap (Makefile); only the calling thread's mappings are
+ * noted (a run under the trap keeps to it). */
+
+enum { MAPS_MAX = 256 };
+static struct { void *p; size_t n; } maps[MAPS_MAX];
+static int nmaps;
+
+void *__real_mmap(void *addr, size_t n, int prot, int flags, int fd, off_t off);
+int __real_munmap(void *addr, size_t n);
+
+void *__wrap_mmap(void *addr, size_t n, int prot, int flags, int fd, off_t off)
+{
+    void *p = __real_mmap(addr, n, prot, flags, fd, off);
+    if (p != MAP_FAILED && tracking) {
+        if (nmaps == MAPS_MAX) fz_fail("more than %d mappings in one run", MAPS_MAX);
+        maps[nmaps].p = p;
+        maps[nmaps++].n = n;
+    }
+    return p;
+}
+
+int __wrap_munmap(void *addr, size_t n)
+{
+    for (int i = 0; i < nmaps; i++)
+        if (maps[i].p == addr) {
+            maps[i] = maps[--nmaps];
+            break;
+        }
+    return __real_munmap(addr, n);
+}
+
+static void unmap_survivors(void)
+{
+    while (nmaps > 0) {
+        nmaps--;
+        __real_munmap(maps[nmaps].p, maps[nmaps].n);
+    }
+}
+
 /* ---- trapped runs -------------------------------------------------------------------- */
 
 typedef struct trap {
@@ -309,6 +355,7 @@ int fz_run(int (*fn)(void *arg), void *arg, fz_result *res)
     used = 0;
     overflow = false;
     nstreams = 0;
+    nmaps = 0;
     note_fds();
     diag_set_trap(&tr.t);
     tracking = true;
@@ -322,6 +369,7 @@ int fz_run(int (*fn)(void *arg), void *arg, fz_result *res)
         res->status = status;
         free_survivors();
         close_new_fds();
+        unmap_survivors();
     }
     diag_set_trap(NULL);
     return res->status;

@@ -6,8 +6,9 @@
  * trap instead, so an expected input error comes back as the exit status the
  * tool would have had, with its message. What the failed run left behind is
  * released then: every allocation it made that is still live (found through
- * the sanitizer allocator's hooks) and every file descriptor it opened — the
- * tools leave that to exit, a harness cannot. A broken invariant calls
+ * the sanitizer allocator's hooks), every file descriptor it opened and
+ * every file window it mapped — the tools leave that to exit, a harness
+ * cannot. A broken invariant calls
  * fz_fail, which aborts: libFuzzer saves the input as a crash. */
 #ifndef DSM_FUZZ_SUPPORT_H
 #define DSM_FUZZ_SUPPORT_H
