@@ -90,7 +90,7 @@ typedef struct spill {
     uint64_t data, code;
 } spill;
 
-enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (4 KiB a thread) */
+enum { LOCMAP_CACHE = 256 };  /* per-thread block cache entries, direct-mapped (24-byte entries: 6 KiB a thread) */
 
 /* A block cache entry: tag = block number << 1 | fast, where fast says that
  * the block is dense and its owner already notes the thread (it is the thread
