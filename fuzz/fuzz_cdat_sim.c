@@ -41,17 +41,6 @@ int cdat_main(int argc, char **argv);
 enum { MAX_TRACES = 8, MAX_FILES = 64 };
 #define TRACE_SEP "#TRACE#\n"
 
-typedef struct job {
-    int argc;
-    char *argv[32];
-} job;
-
-static int run(void *arg)
-{
-    job *j = arg;
-    return cdat_main(j->argc, j->argv);
-}
-
 /* The machine of the option bytes, as a configuration file; never fewer
  * processors than the n traces (cdat refuses a machine without a processor
  * for each thread). */
@@ -125,20 +114,9 @@ static void compare_outputs(const listing *l1, const listing *l2)
     }
 }
 
-static bool names_every_blocked_trace(const char *text, int n)
+static void run_with(const fz_job *base, const char *workers, const char *dir, fz_result *res)
 {
-    int listed = 0;
-    for (const char *p = text; (p = strstr(p, "\n  thread ")) != NULL; p++) {
-        const char *open = strchr(p, '('), *close = open ? strstr(open, ") waits for ") : NULL;
-        if (!close || !strstr(open, " at record ")) return false;
-        listed++;
-    }
-    return listed >= 1 && listed <= n;
-}
-
-static void run_with(job *base, const char *workers, const char *dir, fz_result *res)
-{
-    job j = *base;
+    fz_job j = *base;
     /* cdat [options] --workers N -o DIR prefix cfg: the last two stay last */
     j.argc -= 2;
     j.argv[j.argc++] = "--workers";
@@ -148,7 +126,7 @@ static void run_with(job *base, const char *workers, const char *dir, fz_result 
     j.argv[j.argc++] = base->argv[base->argc - 2];
     j.argv[j.argc++] = base->argv[base->argc - 1];
     j.argv[j.argc] = NULL;
-    fz_run(run, &j, res);
+    fz_run(fz_job_run, &j, res);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -159,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len[MAX_TRACES];
     int n = fz_split(data + 3, size - 3, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
 
-    static char prefix[4096], cfg[4096], dir1[4096], dir2[4096], paths[MAX_TRACES][4096], name[64];
+    static char prefix[FZ_PATH], cfg[FZ_PATH], dir1[FZ_PATH], dir2[FZ_PATH], paths[MAX_TRACES][FZ_PATH], name[64];
     for (int t = 0; t < n; t++) {
         snprintf(name, sizeof name, "t.%d.%d", n, t);
         snprintf(paths[t], sizeof paths[t], "%s", fz_write(name, part[t], len[t]));
@@ -173,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mkdir(dir2, 0700);
 
     static char gap[8] = "16";
-    job j = { 0 };
+    fz_job j = { .main = cdat_main };
     j.argv[j.argc++] = "cdat";
     j.argv[j.argc++] = "-q";
     if (a & 0x40) j.argv[j.argc++] = "--lenient";
@@ -199,21 +177,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     list_dir("w1", &l1);
     list_dir("w2", &l2);
 
-    FZ_CHECK(r1.status == r2.status, "--workers 1 ended with %d (%s), --workers 2 with %d (%s)", r1.status,
-             r1.text, r2.status, r2.text);
+    FZ_CHECK(fz_same_end(&r1, &r2), "the runs ended differently: --workers 1 %s | --workers 2 %s",
+             fz_describe(&r1), fz_describe(&r2));
     if (r1.status) {
-        FZ_CHECK(r1.status == EXIT_DATA, "%s", fz_describe(&r1));
-        FZ_CHECK(strcmp(r1.file, r2.file) == 0 && r1.offset == r2.offset && strcmp(r1.text, r2.text) == 0,
-                 "the runs failed differently: %s | %s", fz_describe(&r1), fz_describe(&r2));
-        bool names_trace = false;
-        for (int t = 0; t < n; t++) names_trace |= strcmp(r1.file, paths[t]) == 0;
-        if (names_trace) {
-            FZ_CHECK(r1.offset != DIAG_NO_OFFSET || strncmp(r1.text, "cannot read trace: ", 19) == 0,
-                     "no offset: %s", fz_describe(&r1));
-        } else {
-            FZ_CHECK(!r1.file[0] && strncmp(r1.text, "inconsistent traces: no thread can run", 38) == 0 &&
-                     names_every_blocked_trace(r1.text, n), "names no trace: %s", fz_describe(&r1));
-        }
+        fz_check_set_error(&r1, paths, n);
         FZ_CHECK(l1.n == 0 && l2.n == 0, "a failed run left an output (%s)", l1.n ? l1.name[0] : l2.name[0]);
         return 0;
     }

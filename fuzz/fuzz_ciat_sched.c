@@ -334,29 +334,6 @@ scheduler *__wrap_sched_create(const trace_set *set, trace_reader **readers, con
 
 /* ---- the run ---- */
 
-typedef struct job {
-    int argc;
-    char *argv[24];
-} job;
-
-static int run(void *arg)
-{
-    job *j = arg;
-    return ciat_main(j->argc, j->argv);
-}
-
-static bool names_every_blocked_trace(const char *text, int n)
-{
-    /* "... blocked threads:\n  thread T (PATH) waits for ..." per thread. */
-    int listed = 0;
-    for (const char *p = text; (p = strstr(p, "\n  thread ")) != NULL; p++) {
-        const char *open = strchr(p, '('), *close = open ? strstr(open, ") waits for ") : NULL;
-        if (!close || !strstr(open, " at record ")) return false;
-        listed++;
-    }
-    return listed >= 1 && listed <= n;
-}
-
 /* What a run wrote: report (without its "# command: " line), memory
  * usage, events; NULL when missing. Read and removed. */
 static const char *const output_names[3] = { "ciat_report", "memory", "ciat_events" };
@@ -390,7 +367,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len[MAX_TRACES];
     int n = fz_split(data + 2, size - 2, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
 
-    static char prefix[4096], paths[MAX_TRACES][4096], name[64], cpus[8], gap[8];
+    static char prefix[FZ_PATH], paths[MAX_TRACES][FZ_PATH], name[64], cpus[8], gap[8];
     for (int t = 0; t < n; t++) {
         snprintf(name, sizeof name, "t.%d.%d", n, t);
         snprintf(paths[t], sizeof paths[t], "%s", fz_write(name, part[t], len[t]));
@@ -398,7 +375,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(name, sizeof name, "t.%d", n);
     snprintf(prefix, sizeof prefix, "%s", fz_path(name));
 
-    job j = { 0 };
+    fz_job j = { .main = ciat_main };
     j.argv[j.argc++] = "ciat";
     j.argv[j.argc++] = "-q";
     bool slice = a & 0x04, rr = slice && (a & 0x20), keep = slice && !rr && (a & 0x10);
@@ -433,7 +410,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     j.argv[j.argc] = NULL;
 
     fz_result res;
-    fz_run(run, &j, &res);
+    fz_run(fz_job_run, &j, &res);
     outputs o;
     take_outputs(n, &o);
     if (b & 0x40) {
@@ -444,11 +421,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         j.argv[j.argc++] = prefix;
         j.argv[j.argc] = NULL;
         fz_result res2;
-        fz_run(run, &j, &res2);
+        fz_run(fz_job_run, &j, &res2);
         outputs o2;
         take_outputs(n, &o2);
-        FZ_CHECK(res.status == res2.status && strcmp(res.file, res2.file) == 0 && res.offset == res2.offset &&
-                 strcmp(res.text, res2.text) == 0, "--workers 2 ended otherwise: %s", fz_describe(&res2));
+        FZ_CHECK(fz_same_end(&res, &res2), "--workers 2 ended otherwise: %s", fz_describe(&res2));
         for (int k = 0; k < 3; k++)
             FZ_CHECK(o.len[k] == o2.len[k] && (!o.len[k] || memcmp(o.data[k], o2.data[k], o.len[k]) == 0),
                      "%s differs with --workers 2", output_names[k]);
@@ -462,16 +438,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_remove(name);
     }
     if (res.status) {
-        FZ_CHECK(res.status == EXIT_DATA, "%s", fz_describe(&res));
-        bool names_trace = false;
-        for (int t = 0; t < n; t++) names_trace |= strcmp(res.file, paths[t]) == 0;
-        if (names_trace) {
-            FZ_CHECK(res.offset != DIAG_NO_OFFSET || strncmp(res.text, "cannot read trace: ", 19) == 0,
-                     "no offset: %s", fz_describe(&res));
-        } else {
-            FZ_CHECK(!res.file[0] && strncmp(res.text, "inconsistent traces: no thread can run", 38) == 0 &&
-                     names_every_blocked_trace(res.text, n), "names no trace: %s", fz_describe(&res));
-        }
+        fz_check_set_error(&res, paths, n);
         FZ_CHECK(!rep && !mem && !ev, "a failed run left an output");
         return 0;
     }

@@ -386,6 +386,44 @@ const char *fz_describe(const fz_result *res)
     return buf;
 }
 
+int fz_job_run(void *job)
+{
+    fz_job *j = job;
+    return j->main(j->argc, j->argv);
+}
+
+bool fz_same_end(const fz_result *a, const fz_result *b)
+{
+    return a->status == b->status && strcmp(a->file, b->file) == 0 && a->offset == b->offset &&
+           strcmp(a->text, b->text) == 0;
+}
+
+/* "... blocked threads:\n  thread T (PATH) waits for ... at record R, ..." per thread. */
+static bool names_every_blocked_trace(const char *text, int n)
+{
+    int listed = 0;
+    for (const char *p = text; (p = strstr(p, "\n  thread ")) != NULL; p++) {
+        const char *open = strchr(p, '('), *close = open ? strstr(open, ") waits for ") : NULL;
+        if (!close || !strstr(open, " at record ")) return false;
+        listed++;
+    }
+    return listed >= 1 && listed <= n;
+}
+
+void fz_check_set_error(const fz_result *res, char paths[][FZ_PATH], int n)
+{
+    FZ_CHECK(res->status == EXIT_DATA, "%s", fz_describe(res));
+    bool names_trace = false;
+    for (int t = 0; t < n; t++) names_trace |= strcmp(res->file, paths[t]) == 0;
+    if (names_trace) {
+        FZ_CHECK(res->offset != DIAG_NO_OFFSET || strncmp(res->text, "cannot read trace: ", 19) == 0,
+                 "no offset: %s", fz_describe(res));
+    } else {
+        FZ_CHECK(!res->file[0] && strncmp(res->text, "inconsistent traces: no thread can run", 38) == 0 &&
+                 names_every_blocked_trace(res->text, n), "names no trace: %s", fz_describe(res));
+    }
+}
+
 size_t fz_drop_line(unsigned char *p, size_t n, const char *prefix)
 {
     size_t k = strlen(prefix);

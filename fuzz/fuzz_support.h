@@ -44,6 +44,24 @@ typedef struct fz_result {
  * returns, normally 0). FUZZ_VERBOSE=1 prints every message to stderr. */
 int fz_run(int (*fn)(void *arg), void *arg, fz_result *res);
 
+/* A tool's command line, and its main (a harness's fz_run(fz_job_run, &job)). */
+enum { FZ_ARGS = 32, FZ_PATH = 4096 };
+typedef struct fz_job {
+    int (*main)(int argc, char **argv);
+    int argc;
+    char *argv[FZ_ARGS];
+} fz_job;
+int fz_job_run(void *job);
+
+/* The two runs ended alike: the same status, file, offset and message. */
+bool fz_same_end(const fz_result *a, const fz_result *b);
+
+/* A failed run over the trace set paths[0..n-1] must be bad input (exit 2)
+ * naming one of the traces, with an offset unless the trace cannot be read,
+ * or a deadlock listing between 1 and n blocked threads (each with its trace
+ * and record); else fz_fail. */
+void fz_check_set_error(const fz_result *res, char paths[][FZ_PATH], int n);
+
 /* An invariant does not hold: print and abort. */
 noreturn void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define FZ_CHECK(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)

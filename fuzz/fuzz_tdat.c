@@ -28,17 +28,6 @@ int tdat_main(int argc, char **argv);
 
 enum { BIN_LIMIT = 1 << 16 };
 
-typedef struct job {
-    int argc;
-    char *argv[16];
-} job;
-
-static int run(void *arg)
-{
-    job *j = arg;
-    return tdat_main(j->argc, j->argv);
-}
-
 /* What tdat should count: the events kept, and their largest clock. Lines as the
  * line reader gives them (a CR before the newline dropped), read as C
  * strings (to the first NUL). */
@@ -85,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(time, sizeof time, "%s", fz_path("time"));
     snprintf(svg, sizeof svg, "%s", fz_path("picture.svg"));
     snprintf(w, sizeof w, "%" PRIu64, width);
-    job j = { 0 };
+    fz_job j = { .main = tdat_main };
     j.argv[j.argc++] = "tdat";
     j.argv[j.argc++] = "--max-bins=65536";
     if (flags & 0x01) j.argv[j.argc++] = "--lenient";
@@ -103,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     j.argv[j.argc] = NULL;
 
     fz_result res;
-    fz_run(run, &j, &res);
+    fz_run(fz_job_run, &j, &res);
     size_t tlen = 0;
     char *tf = (char *)fz_read("time", &tlen);
     size_t slen = 0;

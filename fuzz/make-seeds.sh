@@ -28,6 +28,21 @@ seed() {
     cp "$work/seed" "$out/$1/$(cksum <"$work/seed" | tr ' ' '-')"
 }
 
+# set_seed HARNESS OPTS TRACE...: the option bytes OPTS (printf escapes),
+# then the traces separated by #TRACE# lines, as one seed of HARNESS.
+set_seed() {
+    local h=$1 opts=$2 first=1 f
+    shift 2
+    {
+        printf "$opts"
+        for f in "$@"; do
+            [ $first = 1 ] || printf '#TRACE#\n'
+            first=0
+            cat "$f"
+        done
+    } | seed "$h"
+}
+
 cd "$here"
 texts=$(ls tests/cli/{schedule,slice,ciat,cdat,cdat-iosim,smait,tdat}/*.txt examples/*.txt 2>/dev/null)
 i=0
@@ -57,29 +72,13 @@ for txt in $texts; do
     n=$(echo "$traces" | wc -w)
     [ "$n" -le 8 ] || continue
     for opts in '\000\000' '\001\000' '\005\001' '\044\005' '\000\100' '\106\102'; do
-        {
-            printf "$opts"
-            first=1
-            for f in $traces; do
-                [ $first = 1 ] || printf '#TRACE#\n'
-                first=0
-                cat "$f"
-            done
-        } | seed ciat_sched
+        set_seed ciat_sched "$opts" $traces
     done
     # cdat: the set on 1x1 (protocol 1), on 2x2 with protocol 4 and small
     # 2-way caches, and on 4x2 with protocol 8, an interconnect cache,
     # first-touch placement, general and detailed traces
     for opts in '\000\000\000' '\223\025\000' '\277\126\203'; do
-        {
-            printf "$opts"
-            first=1
-            for f in $traces; do
-                [ $first = 1 ] || printf '#TRACE#\n'
-                first=0
-                cat "$f"
-            done
-        } | seed cdat_sim
+        set_seed cdat_sim "$opts" $traces
     done
     # ciat's outputs: memory usage files and event traces for the others
     if [ "$n" -gt 1 ] && [ "$traces" != "$d/t" ] && "$BIN/ciat" -q -ciat_events -o "$d" "$d/t.$n" >/dev/null 2>&1; then
