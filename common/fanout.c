@@ -54,13 +54,9 @@ static void parts_get(const event *e, smait_raw *r)
     r[2] = (smait_raw){ e->pc, (uint32_t)e->cpu };
 }
 
-/* 2^12 events (128 KiB) a batch: big enough that handing a batch over (a
- * few microseconds) is lost in its replay, small enough that the four stay
- * in the second-level caches of both threads (against 2^14 with the
- * analysis beside the scheduler: ciat FFT-like 64 threads 0.79x the time,
- * mat_mul-like 0.97x, cdat 4x4 irregular 0.91x). RING batches are in
- * flight at once, so a machine that is slower on one stretch of the trace
- * does not hold up the others or the scheduler. */
+/* FANOUT_BATCH events a batch (fanout.h says why 2^12). RING batches are
+ * in flight at once, so a machine that is slower on one stretch of the
+ * trace does not hold up the others or the scheduler. */
 enum { BATCH = FANOUT_BATCH, RING = 4 };
 
 /* Work is (machine, batch): a machine replays its batches in order, on one

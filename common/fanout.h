@@ -29,8 +29,13 @@
 
 #include "scheduler.h"
 
-/* Events a batch holds (a call takes three, an access one). The fuzzing
- * build's are small, so that its inputs of a few records cross batch ends. */
+/* Events a batch holds (a call takes three, an access one). 2^12 events
+ * (128 KiB): big enough that handing a batch over (a few microseconds) is
+ * lost in its replay, small enough that the four in flight stay in the
+ * second-level caches of both threads (against 2^14 with the analysis
+ * beside the scheduler: ciat FFT-like 64 threads 0.79x the time,
+ * mat_mul-like 0.97x, cdat 4x4 irregular 0.91x). The fuzzing build's are
+ * small, so that its inputs of a few records cross batch ends. */
 #ifdef DSM_FUZZING
 enum { FANOUT_BATCH = 1 << 4 };
 #else
