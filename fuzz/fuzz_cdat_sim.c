@@ -6,7 +6,7 @@
  * build makes small so that inputs of a few records cross their ends) under
  * every protocol variant and machine shape.
  *
- * Input: three option bytes, then up to MAX_TRACES traces separated by
+ * Input: four option bytes, then up to MAX_TRACES traces separated by
  * "#TRACE#\n" (the set t.P.0 … t.P.(P-1)).
  *   byte 0: 0x07 protocol - 1, 0x18 nodes x processors (1x1, 2x1, 2x2, 4x2;
  *           the next that has a processor for every trace),
@@ -17,6 +17,9 @@
  *   byte 2: 0x01 general traces, 0x02 detailed trace, 0x04 --miss-classes,
  *           0x08 --handle-io, 0x10 mapping spread, 0x20 -z, 0x40
  *           --gap-limit 16, 0x80 two banks per node
+ *   byte 3: 0x01 a third run (not with --handle-io, which cdat refuses
+ *           there): this machine and the one with the next protocol
+ *           (m.ini, m2.ini) in one pass, which replays every batch to both
  *
  * Checks, beyond "no crash, no sanitizer report, no hang":
  *   - the two runs end alike: both succeed, or both fail with the same
@@ -26,7 +29,10 @@
  *     threads of a deadlock, and leaves no output file;
  *   - a successful run wrote a report, and the two runs wrote the same files
  *     with the same bytes, the report's "# command:" line aside (it names
- *     --workers and -o). */
+ *     --workers and -o);
+ *   - the third run ends as the first; its outputs for m.ini (named
+ *     t.P.m.*) are the first run's (t.P.*) byte for byte, and those for
+ *     m2.ini include a report. */
 #include "fuzz_support.h"
 #include "../common/diag.h"
 
@@ -44,7 +50,7 @@ enum { MAX_TRACES = 8, MAX_FILES = 64 };
 /* The machine of the option bytes, as a configuration file; never fewer
  * processors than the n traces (cdat refuses a machine without a processor
  * for each thread). */
-static const char *write_config(uint8_t a, uint8_t b, uint8_t c, int n)
+static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t c, int n)
 {
     static const char *const shapes[4][2] = { { "1", "1" }, { "2", "1" }, { "2", "2" }, { "4", "2" } };
     static const unsigned lines[4] = { 16, 32, 64, 16 }, sets_lines[4] = { 4, 8, 32, 128 };
@@ -63,7 +69,7 @@ static const char *write_config(uint8_t a, uint8_t b, uint8_t c, int n)
              b & 0x80 ? 4 * line : 4096, 1 + (a & 7), b & 0x40 ? "first_touch" : "rr1",
              c & 1, (c >> 1) & 1, cache, ways[(b >> 4) & 3], cache, ways[(b >> 4) & 3],
              a & 0x20 ? 512 : 0, c & 0x10 ? "spread" : "compact");
-    return fz_write("m.ini", text, strlen(text));
+    return fz_write(file, text, strlen(text));
 }
 
 /* The files a run left in its output directory, sorted by name. */
@@ -114,41 +120,86 @@ static void compare_outputs(const listing *l1, const listing *l2)
     }
 }
 
-static void run_with(const fz_job *base, const char *workers, const char *dir, fz_result *res)
+/* base's command line, then --workers workers -o dir, then the set and
+ * the configurations (ncfg of them). */
+static void run_with(const fz_job *base, const char *workers, const char *dir, const char *prefix,
+                     char *const *cfgs, int ncfg, fz_result *res)
 {
     fz_job j = *base;
-    /* cdat [options] --workers N -o DIR prefix cfg: the last two stay last */
-    j.argc -= 2;
     j.argv[j.argc++] = "--workers";
     j.argv[j.argc++] = (char *)workers;
     j.argv[j.argc++] = "-o";
     j.argv[j.argc++] = (char *)dir;
-    j.argv[j.argc++] = base->argv[base->argc - 2];
-    j.argv[j.argc++] = base->argv[base->argc - 1];
+    j.argv[j.argc++] = (char *)prefix;
+    for (int k = 0; k < ncfg; k++) j.argv[j.argc++] = cfgs[k];
     j.argv[j.argc] = NULL;
     fz_run(fz_job_run, &j, res);
 }
 
+/* The two-machine pass's files in w3: m.ini's (t.P.m.REST) equal the first
+ * run's (t.P.REST, in l1); m2.ini's include a report. Empties w3. */
+static void compare_pass(int n, const listing *l1)
+{
+    static char base[64], f1[300], f3[300];
+    snprintf(base, sizeof base, "t.%d.", n);
+    size_t k = strlen(base);
+    listing l3;
+    list_dir("w3", &l3);
+    int m_files = 0;
+    bool m2_report = false;
+    for (int i = 0; i < l3.n; i++) {
+        const char *rest = l3.name[i] + k;
+        FZ_CHECK(strncmp(l3.name[i], base, k) == 0, "the pass wrote %s", l3.name[i]);
+        if (strncmp(rest, "m.", 2) == 0) {
+            m_files++;
+            snprintf(f1, sizeof f1, "w1/%s%s", base, rest + 2);
+            snprintf(f3, sizeof f3, "w3/%s", l3.name[i]);
+            size_t n1 = 0, n3 = 0;
+            unsigned char *p1 = fz_read(f1, &n1), *p3 = fz_read(f3, &n3);
+            FZ_CHECK(p1 && p3, "the pass wrote %s, the first run no %s", l3.name[i], f1 + 3);
+            if (strstr(rest, ".cdat_report")) {
+                n1 = fz_drop_line(p1, n1, "# command: ");
+                n3 = fz_drop_line(p3, n3, "# command: ");
+            }
+            FZ_CHECK(n1 == n3 && memcmp(p1, p3, n1) == 0, "%s differs from the first run's", l3.name[i]);
+            free(p1);
+            free(p3);
+        } else {
+            FZ_CHECK(strncmp(rest, "m2.", 3) == 0, "the pass wrote %s", l3.name[i]);
+            m2_report |= strcmp(rest, "m2.cdat_report") == 0;
+        }
+        snprintf(f3, sizeof f3, "w3/%s", l3.name[i]);
+        fz_remove(f3);
+    }
+    FZ_CHECK(m_files == l1->n, "the pass wrote %d files for m.ini, the first run %d", m_files, l1->n);
+    FZ_CHECK(m2_report, "the pass wrote no report for m2.ini");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 3) return 0;
-    uint8_t a = data[0], b = data[1], c = data[2];
+    if (size < 4) return 0;
+    uint8_t a = data[0], b = data[1], c = data[2], d = data[3];
     const uint8_t *part[MAX_TRACES];
     size_t len[MAX_TRACES];
-    int n = fz_split(data + 3, size - 3, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
+    int n = fz_split(data + 4, size - 4, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
+    bool pass = (d & 0x01) && !(c & 0x08);
 
-    static char prefix[FZ_PATH], cfg[FZ_PATH], dir1[FZ_PATH], dir2[FZ_PATH], paths[MAX_TRACES][FZ_PATH], name[64];
+    static char prefix[FZ_PATH], cfg[FZ_PATH], cfg2[FZ_PATH], dir1[FZ_PATH], dir2[FZ_PATH], dir3[FZ_PATH],
+        paths[MAX_TRACES][FZ_PATH], name[64];
     for (int t = 0; t < n; t++) {
         snprintf(name, sizeof name, "t.%d.%d", n, t);
         snprintf(paths[t], sizeof paths[t], "%s", fz_write(name, part[t], len[t]));
     }
     snprintf(name, sizeof name, "t.%d", n);
     snprintf(prefix, sizeof prefix, "%s", fz_path(name));
-    snprintf(cfg, sizeof cfg, "%s", write_config(a, b, c, n));
+    snprintf(cfg, sizeof cfg, "%s", write_config("m.ini", a, b, c, n));
+    snprintf(cfg2, sizeof cfg2, "%s", write_config("m2.ini", (uint8_t)((a & ~7) | ((a + 1) & 7)), b, c, n));
     snprintf(dir1, sizeof dir1, "%s", fz_path("w1"));
     snprintf(dir2, sizeof dir2, "%s", fz_path("w2"));
+    snprintf(dir3, sizeof dir3, "%s", fz_path("w3"));
     mkdir(dir1, 0700);
     mkdir(dir2, 0700);
+    mkdir(dir3, 0700);
 
     static char gap[8] = "16";
     fz_job j = { .main = cdat_main };
@@ -163,30 +214,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         j.argv[j.argc++] = "--gap-limit";
         j.argv[j.argc++] = gap;
     }
-    j.argv[j.argc++] = prefix;
-    j.argv[j.argc++] = cfg;
 
-    fz_result r1, r2;
-    run_with(&j, "1", dir1, &r1);
-    run_with(&j, "2", dir2, &r2);
+    char *cfgs[2] = { cfg, cfg2 };
+    fz_result r1, r2, r3;
+    run_with(&j, "1", dir1, prefix, cfgs, 1, &r1);
+    run_with(&j, "2", dir2, prefix, cfgs, 1, &r2);
+    if (pass) run_with(&j, "1", dir3, prefix, cfgs, 2, &r3);
     for (int t = 0; t < n; t++) {
         snprintf(name, sizeof name, "t.%d.%d", n, t);
         fz_remove(name);
     }
-    listing l1, l2;
+    listing l1, l2, l3;
     list_dir("w1", &l1);
     list_dir("w2", &l2);
+    list_dir("w3", &l3);
 
     FZ_CHECK(fz_same_end(&r1, &r2), "the runs ended differently: --workers 1 %s | --workers 2 %s",
              fz_describe(&r1), fz_describe(&r2));
+    FZ_CHECK(!pass || fz_same_end(&r1, &r3), "the two-machine pass ended otherwise: %s", fz_describe(&r3));
     if (r1.status) {
         fz_check_set_error(&r1, paths, n);
-        FZ_CHECK(l1.n == 0 && l2.n == 0, "a failed run left an output (%s)", l1.n ? l1.name[0] : l2.name[0]);
+        FZ_CHECK(l1.n == 0 && l2.n == 0 && l3.n == 0, "a failed run left an output (%s)",
+                 l1.n ? l1.name[0] : l2.n ? l2.name[0] : l3.name[0]);
         return 0;
     }
     bool report = false;
     for (int i = 0; i < l1.n; i++) report |= strstr(l1.name[i], ".cdat_report") != NULL;
     FZ_CHECK(report, "a successful run wrote no report");
+    if (pass) compare_pass(n, &l1);
     compare_outputs(&l1, &l2);
     return 0;
 }

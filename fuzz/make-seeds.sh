@@ -75,9 +75,10 @@ for txt in $texts; do
         set_seed ciat_sched "$opts" $traces
     done
     # cdat: the set on 1x1 (protocol 1), on 2x2 with protocol 4 and small
-    # 2-way caches, and on 4x2 with protocol 8, an interconnect cache,
-    # first-touch placement, general and detailed traces
-    for opts in '\000\000\000' '\223\025\000' '\277\126\203'; do
+    # 2-way caches (and in one pass with protocol 5), and on 4x2 with
+    # protocol 8, an interconnect cache, first-touch placement, general and
+    # detailed traces (and in one pass with protocol 1)
+    for opts in '\000\000\000\000' '\223\025\000\001' '\277\126\203\001'; do
         set_seed cdat_sim "$opts" $traces
     done
     # ciat's outputs: memory usage files and event traces for the others
