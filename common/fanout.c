@@ -426,13 +426,12 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         if (f->c[i].phase_end) f->c[i].phase_end(f->c[i].ctx, ph);
 }
 
-/* The threads a fanout may use for `workers` (0: one per processor): one
- * under a diag trap, as a fatal error there would leave a helper running. */
-static int threads_for(int workers)
-{
-    if (diag_trapped()) return 1;
-    return workers > 0 ? workers : fanout_processors();
-}
+/* The threads `workers` asks for (0: one per processor). */
+static int threads_asked(int workers) { return workers > 0 ? workers : fanout_processors(); }
+
+/* The threads a fanout may use: one under a diag trap, as a fatal error
+ * there would leave a helper running. */
+static int threads_for(int workers) { return diag_trapped() ? 1 : threads_asked(workers); }
 
 fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
 {
@@ -506,8 +505,7 @@ int fanout_workers(const fanout *f) { return f->nthreads; }
 
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run)
 {
-    int wanted = workers > 0 ? workers : fanout_processors();
-    if (wanted < 2 || (!workers && traces < 2)) {
+    if (threads_asked(workers) < 2 || (!workers && traces < 2)) {
         *run = *h;
         return NULL;
     }

@@ -301,8 +301,8 @@ START_TEST(ahead_tuner_choice)
      * each trial is compared with its neighbour, not with old batches. */
     tuner_run(&u, 8 * AHEAD_TRY_EVERY, 10.0, 20.0, 8.0);
     ck_assert(u.on);
-    /* One trial the system interrupted (the hint 20x faster, or 20x slower)
-     * does not turn the choice. */
+    /* One trial the system interrupted (a batch without the hint 20x faster
+     * than the one before it) does not turn the choice. */
     ahead_tuner v = u;
     ck_assert(!ahead_tuner_trial(v.batches));
     while (!ahead_tuner_trial(v.batches)) ahead_tuner_took(&v, true, 10.0);
