@@ -97,6 +97,9 @@ rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_re
 # ---- the trace collector (smait-cc): overhead against the plain program ----
 "$(dirname "$0")/run-collector-bench.sh"
 
+# ---- ciat and cdat on traces of programs built with the collector ----
+"$(dirname "$0")/run-programs-bench.sh"
+
 # ---- tdat on a synthetic ciat event trace ----
 # Target (issue 6): 100 M events of a ~1 GB text trace in under a minute;
 # memory independent of the number of events (8 bytes per bin, plus buffers).

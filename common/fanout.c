@@ -92,7 +92,12 @@ struct fanout {
 
 /* The consumer's look-ahead: the access `ahead_distance` events on, when it
  * is in the batch (the events are in the order the consumer sees them, so
- * the distance is exact, whatever thread the access belongs to). */
+ * the distance is exact, whatever thread the access belongs to). Called
+ * before every event, not only before accesses, so that every access of the
+ * batch past its first ahead_distance events is shown once: from accesses
+ * only, one whose event that far back was a fetch, a call or a stop went
+ * unshown (ciat on the traced kvstore of make bench: 0.87x the time with
+ * every event, the irregular and FFT-like sets and cdat unchanged). */
 static inline void look_ahead(const sched_hooks *h, const event *e, size_t left)
 {
     if (h->ahead_distance >= left) return;
@@ -107,6 +112,7 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
 {
     for (size_t i = 0; i < n; i++, e++) {
         int t = (int)(e->t_kind >> 3);
+        if (ahead) look_ahead(h, e, n - i);
         switch ((ev_kind)(e->t_kind & 7)) {
         case EV_FETCH:
             h->fetch(h->ctx, t, e->cpu, e->clock, e->a);
@@ -122,7 +128,6 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
             h->fetch(h->ctx, t, e->cpu, e->clock, e->pc);
             /* fall through */
         case EV_MEM: {
-            if (ahead) look_ahead(h, e, n - i);
             smait_raw r = { .f1 = e->b, .f2 = e->a };
             h->mem(h->ctx, t, e->cpu, e->clock, &r);
             break;
@@ -131,6 +136,8 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
             smait_raw r[SMAIT_CALL_PARTS];
             for (int k = 0; k < CALL_SLOTS; k++) parts_get(e + 1 + k, r + 3 * k);
             if (h->call) h->call(h->ctx, t, e->cpu, e->clock, r);
+            /* the look-ahead of the events its parts take */
+            for (size_t k = 1; ahead && k <= CALL_SLOTS; k++) look_ahead(h, e + k, n - i - k);
             i += CALL_SLOTS;
             e += CALL_SLOTS;
             break;

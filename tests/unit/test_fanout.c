@@ -19,7 +19,7 @@ typedef struct sink {
     /* the ahead hook: records it showed, not yet delivered (a ring) */
     smait_raw ahead[64];
     unsigned ahead_head, ahead_len;
-    uint64_t ahead_calls, ahead_bad;
+    uint64_t ahead_calls, ahead_bad, ahead_hits;
 } sink;
 
 static void mix(sink *s, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
@@ -42,6 +42,7 @@ static void s_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r)
     if (s->ahead_len && s->ahead[s->ahead_head].f1 == r->f1 && s->ahead[s->ahead_head].f2 == r->f2) {
         s->ahead_head = (s->ahead_head + 1) % 64;
         s->ahead_len--;
+        s->ahead_hits++;
     }
 }
 static void s_ahead(void *ctx, int t, int cpu, const smait_raw *r)
@@ -257,6 +258,8 @@ START_TEST(pipeline)
         ck_assert_msg(got.h == want.h, "the pipeline's consumer saw another stream");
         ck_assert_uint_gt(got.ahead_calls, 1000);
         ck_assert_uint_eq(got.ahead_bad, 0);
+        /* every access shown was delivered, in the order shown */
+        ck_assert_uint_eq(got.ahead_hits, got.ahead_calls);
     }
 }
 END_TEST

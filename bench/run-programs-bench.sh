@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# run-programs-bench.sh — ciat and cdat on traces of real programs built with
+# our collector (make bench runs it from run-bench.sh), beside the generated
+# sets: the tools' speed where the records come from compiled code (calls,
+# locks, barriers, fetch runs, the heap's layout), not from a generator.
+# bench/programs/kvstore.c: a hash table of 2^18 heap nodes under striped
+# locks, 4 workers doing random lookups and updates (pointer chasing over
+# about 16 MiB, the commercial kind of footprint); bench/programs/radix_sort.c:
+# SPLASH's RADIX in small, 2^20 keys by 4 workers (histograms read by all,
+# scattered writes, barriers). Each is built with smait-cc (-O2), traced to
+# plain files in thread mode, then analysed twice with ciat (records/s, peak
+# RSS, RSS ÷ touched bytes beside the bound 4 × touched + 64 MiB) and with
+# cdat on configs/4x4.ini (data references/s, peak RSS). Times only; asserts
+# nothing. Environment: BIN, BENCH_DIR as run-bench.sh.
+set -euo pipefail
+: "${BIN:?}"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}/programs
+mkdir -p "$DIR"
+trap 'rm -rf "$DIR"' EXIT
+
+echo "== ciat and cdat on traces of programs built with smait-cc (bench/programs)"
+for prog in kvstore radix_sort; do
+    "$BIN/smait-cc" -O2 -pthread "$ROOT/bench/programs/$prog.c" -o "$DIR/$prog"
+    TRACE_FILE_NAME="$DIR/t" SMAIT_QUIET=1 "$DIR/$prog"
+    maps=("$DIR"/t.*.map)                       # one: the set's address map
+    set_name=${maps[0]%.map}
+    records=$(( $(cat "$set_name".[0-9]* | wc -c) / 8 ))
+    cat "$set_name".[0-9]* >/dev/null              # in the page cache
+    for _ in 1 2; do
+        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/ciat" -q -o "$DIR" "$set_name"
+        read -r secs rss_kib <"$DIR/time.out"
+        touched=$(awk '$1 == "RxTxL23:" {print $3}' "$set_name.ciat_report")
+        awk -v p="$prog" -v r="$records" -v t="$secs" -v m="$rss_kib" -v b="$touched" 'BEGIN {
+            bound = (4 * b + 64 * 1048576) / 1024
+            if (t <= 0) t = 0.01
+            printf "ciat %s: %d records in %.2f s: %.1f M records/s, peak RSS %d KiB, touched %d bytes," \
+                   " RSS/touched %.1f (bound %d KiB: %s)\n", p, r, t, r / t / 1e6, m, b,
+                   m * 1024 / (b > 0 ? b : 1), bound, m <= bound ? "ok" : "OVER" }'
+    done
+    for _ in 1 2; do
+        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/cdat" -q -o "$DIR" "$set_name" "$ROOT/configs/4x4.ini"
+        read -r secs rss_kib <"$DIR/time.out"
+        refs=$(awk '$1 == "RxTxL01:" { print $4 }' "$set_name.cdat_report")
+        awk -v p="$prog" -v d="$refs" -v r="$records" -v t="$secs" -v m="$rss_kib" 'BEGIN {
+            if (t <= 0) t = 0.01
+            printf "cdat 4x4 %s: %d data refs (%d records) in %.2f s: %.1f M data refs/s, %.1f M records/s," \
+                   " peak RSS %d KiB\n", p, d, r, t, d / t / 1e6, r / t / 1e6, m }'
+    done
+    rm -f "$DIR"/t.*
+done
