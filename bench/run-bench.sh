@@ -36,43 +36,30 @@ cat "$DIR"/mm.4.* "$DIR"/mm.64.* >/dev/null
 echo "== scheduler only (no tool attached), -p"
 for set in mm.4 mm.64; do "$BENCH/bench_sched" "$DIR/$set"; done
 
-# ciat_run LABEL SET: one ciat run (-p); records/s, peak RSS, and RSS against
-# the bytes the run touched (RxTxL23) beside the bound 4 x touched + 64 MiB.
-ciat_run() {
-    local label=$1 set=$2
-    local records=$(( $(cat "$DIR/$set".[0-9]* | wc -c) / 8 ))
-    /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/ciat" -p -q -o "$DIR" "$DIR/$set"
-    read -r secs rss_kib < "$DIR/time.out"
-    local touched
-    touched=$(awk '$1 == "RxTxL23:" {print $3}' "$DIR/$set.ciat_report")
-    awk -v s="$label" -v r="$records" -v t="$secs" -v m="$rss_kib" -v b="$touched" 'BEGIN {
-        bound = (4 * b + 64 * 1048576) / 1024
-        if (t <= 0) t = 0.01
-        printf "ciat %s: %d records in %.2f s: %.1f M records/s, peak RSS %d KiB, touched %d bytes," \
-               " RSS/touched %.1f (bound 4 x touched + 64 MiB = %d KiB: %s)\n", s, r, t, r / t / 1e6, m, b,
-               m * 1024 / (b > 0 ? b : 1), bound, m <= bound ? "ok" : "OVER" }'
-    rm -f "$DIR/$set.ciat_report" "$DIR/$set.memory" "$DIR/time.out"
-}
+# ciat_run LABEL SET [OPTION...]: one ciat run, its records/s, peak RSS and
+# RSS against the bytes it touched beside the bound (bench/ciat-run.sh).
+# shellcheck source=ciat-run.sh
+. "$(dirname "$0")/ciat-run.sh"
 
 echo "== ciat (targets: >= 50 M records/s on mat_mul (4 threads) and on the irregular mix,"
 echo "   >= 40 M at 64 threads, >= 25 M at 256; peak RSS <= 4 x touched bytes + 64 MiB)"
 for set in mm.4 mm.64; do
-    for run in 1 2; do ciat_run "mat_mul $set" "$set"; done
+    for run in 1 2; do ciat_run "mat_mul $set" "$DIR/$set" -p; done
 done
 echo "-- irregular footprint (bench/gen_irregular)"
 "$BENCH/gen_irregular" "$DIR/irr"
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
-for run in 1 2; do ciat_run "irregular irr.4" irr.4; done
+for run in 1 2; do ciat_run "irregular irr.4" "$DIR/irr.4" -p; done
 rm -f "$DIR"/irr.*
 echo "-- pointer chasing (bench/gen_chase)"
 "$BENCH/gen_chase" "$DIR/chase"
-for run in 1 2; do ciat_run "pointer chasing chase.4" chase.4; done
+for run in 1 2; do ciat_run "pointer chasing chase.4" "$DIR/chase.4" -p; done
 rm -f "$DIR"/chase.*
 echo "-- thread-count scaling: the same FFT-like work split among 1-256 threads (bench/gen_fft)"
 for threads in 1 4 16 64 256; do
     "$BENCH/gen_fft" "$DIR/fft" "$threads" "${BENCH_FFT_MRECORDS:-16}"
     "$BENCH/bench_sched" "$DIR/fft.$threads"      # the scheduler alone, no tool attached
-    ciat_run "fft, $threads threads" "fft.$threads"
+    ciat_run "fft, $threads threads" "$DIR/fft.$threads" -p
     rm -f "$DIR"/fft.*
 done
 echo "-- slice mode (-i): per record at most 1.5x the time of thread mode (-p) on the same records"

@@ -18,6 +18,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}/programs
 mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
+# shellcheck source=ciat-run.sh
+. "$(dirname "$0")/ciat-run.sh"
 
 echo "== ciat and cdat on traces of programs built with smait-cc (bench/programs)"
 for prog in kvstore radix_sort; do
@@ -27,17 +29,7 @@ for prog in kvstore radix_sort; do
     set_name=${maps[0]%.map}
     records=$(( $(cat "$set_name".[0-9]* | wc -c) / 8 ))
     cat "$set_name".[0-9]* >/dev/null              # in the page cache
-    for _ in 1 2; do
-        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/ciat" -q -o "$DIR" "$set_name"
-        read -r secs rss_kib <"$DIR/time.out"
-        touched=$(awk '$1 == "RxTxL23:" {print $3}' "$set_name.ciat_report")
-        awk -v p="$prog" -v r="$records" -v t="$secs" -v m="$rss_kib" -v b="$touched" 'BEGIN {
-            bound = (4 * b + 64 * 1048576) / 1024
-            if (t <= 0) t = 0.01
-            printf "ciat %s: %d records in %.2f s: %.1f M records/s, peak RSS %d KiB, touched %d bytes," \
-                   " RSS/touched %.1f (bound %d KiB: %s)\n", p, r, t, r / t / 1e6, m, b,
-                   m * 1024 / (b > 0 ? b : 1), bound, m <= bound ? "ok" : "OVER" }'
-    done
+    for _ in 1 2; do ciat_run "$prog" "$set_name"; done
     for _ in 1 2; do
         /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/cdat" -q -o "$DIR" "$set_name" "$ROOT/configs/4x4.ini"
         read -r secs rss_kib <"$DIR/time.out"
