@@ -30,43 +30,32 @@ MK=${BENCH_KERNEL_MRECORDS:-16}
 "$BENCH/gen_kernel" "$DIR/cd" 16 $(( MK / 8 > 0 ? MK / 8 : 1 ))
 cat "$DIR"/cdb.1.* "$DIR"/cd.1.* "$DIR"/cd.16.* >/dev/null
 
-# run LABEL SET CONFIG: time cdat, print data refs/s and peak RSS; sets $secs
-# (wall) and $cpu (user + system).
-run() {
-    local label=$1 set=$2 cfg=$3 user sys
-    /usr/bin/env time -f "%e %M %U %S" -o "$DIR/time.out" "$BIN/cdat" -p -q -o "$DIR" "$DIR/$set" "$cfg"
-    read -r secs rss_kib user sys < <(tail -1 "$DIR/time.out")
-    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
-    local refs records lines
-    refs=$(awk '$1 == "RxTxL01:" { print $4 }' "$DIR/$set.cdat_report")
-    records=$(( $(cat "$DIR/$set".[0-9]* | wc -c) / 8 ))
-    lines=$(awk '/^# directory: lines/ { print $4 }' "$DIR/$set.cdat_report")
-    awk -v l="$label" -v d="$refs" -v r="$records" -v t="$secs" -v m="$rss_kib" -v n="$lines" 'BEGIN {
-        printf "cdat %s: %d data refs (%d records) in %.2f s: %.1f M data refs/s, %.1f M records/s,"  \
-               " peak RSS %d KiB, directory %d lines\n", l, d, r, t, d / t / 1e6, r / t / 1e6, m, n }'
-}
+# cdat_run LABEL SET CONFIG [OPTION...]: one cdat run, its data refs/s and
+# peak RSS; sets $secs (wall) and $cpu (user + system) (bench/cdat-run.sh).
+# shellcheck source=cdat-run.sh
+. "$(dirname "$0")/cdat-run.sh"
 
 echo "== cdat (targets: 1x1 >= 40 M data refs/s; 4x4 with 16 threads >= 15 M/s)"
-for r in 1 2 3; do run "1x1 tiled mat_mul 1 thread" cdb.1 "$CONFIGS/1x1.ini"; done
+for r in 1 2 3; do cdat_run "1x1 tiled mat_mul 1 thread" "$DIR/cdb.1" "$CONFIGS/1x1.ini" -p; done
 echo "-- the hard case: naive mat_mul, half of the data references miss"
-for r in 1 2; do run "1x1 mat_mul 1 thread" cd.1 "$CONFIGS/1x1.ini"; done
+for r in 1 2; do cdat_run "1x1 mat_mul 1 thread" "$DIR/cd.1" "$CONFIGS/1x1.ini" -p; done
 echo "-- for comparison, the same trace with a 1 MiB d-cache (B fits: under 1% of references miss)"
 sed -e '/^\[dcache\]/,/^\[/s/^size = 64K/size = 1M/' "$CONFIGS/1x1.ini" > "$DIR/cd-1m.ini"
-for r in 1 2; do run "1x1 (1 MiB d-cache) mat_mul 1 thread" cd.1 "$DIR/cd-1m.ini"; done
-for r in 1 2; do run "4x4 mat_mul 16 threads" cd.16 "$CONFIGS/4x4.ini"; done
+for r in 1 2; do cdat_run "1x1 (1 MiB d-cache) mat_mul 1 thread" "$DIR/cd.1" "$DIR/cd-1m.ini" -p; done
+for r in 1 2; do cdat_run "4x4 mat_mul 16 threads" "$DIR/cd.16" "$CONFIGS/4x4.ini" -p; done
 plain=$secs plain_cpu=$cpu
 echo "-- the detailed trace (target: at most 3x slower), then with the general traces too"
 echo "   (after a sync: the earlier steps' gigabytes of dirty pages would otherwise throttle"
 echo "   the writes, and the wall time would measure the disk, not cdat; CPU time is shown too)"
 sed -e 's/^detailed = 0/detailed = 1/' "$CONFIGS/4x4.ini" > "$DIR/cd-detailed.ini"
 sync
-run "4x4 16 threads, detailed trace" cd.16 "$DIR/cd-detailed.ini"
+cdat_run "4x4 16 threads, detailed trace" "$DIR/cd.16" "$DIR/cd-detailed.ini" -p
 awk -v a="$secs" -v b="$plain" -v c="$cpu" -v d="$plain_cpu" \
     'BEGIN { printf "detailed trace: %.2fx the time without it (CPU time %.2fx)\n", a / b, c / d }'
 du -h "$DIR"/cd.16.detailed | sed 's/^/detailed trace bytes: /'
 sed -e 's/^general = 0/general = 1/' "$DIR/cd-detailed.ini" > "$DIR/cd-traces.ini"
 sync
-run "4x4 16 threads, detailed and general traces" cd.16 "$DIR/cd-traces.ini"
+cdat_run "4x4 16 threads, detailed and general traces" "$DIR/cd.16" "$DIR/cd-traces.ini" -p
 awk -v a="$secs" -v b="$plain" -v c="$cpu" -v d="$plain_cpu" \
     'BEGIN { printf "both traces: %.2fx the time without them (CPU time %.2fx)\n", a / b, c / d }'
 du -ch "$DIR"/cd.16.detailed "$DIR"/cd.16.general.* | tail -1 | sed 's/^/trace bytes: /'
@@ -89,7 +78,7 @@ dir_stats() {
         $8 / ($12 ? $12 : 1), $10 / ($4 ? $4 : 1) }' "$DIR/dir.out"
 }
 runi() {    # LABEL SET CONFIG
-    CDAT_DIRECTORY_STATS=1 run "$@" 2>"$DIR/dir.out"
+    CDAT_DIRECTORY_STATS=1 cdat_run "$1" "$DIR/$2" "$3" -p 2>"$DIR/dir.out"
     dir_stats
 }
 for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done

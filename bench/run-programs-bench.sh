@@ -10,7 +10,7 @@
 # scattered writes, barriers). Each is built with smait-cc (-O2), traced to
 # plain files in thread mode, then analysed twice with ciat (records/s, peak
 # RSS, RSS ÷ touched bytes beside the bound 4 × touched + 64 MiB) and with
-# cdat on configs/4x4.ini (data references/s, peak RSS). Times only; asserts
+# cdat on configs/4x4.ini (data references/s, peak RSS, directory lines). Times only; asserts
 # nothing. Environment: BIN, BENCH_DIR as run-bench.sh.
 set -euo pipefail
 : "${BIN:?}"
@@ -20,6 +20,8 @@ mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
 # shellcheck source=ciat-run.sh
 . "$(dirname "$0")/ciat-run.sh"
+# shellcheck source=cdat-run.sh
+. "$(dirname "$0")/cdat-run.sh"
 
 echo "== ciat and cdat on traces of programs built with smait-cc (bench/programs)"
 for prog in kvstore radix_sort; do
@@ -27,17 +29,8 @@ for prog in kvstore radix_sort; do
     TRACE_FILE_NAME="$DIR/t" SMAIT_QUIET=1 "$DIR/$prog"
     maps=("$DIR"/t.*.map)                       # one: the set's address map
     set_name=${maps[0]%.map}
-    records=$(( $(cat "$set_name".[0-9]* | wc -c) / 8 ))
     cat "$set_name".[0-9]* >/dev/null              # in the page cache
     for _ in 1 2; do ciat_run "$prog" "$set_name"; done
-    for _ in 1 2; do
-        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BIN/cdat" -q -o "$DIR" "$set_name" "$ROOT/configs/4x4.ini"
-        read -r secs rss_kib <"$DIR/time.out"
-        refs=$(awk '$1 == "RxTxL01:" { print $4 }' "$set_name.cdat_report")
-        awk -v p="$prog" -v d="$refs" -v r="$records" -v t="$secs" -v m="$rss_kib" 'BEGIN {
-            if (t <= 0) t = 0.01
-            printf "cdat 4x4 %s: %d data refs (%d records) in %.2f s: %.1f M data refs/s, %.1f M records/s," \
-                   " peak RSS %d KiB\n", p, d, r, t, d / t / 1e6, r / t / 1e6, m }'
-    done
+    for _ in 1 2; do cdat_run "4x4 $prog" "$set_name" "$ROOT/configs/4x4.ini"; done
     rm -f "$DIR"/t.*
 done
