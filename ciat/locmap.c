@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Block data, sparse tables and the radix table's header arrays live in the
+ * map's huge-page arena (common/huge_arena.h): a footprint touched at random
+ * reaches a header and a table per access, and with 4 KiB pages each of those
+ * was a TLB miss and each new page of them a page fault. */
+
 enum { MID_BITS = LOCMAP_MID_BITS, MID_BLOCKS = LOCMAP_MID_BLOCKS };
 
 void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
@@ -24,25 +29,22 @@ void locmap_init(locmap *m, uint32_t page_size, uint32_t grain, int nthreads)
     m->dir = xcalloc(m->top_entries, sizeof *m->dir);
     m->nthreads = nthreads;
     m->cache = xcalloc((size_t)nthreads * LOCMAP_CACHE, sizeof *m->cache);
+    huge_arena_init(&m->arena);
     for (size_t i = 0; i < (size_t)nthreads * LOCMAP_CACHE; i++) m->cache[i].tag = UINT32_MAX;
 }
 
 void locmap_free(locmap *m)
 {
-    for (uint32_t i = 0; i < m->top_entries; i++) {
-        if (!m->dir[i]) continue;
-        for (uint32_t j = 0; j < MID_BLOCKS; j++) free(m->dir[i][j].data);
-        free(m->dir[i]);
-    }
+    huge_arena_free(&m->arena);
     free(m->dir);
     free(m->cache);
     free(m->spills);
     memset(m, 0, sizeof *m);
 }
 
-static void *new_dense(const locmap *m)
+static void *new_dense(locmap *m)
 {
-    uint64_t *data = xcalloc(1, m->dense_bytes);
+    uint64_t *data = huge_arena_bump(&m->arena, m->dense_bytes);   /* zeroed */
     loc *locs = (loc *)(data + 2 * (size_t)m->words);
     for (uint32_t i = 0; i < m->nlocs; i++) {
         locs[i].writer = LOC_NONE;
@@ -51,9 +53,11 @@ static void *new_dense(const locmap *m)
     return data;
 }
 
-static sloc *new_table(uint32_t cap)
+static unsigned table_order(uint32_t cap) { return huge_arena_order(cap * sizeof(sloc)); }
+
+static sloc *new_table(locmap *m, uint32_t cap)
 {
-    sloc *t = xmalloc(cap * sizeof *t);
+    sloc *t = huge_arena_block(&m->arena, table_order(cap));
     for (uint32_t i = 0; i < cap; i++)
         t[i] = (sloc){ .l = { LOC_NONE, LOC_NONE, 0, 0 }, .index = SLOC_EMPTY };
     return t;
@@ -74,7 +78,7 @@ static void new_block(locmap *m, block *b, uint32_t base)
     b->accessor = LOC_NONE;
     if (m->sparse && !full_below(m, base)) {
         b->cap_shift = (unsigned)__builtin_ctz(SPARSE_FIRST_CAP);
-        b->data = new_table(SPARSE_FIRST_CAP);
+        b->data = new_table(m, SPARSE_FIRST_CAP);
     } else {
         b->data = new_dense(m);
         m->ndense++;
@@ -91,7 +95,7 @@ block *locmap_find(const locmap *m, uint32_t addr)
 block *locmap_block_slow(locmap *m, uint32_t addr, int thread)
 {
     block *mid = m->dir[addr >> m->top_shift];
-    if (!mid) mid = m->dir[addr >> m->top_shift] = xcalloc(MID_BLOCKS, sizeof *mid);
+    if (!mid) mid = m->dir[addr >> m->top_shift] = huge_arena_bump(&m->arena, MID_BLOCKS * sizeof *mid);
     block *b = &mid[(addr >> m->block_shift) & (MID_BLOCKS - 1)];
     if (!b->data) new_block(m, b, addr & ~(m->block_size - 1));
     uint32_t n = addr >> m->block_shift;
@@ -129,26 +133,26 @@ static void make_dense(locmap *m, block *b)
             if (t[i].touched_code >> k & 1) set_bits(data + m->words, from + k, 1);
         }
     }
-    free(t);
+    huge_arena_release(&m->arena, t, table_order(locmap_cap(b)));
     b->data = data;
     b->cap_shift = 0;
     b->uses = 0;                        /* used stays: the locations accessed so far */
     m->ndense++;
 }
 
-static void grow_table(block *b)
+static void grow_table(locmap *m, block *b)
 {
     sloc *old = b->data;
     uint32_t old_cap = locmap_cap(b), cap = 2 * old_cap;
     b->cap_shift++;
-    sloc *t = b->data = new_table(cap);
+    sloc *t = b->data = new_table(m, cap);
     for (uint32_t i = 0; i < old_cap; i++) {
         if (old[i].index == SLOC_EMPTY) continue;
         uint32_t j = locmap_slot_of(old[i].index, cap);
         while (t[j].index != SLOC_EMPTY) j = (j + 1) & (cap - 1);
         t[j] = old[i];
     }
-    free(old);
+    huge_arena_release(&m->arena, old, table_order(old_cap));
 }
 
 /* The entry of location index in sparse block b, made if new; NULL if b
@@ -164,7 +168,7 @@ static sloc *sparse_entry(locmap *m, block *b, uint32_t index)
             make_dense(m, b);
             return NULL;
         }
-        grow_table(b);
+        grow_table(m, b);
         return sparse_entry(m, b, index);
     }
     t[j].index = (uint16_t)index;

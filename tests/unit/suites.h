@@ -39,6 +39,7 @@ Suite *ciat_suite(void);
 Suite *miss_class_suite(void);
 Suite *addr_map_suite(void);
 Suite *attribution_suite(void);
+Suite *huge_arena_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 
