@@ -14,6 +14,7 @@
 #include "stats.h"
 #include "usage.h"
 #include "../common/attribution.h"
+#include "../common/decimal.h"
 #include "../common/diag.h"
 #include "../common/fanout.h"
 #include "../common/out_file.h"
@@ -100,7 +101,7 @@ typedef struct ciat {
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
     report *rep;
     out_file *events;
-    char evbuf[64];
+    char evbuf[96];             /* an event line: clock, name (a few letters), thread, degree */
     int phases;
     uint64_t end_clock;
     /* --by-code / --by-data: figures per pc and data address, the map, and
@@ -138,8 +139,17 @@ static void on_false_miss(void *ctx, int t, uint64_t pc, uint32_t addr)
 static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t degree)
 {
     if (!c->events) return;
-    int k = snprintf(c->evbuf, sizeof c->evbuf, "%" PRIu64 " %s %d %" PRIu32 "\n", clock, name, t, degree);
-    out_file_write(c->events, c->evbuf, (size_t)k);
+    char *e = decimal_u64(c->evbuf, clock);
+    *e++ = ' ';
+    size_t n = strlen(name);
+    memcpy(e, name, n);
+    e += n;
+    *e++ = ' ';
+    e = decimal_i64(e, t);
+    *e++ = ' ';
+    e = decimal_u64(e, degree);
+    *e++ = '\n';
+    out_file_write(c->events, c->evbuf, (size_t)(e - c->evbuf));
 }
 
 static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock, uint32_t addr)

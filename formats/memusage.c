@@ -1,5 +1,6 @@
 /* memusage.c — write and parse memory usage files. */
 #include "memusage.h"
+#include "../common/decimal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,10 +18,16 @@ void memusage_write_header(FILE *f, uint64_t page_size)
 
 void memusage_write_page(FILE *f, const memusage_page *p)
 {
-    fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-            " %" PRIu64 " %" PRId64 "\n", p->page, p->touched_bytes, p->code_bytes, p->shared_bytes,
-            p->data_accesses, p->code_accesses, p->shared_data_accesses, p->shared_code_accesses,
-            p->owner);
+    const uint64_t v[8] = { p->page, p->touched_bytes, p->code_bytes, p->shared_bytes, p->data_accesses,
+                            p->code_accesses, p->shared_data_accesses, p->shared_code_accesses };
+    char line[9 * (DECIMAL_MAX + 2)], *e = line;
+    for (int i = 0; i < 8; i++) {
+        e = decimal_u64(e, v[i]);
+        *e++ = ' ';
+    }
+    e = decimal_i64(e, p->owner);
+    *e++ = '\n';
+    fwrite(line, 1, (size_t)(e - line), f);
 }
 
 static bool parse_u64(const char **s, uint64_t *v)

@@ -44,6 +44,7 @@ int main(void)
     srunner_add_suite(sr, addr_map_suite());
     srunner_add_suite(sr, attribution_suite());
     srunner_add_suite(sr, huge_arena_suite());
+    srunner_add_suite(sr, decimal_suite());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -40,6 +40,7 @@ Suite *miss_class_suite(void);
 Suite *addr_map_suite(void);
 Suite *attribution_suite(void);
 Suite *huge_arena_suite(void);
+Suite *decimal_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 
