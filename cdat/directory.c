@@ -36,6 +36,7 @@ void dir_init(directory *d, unsigned nprocs, unsigned line_shift)
     uint64_t lines = (1ull << 32) >> line_shift;
     d->nchunks = (size_t)((lines + (1u << DIR_CHUNK_BITS) - 1) >> DIR_CHUNK_BITS);
     d->chunk = xcalloc(d->nchunks, sizeof *d->chunk);
+    huge_arena_init(&d->arena);
     /* Exclusive owners take codes 3 .. 3 + nprocs - 1; dirty ones the next
      * nprocs when they fit in a byte. */
     d->dirty_base = DIR_CODE_EXCL + 2 * nprocs <= 256 ? DIR_CODE_EXCL + nprocs : 0;
@@ -44,7 +45,7 @@ void dir_init(directory *d, unsigned nprocs, unsigned line_shift)
 
 void dir_free(directory *d)
 {
-    for (size_t i = 0; i < d->nchunks; i++) free(d->chunk[i]);
+    huge_arena_free(&d->arena);
     free(d->chunk);
     free(d->e);
     memset(d, 0, sizeof *d);
@@ -53,7 +54,7 @@ void dir_free(directory *d)
 uint8_t *dir_new_chunk(directory *d, uint32_t line)
 {
     uint8_t **c = &d->chunk[line >> DIR_CHUNK_BITS];
-    *c = xcalloc(1u << DIR_CHUNK_BITS, 1);
+    *c = huge_arena_bump(&d->arena, 1u << DIR_CHUNK_BITS);    /* zeroed: DIR_CODE_NEW */
     d->chunks_used++;
     return *c;
 }

@@ -6,7 +6,10 @@
  * processors never hold lines.
  *
  * Two levels, so memory follows the views that need more than a byte:
- *  - a line map, one byte per line in 4 KiB chunks allocated on demand: never
+ *  - a line map, one byte per line in 4 KiB chunks allocated on demand (from
+ *    an arena on huge pages, common/huge_arena.h: a miss on a footprint
+ *    touched at random reads one byte of a map of megabytes, and with 4 KiB
+ *    pages that was a TLB miss too): never
  *    requested, idle, exclusive or dirty at one owner (the owner in the byte),
  *    or "in the table". Most views are one of these, so a miss reads one byte
  *    (an idle line costs nothing more than its byte).
@@ -23,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../common/huge_arena.h"
 
 enum { DIR_ICC_SLOT = 128, DIR_SLOTS = 160 };
 
@@ -75,6 +80,7 @@ typedef struct directory {
     uint64_t step_inverse;      /* the probe step's inverse mod 2^64 */
     size_t last;                /* the slot of the last entry dir_load read */
     size_t lines;               /* lines ever requested */
+    huge_arena arena;           /* the line map's chunks */
 } directory;
 
 /* nprocs processors (1..128); line_shift: log2 of the line size. */
