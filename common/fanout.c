@@ -336,6 +336,27 @@ static inline event *next_k(fanout *f, size_t k)
     return e;
 }
 
+/* A recycled batch was last read by the thread that replayed it, so its
+ * lines sit in that processor's cache: every line the scheduler's thread
+ * writes again has to be taken back from there first, and without a hint
+ * those transfers come one after the other, the stores back up and the
+ * scheduling thread stalls (ciat on the mat_mul-like set took twice the time
+ * of --workers 1). So each event asks for the line WRITE_AHEAD events on to
+ * be fetched for writing (PREFETCHW; a plain prefetch elsewhere): the
+ * transfers overlap. Measured on the mat_mul-like set, 4 threads: 0.45x the
+ * time; 32, 64 and 128 events ahead alike. A prefetch never faults, so the
+ * lines past a batch's end are harmless. */
+enum { WRITE_AHEAD = 64 };
+static inline void prefetch_for_write(const event *e)
+{
+    const char *p = (const char *)((uintptr_t)e + WRITE_AHEAD * sizeof(event));
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__("prefetchw %0" : : "m"(*p));    /* a no-op on processors without it */
+#else
+    __builtin_prefetch(p, 1);
+#endif
+}
+
 /* Record one event; a batch it fills is published at once. Publishing comes
  * last, a tail call, so the common path saves no registers: recording an
  * access takes 19 instructions, against 37 with the check for a full batch
@@ -351,6 +372,7 @@ static inline void record(fanout *f, uint64_t clock, uint32_t a, uint32_t b, uin
     e->cpu = cpu;
     e->t_kind = t_kind;
     e->unused = 0;
+    prefetch_for_write(e);
     if (__builtin_expect(++f->fill == BATCH, 0)) flush(f);
 }
 
