@@ -2,31 +2,32 @@
  * libzstd's streaming decompression, which runs on a thread of its own
  * (read_ahead.c).
  *
- * A plain regular file is read through a mapping (mmap), 64 KiB at a time,
- * by copying from it: no read() system call and kernel copy per buffer, and
- * a window is unmapped once read, so the process's resident memory does not
- * grow with the file. Pipes, stdin, compressed input, and a file whose
- * window cannot be mapped use read(). The file's size is taken at open; a
- * file that another process shortens while it is read faults (SIGBUS) in the
- * copy, which is turned into the error "the file shrank while it was read"
- * (exit 2, no outputs) instead of a crash. */
+ * A plain file is read with read() straight into the caller's buffer (the
+ * trace reader's: tens to hundreds of KiB a call). Reading through memory
+ * mappings, as this file did, copied the bytes all the same, from the
+ * mapping instead of the kernel's page cache, and paid a page fault per 64
+ * KiB and a flush of every processor's translation buffers at each unmapped
+ * window: with the analysis on a thread of its own that made ciat 1.4x to
+ * 1.7x slower on sets of 4 to 64 traces (docs/scheduler.md §14). The size of
+ * a regular file is taken at open; one that another process shortens while
+ * it is read ends before that size, which is the error "the file shrank
+ * while it was read" at the offset reached (exit 2, no outputs) instead of
+ * a quietly shorter trace. */
 #include "byte_source.h"
 #include "diag.h"
 #include "read_ahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
-enum { PEEK = 4, IN_BUF = 1 << 17, MAP_WINDOW = 1 << 16 };
+enum { PEEK = 4, IN_BUF = 1 << 17 };
 
 typedef enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD } codec;
 
@@ -42,12 +43,8 @@ struct byte_source {
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
     uint64_t produced;      /* bytes handed out by byte_source_read */
-    bool mapped;            /* plain regular file read through mapped windows */
-    const unsigned char *win;   /* the window mapped now, or NULL */
-    uint64_t win_off, win_len;  /* its place in the file */
-    uint64_t window;            /* bytes of a whole window: a power of two, MAP_WINDOW at least */
-    uint64_t map_pos;       /* the next byte of the file to hand out */
-    char *path;             /* mapped: the file's name, for the shrinking-file error */
+    bool regular;           /* a regular file: size is its size at open */
+    char *path;             /* regular: the file's name, for the shrinking-file error */
     z_stream z;
     unsigned char *in;      /* compressed input buffer */
     ZSTD_DCtx *zd;
@@ -59,7 +56,6 @@ struct byte_source {
 };
 
 static long fill_ahead(void *ctx, unsigned char *buf, size_t n, const char **why, uint64_t *mark);
-static void guard_sigbus(void);
 
 /* A zstd frame or a skippable frame (magic 0x184D2A50..5F) starts with these
  * four bytes (little-endian magic numbers). */
@@ -141,12 +137,9 @@ byte_source *byte_source_open(const char *path, const char **why)
         s->zret = 1;            /* a frame has begun and not ended */
         s->zd = ZSTD_createDCtx();
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
-    } else if (S_ISREG(st.st_mode) && s->size > (uint64_t)k) {
-        s->mapped = true;
-        s->window = MAP_WINDOW;
-        s->map_pos = (uint64_t)k;           /* the peeked bytes come from peek[] */
+    } else if (S_ISREG(st.st_mode)) {
+        s->regular = true;
         s->path = xstrdup(path);
-        guard_sigbus();
     }
     if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
     return s;
@@ -158,81 +151,10 @@ void byte_source_close(byte_source *s)
     read_ahead_stop(s->ahead);
     if (s->codec == CODEC_GZIP) inflateEnd(&s->z);
     ZSTD_freeDCtx(s->zd);
-    if (s->win) munmap((void *)s->win, (size_t)s->win_len);
     if (s->own_fd) close(s->fd);
     free(s->path);
     free(s->in);
     free(s);
-}
-
-/* The mapped copy under way, for the SIGBUS handler: the file's name and the
- * offset being copied. Set around each copy; mapped files are read on the
- * thread that opened them. */
-static const char *volatile copying_path;
-static volatile uint64_t copying_at;
-
-static void on_sigbus(int sig)
-{
-    if (!copying_path) {                 /* not ours: the default action */
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
-    /* A synchronous fault in our own memcpy: no lock is held, so the normal
-     * error path (message, temporaries removed, exit 2) is safe here. */
-    diag_data_error(copying_path, copying_at, "the file shrank while it was read (another process"
-                    " truncated it)");
-}
-
-static void guard_sigbus(void)
-{
-    static bool installed;
-    if (installed) return;
-    installed = true;
-    struct sigaction sa = { .sa_handler = on_sigbus };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, NULL);
-}
-
-/* Copy up to n bytes from the mapped windows. A window that cannot be mapped
- * turns the source back to read() from where it stands. */
-static size_t read_mapped(byte_source *s, unsigned char *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n && s->map_pos < s->size) {
-        if (!s->win || s->map_pos >= s->win_off + s->win_len) {
-            if (s->win) munmap((void *)s->win, (size_t)s->win_len);
-            s->win = NULL;
-            s->win_off = s->map_pos & ~(s->window - 1);
-            s->win_len = s->size - s->win_off < s->window ? s->size - s->win_off : s->window;
-            void *m = mmap(NULL, (size_t)s->win_len, PROT_READ, MAP_PRIVATE, s->fd, (off_t)s->win_off);
-            if (m == MAP_FAILED) {
-                s->mapped = false;
-                lseek(s->fd, (off_t)s->map_pos, SEEK_SET);
-                return got;
-            }
-            s->win = m;
-            posix_madvise(m, (size_t)s->win_len, POSIX_MADV_SEQUENTIAL);
-        }
-        uint64_t k = s->win_off + s->win_len - s->map_pos;
-        if (k > n - got) k = n - got;
-        copying_at = s->map_pos;
-        copying_path = s->path;
-        memcpy(buf + got, s->win + (s->map_pos - s->win_off), (size_t)k);
-        copying_path = NULL;
-        s->map_pos += k;
-        s->consumed += k;
-        got += (size_t)k;
-    }
-    if (s->map_pos == s->size) s->eof = true;
-    return got;
-}
-
-void byte_source_set_window(byte_source *s, size_t bytes)
-{
-    uint64_t w = MAP_WINDOW;
-    while (w * 2 <= bytes && w < (1ull << 30)) w *= 2;
-    if (!s->win) s->window = w;         /* before the first window only */
 }
 
 static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char **why)
@@ -241,17 +163,18 @@ static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char 
     while (s->peek_pos < s->peek_len && got < n)
         buf[got++] = s->peek[s->peek_pos++];
     if (got == n || s->eof) return (long)got;
-    if (s->mapped) {
-        got += read_mapped(s, buf + got, n - got);
-        if (s->mapped || got == n || s->eof) return (long)got;
-    }
     long k = read_full(s->fd, buf + got, n - got);
     if (k < 0) {
         *why = strerror(errno);
         return -1;
     }
-    if ((size_t)k < n - got) s->eof = true;
     s->consumed += (uint64_t)k;
+    if ((size_t)k < n - got) {
+        s->eof = true;
+        if (s->regular && s->consumed < s->size)
+            diag_data_error(s->path, s->consumed, "the file shrank while it was read (another process"
+                            " truncated it)");
+    }
     return (long)(got + (size_t)k);
 }
 

@@ -26,13 +26,6 @@ void byte_source_close(byte_source *s);
  * failure comes with the call after them. */
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why);
 
-/* A plain regular file is read through mapped windows of this many bytes
- * (rounded down to a power of two, 64 KiB at least; the default 64 KiB). In
- * a process with other threads every unmapping interrupts the processors
- * running them (their translation buffers are flushed), so a reader beside
- * other threads wants fewer, larger windows. */
-void byte_source_set_window(byte_source *s, size_t bytes);
-
 bool byte_source_compressed(const byte_source *s);
 /* "gzip" or "zstd", or NULL for a plain file. */
 const char *byte_source_format(const byte_source *s);

@@ -373,7 +373,6 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     byte_source *src = byte_source_open(path, &why);
     if (!src)
         diag_data_error(path, DIAG_NO_OFFSET, "cannot read trace: %s", why);
-    if (opts->map_window) byte_source_set_window(src, opts->map_window);
     trace_reader *r = xcalloc_lines(1, sizeof *r);
     r->src = src;
     r->path = xstrdup(path);

@@ -25,7 +25,6 @@ typedef struct trace_reader_opts {
     size_t buffer_records;  /* 0: default (65536 simple records = 512 KiB) */
     bool quiet;             /* no --lenient warnings (a second reader of a trace) */
     bool calls;             /* a call trace (calls.P): being empty is no news */
-    size_t map_window;      /* a plain file's mapped windows (byte_source_set_window); 0: default */
 } trace_reader_opts;
 
 typedef struct trace_reader trace_reader;

@@ -240,14 +240,6 @@ char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char
  * costs about as much as a few records, so 1024 records amortise it. */
 enum { SET_BUFFER_BUDGET = 64 << 10, MIN_BUFFER = 1024, MAX_BUFFER = 8192 };
 
-/* Mapped windows of plain files share 4 MiB: 1 MiB each for up to 4 traces,
- * 64 KiB each from 64 traces on. Unmapping a window interrupts the other
- * processors the process runs on (ciat and cdat analyse on a thread of their
- * own, common/fanout.h); at 64 KiB a window, reading 512 MB of traces did
- * that 8192 times, and the scheduling thread spent more time on it than on
- * the records. Resident memory grows by the windows' pages, at most 4 MiB. */
-enum { SET_MAP_BUDGET = 4 << 20, MAX_MAP_WINDOW = 1 << 20 };
-
 trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts)
 {
     trace_reader **r = xcalloc((size_t)ts->count, sizeof *r);
@@ -256,10 +248,6 @@ trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts
     if (!o.buffer_records) {
         size_t share = SET_BUFFER_BUDGET / (size_t)(ts->call_paths ? 2 * ts->count : ts->count);
         o.buffer_records = share < MIN_BUFFER ? MIN_BUFFER : share > MAX_BUFFER ? MAX_BUFFER : share;
-    }
-    if (!o.map_window) {
-        size_t share = SET_MAP_BUDGET / (size_t)(ts->call_paths ? 2 * ts->count : ts->count);
-        o.map_window = share > MAX_MAP_WINDOW ? MAX_MAP_WINDOW : share;
     }
     trace_reader_opts oc = o;
     oc.calls = true;

@@ -241,10 +241,11 @@ static void close_streams(void)
 
 /* ---- mappings ------------------------------------------------------------------------
  *
- * The trace readers map a plain file a window at a time (common/byte_source).
- * A failed run's windows are unmapped here: left mapped, they reached the
- * kernel's limit on a process's mappings after some tens of thousands of
- * failed runs, and every allocation failed from then on. The harnesses link
+ * The analysers' state lives partly in memory mapped 2 MiB at a time
+ * (common/huge_arena). A failed run's mappings are unmapped here: left
+ * mapped, they would reach the kernel's limit on a process's mappings after
+ * some tens of thousands of failed runs (the trace readers' mapped windows
+ * once did), and every allocation failed from then on. The harnesses link
  * with --wrap=mmap,munmap (Makefile); only the calling thread's mappings are
  * noted (a run under the trap keeps to it). */
 

@@ -61,9 +61,9 @@ static unsigned char *read_source_format(const char *path, size_t chunk, size_t 
 }
 
 
-/* A plain file of many of the reader's 64 KiB mapped windows, read in
- * chunks that straddle the windows' ends: the same bytes, all consumed. */
-START_TEST(byte_source_mapped_windows)
+/* A 9 MiB plain file read in chunks of odd sizes (up to 4 MiB a call): the
+ * same bytes, all consumed. */
+START_TEST(byte_source_large_plain)
 {
     size_t size = (9u << 20) + 5;
     unsigned char *data = malloc(size);
@@ -82,8 +82,8 @@ START_TEST(byte_source_mapped_windows)
 }
 END_TEST
 
-/* Reads a plain file past its first mapped window after cutting it to zero
- * bytes, as another process truncating a trace would. */
+/* Reads a plain file on after cutting it to zero bytes, as another process
+ * truncating a trace would: the file ends before the size it had at open. */
 static void shrinking_file_job(void *arg)
 {
     const char *p = arg;
@@ -93,10 +93,10 @@ static void shrinking_file_job(void *arg)
     if (!s || byte_source_read(s, buf, sizeof buf, &why) != (long)sizeof buf) exit(90);
     if (truncate(p, 0) != 0) exit(91);
     for (;;)
-        if (byte_source_read(s, buf, sizeof buf, &why) <= 0) exit(92);   /* not reached: the copy faults */
+        if (byte_source_read(s, buf, sizeof buf, &why) <= 0) exit(92);   /* not reached: the short read stops the run */
 }
 
-START_TEST(byte_source_file_shrinks_while_mapped)
+START_TEST(byte_source_file_shrinks)
 {
     size_t size = 1u << 20;
     unsigned char *data = calloc(1, size);
@@ -1289,8 +1289,8 @@ Suite *io_suite(void)
     Suite *s = suite_create("io");
     TCase *tc = tcase_create("byte_source");
     tcase_add_test(tc, byte_source_chunks);
-    tcase_add_test(tc, byte_source_mapped_windows);
-    tcase_add_test(tc, byte_source_file_shrinks_while_mapped);
+    tcase_add_test(tc, byte_source_large_plain);
+    tcase_add_test(tc, byte_source_file_shrinks);
     tcase_add_test(tc, byte_source_zstd_frames);
     tcase_add_test(tc, byte_source_magic_not_name);
     tcase_add_test(tc, byte_source_open_errors);
