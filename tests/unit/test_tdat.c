@@ -383,6 +383,10 @@ Suite *tdat_suite(void)
 {
     Suite *s = suite_create("tdat");
     TCase *tc = tcase_create("tdat");
+    /* bins_limit fills three arrays of 2^24 bins (384 MiB): under ASan on a
+     * virtual machine whose page faults are slow it took 3 s idle and more
+     * than Check's default 4 s beside a parallel build. */
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parse_u64_good);
     tcase_add_test(tc, parse_u64_bad);
     tcase_add_test(tc, classify_and_fields);
