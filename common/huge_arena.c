@@ -46,7 +46,10 @@ void huge_arena_init(huge_arena *a)
 
 void huge_arena_free(huge_arena *a)
 {
-    for (size_t i = 0; i < a->nchunks; i++) munmap(a->chunks[i], 2 * (size_t)HUGE_ARENA_CHUNK);
+    for (size_t i = 0; i < a->nchunks; i++) {
+        UNPOISON(a->chunks[i], 2 * (size_t)HUGE_ARENA_CHUNK);
+        munmap(a->chunks[i], 2 * (size_t)HUGE_ARENA_CHUNK);
+    }
     free(a->chunks);
     huge_arena_init(a);
 }
@@ -58,6 +61,10 @@ static unsigned char *new_chunk(huge_arena *a)
     void *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (mapping %zu bytes)", span);
+    /* ASan keeps its poison across munmap: memory unmapped without
+     * huge_arena_free (a run the fuzzing harness abandoned) and mapped
+     * again here would still read as free blocks. */
+    UNPOISON(m, span);
     if (a->nchunks == a->chunks_cap) {
         a->chunks_cap = a->chunks_cap ? 2 * a->chunks_cap : 16;
         void **c = realloc(a->chunks, a->chunks_cap * sizeof *c);
@@ -72,7 +79,10 @@ static unsigned char *new_chunk(huge_arena *a)
     a->bytes += HUGE_ARENA_CHUNK;
     unsigned char *c = (unsigned char *)(((uintptr_t)m + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1));
 #ifdef MADV_HUGEPAGE
-    madvise(c, HUGE_ARENA_CHUNK, MADV_HUGEPAGE);   /* a hint: ordinary pages if refused */
+    /* A hint (ordinary pages if refused), and only past the first chunks: a
+     * huge page is zeroed whole when first touched, which a small run (a
+     * test, a fuzzing input) would pay for every chunk it barely uses. */
+    if (a->bytes > HUGE_ARENA_SMALL) madvise(c, HUGE_ARENA_CHUNK, MADV_HUGEPAGE);
 #endif
     return c;
 }

@@ -6,7 +6,9 @@
  * on a virtual machine costs more than the analysis of the access. So the
  * arena takes memory from the kernel in 2 MiB chunks aligned to 2 MiB and
  * asks for transparent huge pages on them (madvise MADV_HUGEPAGE, where the
- * kernel has it: a hint; without it the chunks are ordinary pages).
+ * kernel has it: a hint; without it the chunks are ordinary pages) once the
+ * arena holds more than HUGE_ARENA_SMALL bytes: a huge page is zeroed whole
+ * when first touched, which small runs would pay for nothing.
  *
  * Two kinds of allocation, both 64-byte aligned and zeroed:
  *  - huge_arena_bump: lives until huge_arena_free (state that only grows);
@@ -29,6 +31,7 @@ enum {
     HUGE_ARENA_MIN_SHIFT = 6,           /* smallest block: 64 bytes (a cache line) */
     HUGE_ARENA_ORDERS = 10,             /* block orders 0..9: 64 B .. 32 KiB */
     HUGE_ARENA_MAX_BLOCK = 64u << (HUGE_ARENA_ORDERS - 1),
+    HUGE_ARENA_SMALL = 2 * HUGE_ARENA_CHUNK,    /* the first chunks: ordinary pages */
 };
 
 typedef struct huge_arena_free_block huge_arena_free_block;
