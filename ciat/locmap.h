@@ -23,8 +23,9 @@
  * fit an entry and blocks are dense from the start.
  *
  * Block data, sparse tables and the header arrays come from the map's
- * arena (common/huge_arena.h: 2 MiB chunks on huge pages, tables freed to a
- * buddy allocator when they grow): on the irregular mix of make bench this
+ * arena (common/huge_arena.h: 2 MiB chunks, on huge pages past the first
+ * 4 MiB; tables freed to a buddy allocator when they grow): on the
+ * irregular mix of make bench this
  * took 0.85x the time of malloc's 4 KiB pages, which cost a TLB miss per
  * random access and a page fault per new page of state.
  *

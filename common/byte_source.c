@@ -43,8 +43,7 @@ struct byte_source {
     size_t peek_len, peek_pos;
     uint64_t consumed, size;
     uint64_t produced;      /* bytes handed out by byte_source_read */
-    bool regular;           /* a regular file: size is its size at open */
-    char *path;             /* regular: the file's name, for the shrinking-file error */
+    char *path;             /* a regular file's name, for the shrinking-file error */
     z_stream z;
     unsigned char *in;      /* compressed input buffer */
     ZSTD_DCtx *zd;
@@ -138,7 +137,6 @@ byte_source *byte_source_open(const char *path, const char **why)
         s->zd = ZSTD_createDCtx();
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
     } else if (S_ISREG(st.st_mode)) {
-        s->regular = true;
         s->path = xstrdup(path);
     }
     if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
@@ -171,7 +169,7 @@ static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char 
     s->consumed += (uint64_t)k;
     if ((size_t)k < n - got) {
         s->eof = true;
-        if (s->regular && s->consumed < s->size)
+        if (s->consumed < s->size)      /* size: a regular file's at open, else 0 */
             diag_data_error(s->path, s->consumed, "the file shrank while it was read (another process"
                             " truncated it)");
     }
