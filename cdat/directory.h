@@ -136,6 +136,30 @@ static inline uint8_t *dir_load(directory *d, uint32_t line, dir_view *v)
     return code;
 }
 
+/* dir_load for a caller that wants only the commonest views, without
+ * building one: the line's state when the map alone holds its view (DIR_IDLE,
+ * or DIR_EXCLUSIVE or DIR_DIRTY at *owner), or 0 when the view is in the
+ * table (nothing changed then: call dir_load). A line never requested
+ * becomes idle and counts in dir_lines, as in dir_load. *code_at: the code's
+ * place, for dir_store or dir_store_simple. */
+static inline unsigned dir_load_simple(directory *d, uint32_t line, uint8_t **code_at, unsigned *owner)
+{
+    uint8_t *code = dir_code(d, line);
+    unsigned c = *code;
+    *code_at = code;
+    if (c <= DIR_CODE_IDLE) {
+        if (c == DIR_CODE_NEW) {
+            d->lines++;
+            *code = DIR_CODE_IDLE;
+        }
+        return DIR_IDLE;
+    }
+    if (c == DIR_CODE_TABLE) return 0;
+    bool dirty = d->dirty_base && c >= d->dirty_base;
+    *owner = c - (dirty ? d->dirty_base : DIR_CODE_EXCL);
+    return dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
+}
+
 void dir_store_slow(directory *d, uint32_t line, uint8_t *code, const dir_view *v, unsigned c);
 
 /* Write line's view back (code: dir_load's answer for line). */

@@ -71,6 +71,8 @@ typedef struct machine {
     bool rl_a;                  /* RL = A: remote lines may be loaded exclusive */
     bool er_announced;          /* ER: exclusive replacements announced (update_tag) */
     bool dt;                    /* DT: direct cache-to-cache transactions */
+    bool solo;                  /* one node of one processor: a data miss with only codes to
+                                 * count takes protocol.c's short path (solo_data_miss) */
     mach_proc *p;               /* nprocs */
     cache *icc;                 /* per node, or NULL: the interconnect caches */
     holder_set *node_slots;     /* per node: the holder slots on it (its processors, its

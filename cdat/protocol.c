@@ -55,6 +55,7 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     m->on_seq = on_seq;
     m->ctx = ctx;
     m->tx_fields = true;
+    m->solo = m->nprocs == 1;
     m->seq.tx = xmalloc((2 * DIR_SLOTS + 8) * sizeof *m->seq.tx);
 }
 
@@ -426,9 +427,90 @@ static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool
     set_view(e, pst, (unsigned)cpu, q_keeps ? (int)q : -1);
 }
 
+/* ---- one processor alone ----
+ *
+ * A machine of one node and one processor keeps nothing coherent: the home
+ * is always local, no other copy exists, and a data miss finds its line idle
+ * or held by the processor alone in the map (exclusive or dirty: dropped
+ * silently since). mach_miss below would then send the request (02 or 03)
+ * and data_priv (12) from local memory, give the line exclusive (a load) or
+ * dirty (a store), and return the d-cache's victim. solo_data_miss does the
+ * same with only what it needs: no view built, no holders ordered; the
+ * sequences it hands to on_seq are the ones mach_miss would (only their
+ * codes and counted fields: the machine fills no others, !tx_fields). A
+ * line whose view is in the table (the i-cache's shared copy recorded) takes
+ * mach_miss's general path; nothing has changed when it does. A unit test
+ * runs both paths on the same references (test_machine.c). */
+
+/* The sequence of one processor's request or return, as seq_begin and
+ * tx_add build it for that case. */
+static inline void solo_seq(machine *m, uint64_t clock, uint32_t line, uint8_t code, unsigned status,
+                            unsigned owner)
+{
+    mach_seq *s = &m->seq;
+    s->clock = clock;
+    s->code = code;
+    s->addr = line << m->line_shift;
+    s->status = (uint8_t)status;
+    hs_clear(&s->holders);
+    if (status != DIR_IDLE) hs_add(&s->holders, owner);
+    s->presence = PRES_NONE;
+    s->tx[0].code = code;
+}
+
+static bool solo_data_miss(machine *m, uint64_t clock, uint32_t line, int kind, mach_ref *r)
+{
+    cache *d = &m->p[0].d;
+    uint32_t victim;
+    cache_state vst = cache_lru(d, line, &victim);
+    if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
+    uint8_t *code_at;
+    unsigned owner = 0, st = dir_load_simple(&m->dir, line, &code_at, &owner);
+    if (!st) return false;
+    if (st != DIR_IDLE && owner != 0) bug(m, line, "a line held by a processor the machine lacks");
+    placement_page(m->pl, line << m->line_shift, 0);      /* places the page at its first request */
+    bool store = kind == MACH_STORE;
+    uint8_t request = store ? TX_READ_PRIV_OWN : TX_READ_SHAR_OR_PRIV;
+    mach_seq *s = &m->seq;
+    s->requester = 0;
+    s->req_node = 0;
+    s->home = 0;
+    s->bank = 0;
+    solo_seq(m, clock, line, request, st, owner);
+    s->tx[1].code = TX_DATA_PRIV;
+    s->n = 2;
+    s->critical = 2;
+    s->source = SRC_LOCAL_MEMORY;
+    dir_store_simple(&m->dir, line, code_at, store ? DIR_DIRTY : DIR_EXCLUSIVE, 0);
+    emit(m);
+    r->source = SRC_LOCAL_MEMORY;
+    /* fill and evict_data for this case */
+    if (!cache_fill(d, line, store ? CS_DIRTY : CS_EXCLUSIVE, &victim, &vst)) return true;
+    if (vst == CS_SHARED) {
+        r->silent++;
+        return true;
+    }
+    if (cache_holds(&m->p[0].i, victim)) cache_invalidate(&m->p[0].i, victim);
+    if (vst == CS_EXCLUSIVE && !m->er_announced) {
+        r->silent++;
+        return true;
+    }
+    unsigned vowner = 0, vs = dir_load_simple(&m->dir, victim, &code_at, &vowner);
+    if ((vs != DIR_EXCLUSIVE && vs != DIR_DIRTY) || vowner != 0)
+        bug(m, victim, "a returned line is not recorded as the processor's");
+    solo_seq(m, clock, victim, vst == CS_DIRTY ? TX_WRITE_BACK : TX_UPDATE_TAG, vs, 0);
+    s->n = 1;
+    s->critical = 0;
+    s->source = SRC_NONE;
+    dir_store_simple(&m->dir, victim, code_at, DIR_IDLE, 0);
+    emit(m);
+    return true;
+}
+
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
 {
     mach_ref r = { REF_MISS, SRC_NONE, 0 };
+    if (m->solo && !m->tx_fields && kind != MACH_IFETCH && solo_data_miss(m, clock, line, kind, &r)) return r;
     mach_proc *P = &m->p[cpu];
     int n = P->node;
     /* An instruction in a line of the processor's own d-cache: copied inside the processor. */

@@ -22,6 +22,7 @@ typedef struct rig {
     private_ranges pr;
     machine m;
     char log[4096];             /* one line per sequence: "codes | cp N src S" */
+    bool counted;               /* log also what cdat counts of a sequence (stats_seq) */
 } rig;
 
 static void on_seq(void *ctx, const mach_seq *s)
@@ -30,23 +31,33 @@ static void on_seq(void *ctx, const mach_seq *s)
     size_t n = strlen(r->log);
     for (unsigned i = 0; i < s->n; i++)
         n += (size_t)snprintf(r->log + n, sizeof r->log - n, "%s%02u", i ? " " : "", s->tx[i].code);
+    if (r->counted)
+        n += (size_t)snprintf(r->log + n, sizeof r->log - n, " | req %d node %d home %d status %u presence %u holders %llx",
+                              s->requester, s->req_node, s->home, s->status, s->presence,
+                              (unsigned long long)s->holders.w[0]);
     snprintf(r->log + n, sizeof r->log - n, " | cp %u src %d\n", s->critical, s->source);
 }
 
-/* The rig with d-caches of dassoc ways ("2", "full", ...). */
-static void rig_init_dcache(rig *r, unsigned protocol, const char *dassoc)
+/* The rig of nodes x ppn processors with d-caches of dassoc ways ("2",
+ * "full", ...). */
+static void rig_init_machine(rig *r, unsigned nodes, unsigned ppn, unsigned protocol, const char *dassoc)
 {
     static unsigned serial;
     memset(r, 0, sizeof *r);
     char path[256], text[512];
     snprintf(path, sizeof path, "%s/machine-%ld-%u.ini", tu_dir, (long)getpid(), serial++);
-    snprintf(text, sizeof text, "[system]\nnodes = 2\nprocs_per_node = 2\nline_size = 64\npage_size = 4K\n"
+    snprintf(text, sizeof text, "[system]\nnodes = %u\nprocs_per_node = %u\nline_size = 64\npage_size = 4K\n"
              "protocol = %u\nallocation = rr1\n[dcache]\nsize = 1K\nassoc = %s\n[icache]\nsize = 1K\nassoc = 2\n",
-             protocol, dassoc);
+             nodes, ppn, protocol, dassoc);
     tu_write_str(path, text);
     config_load(path, &r->cfg);
-    placement_init(&r->pl, ALLOC_RR1, 2, 4096, &r->pr, NULL, NULL, 0);
+    placement_init(&r->pl, ALLOC_RR1, nodes, 4096, &r->pr, NULL, NULL, 0);
     mach_init(&r->m, &r->cfg, &r->pl, on_seq, r);
+}
+
+static void rig_init_dcache(rig *r, unsigned protocol, const char *dassoc)
+{
+    rig_init_machine(r, 2, 2, protocol, dassoc);
 }
 
 static void rig_init(rig *r, unsigned protocol) { rig_init_dcache(r, protocol, "2"); }
@@ -278,6 +289,37 @@ START_TEST(hit_path)
 }
 END_TEST
 
+/* Both rigs' machines in the same state: every cache (same lines, states
+ * and LRU order), the directory's views of lines 0..lines-1, the lines ever
+ * requested and the pages placed on each node. */
+static void same_machines(rig *g, rig *f, uint32_t lines)
+{
+    for (unsigned p = 0; p < g->m.nprocs; p++)
+        for (int which = 0; which < 2; which++) {
+            cache *cg = which ? &g->m.p[p].i : &g->m.p[p].d, *cf = which ? &f->m.p[p].i : &f->m.p[p].d;
+            for (unsigned set = 0; set < cache_sets(cg); set++) {
+                uint32_t lg[64], lf[64];
+                cache_state sg[64], sf[64];
+                unsigned ng = cache_set_contents(cg, set, lg, sg), nf = cache_set_contents(cf, set, lf, sf);
+                ck_assert_uint_eq(ng, nf);
+                for (unsigned k = 0; k < ng; k++) {
+                    ck_assert_uint_eq(lg[k], lf[k]);
+                    ck_assert_int_eq(sg[k], sf[k]);
+                }
+            }
+        }
+    for (uint32_t line = 0; line < lines; line++) {
+        dir_view vg, vf;
+        bool in_g = dir_peek(&g->m.dir, line, &vg), in_f = dir_peek(&f->m.dir, line, &vf);
+        ck_assert_int_eq(in_g, in_f);
+        if (!in_g) continue;
+        ck_assert_int_eq(vg.state, vf.state);
+        ck_assert(memcmp(&vg.holders, &vf.holders, sizeof vg.holders) == 0);
+    }
+    ck_assert_uint_eq(dir_lines(&g->m.dir), dir_lines(&f->m.dir));
+    for (unsigned n = 0; n < g->m.nodes; n++) ck_assert_uint_eq(g->pl.pages[n], f->pl.pages[n]);
+}
+
 /* mach_data_probe, mach_data_hits and mach_data_rest (cdat's path for a
  * data reference within one line) against mach_load and mach_store: the
  * same random references on two machines give the same outcomes, sequences,
@@ -308,28 +350,59 @@ START_TEST(data_path_matches_load_store)
                 snprintf(seqs, sizeof seqs, "%s", take(&g));
                 ck_assert_str_eq(seqs, take(&f));
             }
-            for (unsigned p = 0; p < 4; p++) {
-                cache *cg = &g.m.p[p].d, *cf = &f.m.p[p].d;
-                for (unsigned set = 0; set < cache_sets(cg); set++) {
-                    uint32_t lg[64], lf[64];
-                    cache_state sg[64], sf[64];
-                    unsigned ng = cache_set_contents(cg, set, lg, sg), nf = cache_set_contents(cf, set, lf, sf);
-                    ck_assert_uint_eq(ng, nf);
-                    for (unsigned k = 0; k < ng; k++) {
-                        ck_assert_uint_eq(lg[k], lf[k]);
-                        ck_assert_int_eq(sg[k], sf[k]);
-                    }
+            same_machines(&g, &f, 96);
+            rig_free(&g);
+            rig_free(&f);
+        }
+}
+END_TEST
+
+/* One processor alone (1 node x 1 processor): a data miss that counts only
+ * codes takes protocol.c's short path (solo_data_miss). The same random
+ * fetches, loads and stores on two such machines, one with the short path
+ * and one without, give the same outcomes, the same sequences with every
+ * field cdat counts, and the same caches, views, lines and pages, for every
+ * protocol (announced and silent exclusive replacements) and d-caches of 1,
+ * 2 and 4 ways and fully associative. Fetches of the data lines put views in
+ * the directory's table (shared), which the short path leaves to the
+ * general one. */
+START_TEST(solo_miss_matches_general)
+{
+    static const char *const assoc[] = { "1", "2", "4", "full" };
+    for (unsigned protocol = 1; protocol <= 8; protocol++)
+        for (unsigned a = 0; a < 4; a++) {
+            rig g, f;                   /* general, short path */
+            rig_init_machine(&g, 1, 1, protocol, assoc[a]);
+            rig_init_machine(&f, 1, 1, protocol, assoc[a]);
+            ck_assert(f.m.solo);
+            g.m.solo = false;
+            g.m.tx_fields = f.m.tx_fields = false;
+            g.counted = f.counted = true;
+            uint32_t x = 4242 + protocol * 17 + a;
+            unsigned short_misses = 0;
+            for (unsigned i = 0; i < 6000; i++) {
+                x = x * 1103515245u + 12345u;
+                uint32_t line = (x >> 8) % 200;     /* 200 lines (4 pages) over 1 KiB caches */
+                unsigned what = (x >> 4) % 8;       /* 1/8 fetches, 2/8 stores, the rest loads */
+                mach_ref rg, rf;
+                if (what == 0) {
+                    rg = mach_fetch(&g.m, 0, i, line);
+                    rf = mach_fetch(&f.m, 0, i, line);
+                } else {
+                    bool store = what <= 2;
+                    rg = store ? mach_store(&g.m, 0, i, line) : mach_load(&g.m, 0, i, line);
+                    rf = store ? mach_store(&f.m, 0, i, line) : mach_load(&f.m, 0, i, line);
+                    short_misses += rf.outcome == REF_MISS;
                 }
+                ck_assert_int_eq(rg.outcome, rf.outcome);
+                ck_assert_int_eq(rg.source, rf.source);
+                ck_assert_int_eq(rg.silent, rf.silent);
+                char seqs[4096];
+                snprintf(seqs, sizeof seqs, "%s", take(&g));
+                ck_assert_str_eq(seqs, take(&f));
             }
-            for (uint32_t line = 0; line < 96; line++) {
-                dir_view vg, vf;
-                bool in_g = dir_peek(&g.m.dir, line, &vg), in_f = dir_peek(&f.m.dir, line, &vf);
-                ck_assert_int_eq(in_g, in_f);
-                if (!in_g) continue;
-                ck_assert_int_eq(vg.state, vf.state);
-                ck_assert(memcmp(&vg.holders, &vf.holders, sizeof vg.holders) == 0);
-            }
-            ck_assert_uint_eq(dir_lines(&g.m.dir), dir_lines(&f.m.dir));
+            ck_assert_uint_gt(short_misses, 1000);
+            same_machines(&g, &f, 200);
             rig_free(&g);
             rig_free(&f);
         }
@@ -475,6 +548,7 @@ Suite *machine_suite(void)
     tc = tcase_create("hit");
     tcase_add_test(tc, hit_path);
     tcase_add_test(tc, data_path_matches_load_store);
+    tcase_add_test(tc, solo_miss_matches_general);
     suite_add_tcase(s, tc);
     tc = tcase_create("directory");
     tcase_add_test(tc, directory_codes_and_entries);
