@@ -137,27 +137,28 @@ static inline uint8_t *dir_load(directory *d, uint32_t line, dir_view *v)
 }
 
 /* dir_load for a caller that wants only the commonest views, without
- * building one: the line's state when the map alone holds its view (DIR_IDLE,
- * or DIR_EXCLUSIVE or DIR_DIRTY at *owner), or 0 when the view is in the
- * table (nothing changed then: call dir_load). A line never requested
- * becomes idle and counts in dir_lines, as in dir_load. *code_at: the code's
- * place, for dir_store or dir_store_simple. */
-static inline unsigned dir_load_simple(directory *d, uint32_t line, uint8_t **code_at, unsigned *owner)
+ * building one or changing anything: the line's state when the map alone
+ * holds its view (DIR_IDLE, a line never requested included; or
+ * DIR_EXCLUSIVE or DIR_DIRTY at *owner), or 0 when the view is in the table
+ * (call dir_load). *code_at: the code's place. A caller that goes on calls
+ * dir_note_request, then stores the line's new view with dir_store_simple. */
+static inline unsigned dir_peek_simple(directory *d, uint32_t line, uint8_t **code_at, unsigned *owner)
 {
     uint8_t *code = dir_code(d, line);
     unsigned c = *code;
     *code_at = code;
-    if (c <= DIR_CODE_IDLE) {
-        if (c == DIR_CODE_NEW) {
-            d->lines++;
-            *code = DIR_CODE_IDLE;
-        }
-        return DIR_IDLE;
-    }
+    if (c <= DIR_CODE_IDLE) return DIR_IDLE;
     if (c == DIR_CODE_TABLE) return 0;
     bool dirty = d->dirty_base && c >= d->dirty_base;
     *owner = c - (dirty ? d->dirty_base : DIR_CODE_EXCL);
     return dirty ? DIR_DIRTY : DIR_EXCLUSIVE;
+}
+
+/* What dir_load does to a line never requested before: it counts in
+ * dir_lines (and reads as idle). code_at: dir_peek_simple's answer. */
+static inline void dir_note_request(directory *d, const uint8_t *code_at)
+{
+    if (*code_at == DIR_CODE_NEW) d->lines++;
 }
 
 void dir_store_slow(directory *d, uint32_t line, uint8_t *code, const dir_view *v, unsigned c);

@@ -71,8 +71,8 @@ typedef struct machine {
     bool rl_a;                  /* RL = A: remote lines may be loaded exclusive */
     bool er_announced;          /* ER: exclusive replacements announced (update_tag) */
     bool dt;                    /* DT: direct cache-to-cache transactions */
-    bool solo;                  /* one node of one processor: a data miss with only codes to
-                                 * count takes protocol.c's short path (solo_data_miss) */
+    bool simple_misses;         /* the commonest data misses take protocol.c's short path when
+                                 * only codes are counted (simple_data_miss; tests turn it off) */
     mach_proc *p;               /* nprocs */
     cache *icc;                 /* per node, or NULL: the interconnect caches */
     holder_set *node_slots;     /* per node: the holder slots on it (its processors, its
@@ -104,6 +104,9 @@ uint64_t mach_cached_lines(const machine *m);
 /* References that miss, upgrade or need the directory (protocol.c). */
 enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);
+/* mach_miss of a load or store, trying the commonest miss's short path first
+ * (simple_data_miss in protocol.c). */
+mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store);
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
 
 /* An I/O processor's request for one line (docs/cdat-protocol.md): write_purge (a file
@@ -133,7 +136,7 @@ static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint3
     cache *d = &m->p[cpu].d;
     /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
     if (st == CS_INVALID) st = cache_access_rest(d, line);
-    if (st == CS_INVALID) return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
+    if (st == CS_INVALID) return mach_data_miss(m, cpu, clock, line, store);
     /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
     if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
     if (st == CS_EXCLUSIVE) {
@@ -176,7 +179,7 @@ static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t 
 static inline mach_ref mach_load(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
     if (cache_access(&m->p[cpu].d, line) != CS_INVALID) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
-    return mach_miss(m, cpu, clock, line, MACH_LOAD);
+    return mach_data_miss(m, cpu, clock, line, false);
 }
 
 static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t line)
@@ -188,7 +191,7 @@ static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t 
         cache_set_mru_state(d, line, CS_DIRTY);
         return (mach_ref){ REF_HIT, SRC_NONE, 0 };
     case CS_SHARED: return mach_upgrade(m, cpu, clock, line);
-    default: return mach_miss(m, cpu, clock, line, MACH_STORE);
+    default: return mach_data_miss(m, cpu, clock, line, true);
     }
 }
 
