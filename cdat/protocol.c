@@ -139,8 +139,10 @@ static inline int line_home(machine *m, uint32_t line, int req_node)
     return h == PLACE_REPLICATED ? req_node : h;
 }
 
-static inline __attribute__((always_inline)) void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
-                      const dir_view *e, uint8_t code)
+/* The fields every sequence starts with: who asks, when, for which line of
+ * which home, with which code. */
+static inline __attribute__((always_inline)) void seq_head(machine *m, int requester, int req_node, uint64_t clock,
+                                                           uint32_t line, int home, uint8_t code)
 {
     mach_seq *s = &m->seq;
     s->clock = clock;
@@ -149,6 +151,13 @@ static inline __attribute__((always_inline)) void seq_begin(machine *m, int requ
     s->code = code;
     s->addr = line << m->line_shift;
     s->home = home;
+}
+
+static inline __attribute__((always_inline)) void seq_begin(machine *m, int requester, int req_node, uint64_t clock, uint32_t line, int home,
+                      const dir_view *e, uint8_t code)
+{
+    mach_seq *s = &m->seq;
+    seq_head(m, requester, req_node, clock, line, home, code);
     s->bank = m->tx_fields ? bank_of(m, line) : 0;
     s->status = e->state;
     s->holders = e->holders;
@@ -288,12 +297,7 @@ static inline void simple_seq(machine *m, int cpu, int n, uint64_t clock, uint32
                               uint8_t code)
 {
     mach_seq *s = &m->seq;
-    s->clock = clock;
-    s->requester = cpu;
-    s->req_node = n;
-    s->code = code;
-    s->addr = line << m->line_shift;
-    s->home = home;
+    seq_head(m, cpu, n, clock, line, home, code);
     s->bank = 0;
     s->status = (uint8_t)st;
     hs_clear(&s->holders);
