@@ -297,6 +297,8 @@ END_TEST
  * requested and the pages placed on each node. */
 static void same_machines(rig *g, rig *f, uint32_t lines)
 {
+    /* Plain comparisons, an assertion only on a difference: every Check
+     * assertion writes to a pipe, and thousands of them made the test slow. */
     for (unsigned p = 0; p < g->m.nprocs; p++)
         for (int which = 0; which < 2; which++) {
             cache *cg = which ? &g->m.p[p].i : &g->m.p[p].d, *cf = which ? &f->m.p[p].i : &f->m.p[p].d;
@@ -304,23 +306,30 @@ static void same_machines(rig *g, rig *f, uint32_t lines)
                 uint32_t lg[64], lf[64];
                 cache_state sg[64], sf[64];
                 unsigned ng = cache_set_contents(cg, set, lg, sg), nf = cache_set_contents(cf, set, lf, sf);
-                ck_assert_uint_eq(ng, nf);
-                for (unsigned k = 0; k < ng; k++) {
-                    ck_assert_uint_eq(lg[k], lf[k]);
-                    ck_assert_int_eq(sg[k], sf[k]);
-                }
+                bool same = ng == nf;
+                for (unsigned k = 0; same && k < ng; k++) same = lg[k] == lf[k] && sg[k] == sf[k];
+                if (!same) ck_abort_msg("processor %u %s-cache set %u differs", p, which ? "i" : "d", set);
             }
         }
     for (uint32_t line = 0; line < lines; line++) {
         dir_view vg, vf;
         bool in_g = dir_peek(&g->m.dir, line, &vg), in_f = dir_peek(&f->m.dir, line, &vf);
-        ck_assert_int_eq(in_g, in_f);
-        if (!in_g) continue;
-        ck_assert_int_eq(vg.state, vf.state);
-        ck_assert(memcmp(&vg.holders, &vf.holders, sizeof vg.holders) == 0);
+        if (in_g != in_f || (in_g && (vg.state != vf.state || memcmp(&vg.holders, &vf.holders, sizeof vg.holders))))
+            ck_abort_msg("the directory's view of line %u differs", (unsigned)line);
     }
     ck_assert_uint_eq(dir_lines(&g->m.dir), dir_lines(&f->m.dir));
     for (unsigned n = 0; n < g->m.nodes; n++) ck_assert_uint_eq(g->pl.pages[n], f->pl.pages[n]);
+}
+
+/* Two references' answers and sequences alike (a failure names reference i). */
+static void same_answers(rig *g, rig *f, unsigned i, mach_ref rg, mach_ref rf)
+{
+    char seqs[4096];                /* take's answer is a static buffer */
+    snprintf(seqs, sizeof seqs, "%s", take(g));
+    const char *fs = take(f);
+    if (rg.outcome != rf.outcome || rg.source != rf.source || rg.silent != rf.silent || strcmp(seqs, fs))
+        ck_abort_msg("reference %u: outcome %d/%d source %d/%d silent %d/%d, sequences\n%s/\n%s", i, rg.outcome,
+                     rf.outcome, rg.source, rf.source, rg.silent, rf.silent, seqs, fs);
 }
 
 /* mach_data_probe, mach_data_hits and mach_data_rest (cdat's path for a
@@ -346,12 +355,7 @@ START_TEST(data_path_matches_load_store)
                 cache_state st = mach_data_probe(&f.m, cpu, line);
                 mach_ref rf = mach_data_hits(st, store) ? (mach_ref){ REF_HIT, SRC_NONE, 0 }
                                                         : mach_data_rest(&f.m, cpu, i, line, store, st);
-                ck_assert_int_eq(rg.outcome, rf.outcome);
-                ck_assert_int_eq(rg.source, rf.source);
-                ck_assert_int_eq(rg.silent, rf.silent);
-                char seqs[4096];            /* take's answer is a static buffer */
-                snprintf(seqs, sizeof seqs, "%s", take(&g));
-                ck_assert_str_eq(seqs, take(&f));
+                same_answers(&g, &f, i, rg, rf);
             }
             same_machines(&g, &f, 96);
             rig_free(&g);
@@ -401,12 +405,7 @@ START_TEST(simple_miss_matches_general)
                     rf = store ? mach_store(&f.m, cpu, i, line) : mach_load(&f.m, cpu, i, line);
                     misses += rf.outcome == REF_MISS;
                 }
-                ck_assert_int_eq(rg.outcome, rf.outcome);
-                ck_assert_int_eq(rg.source, rf.source);
-                ck_assert_int_eq(rg.silent, rf.silent);
-                char seqs[4096];
-                snprintf(seqs, sizeof seqs, "%s", take(&g));
-                ck_assert_str_eq(seqs, take(&f));
+                same_answers(&g, &f, i, rg, rf);
             }
             ck_assert_uint_gt(misses, 1000);
             same_machines(&g, &f, 200);
@@ -553,6 +552,7 @@ Suite *machine_suite(void)
     tcase_add_test(tc, upgrade_invalidates_stale_sharers);
     suite_add_tcase(s, tc);
     tc = tcase_create("hit");
+    tcase_set_timeout(tc, 60);      /* the random comparisons: a few seconds under ASan on a busy machine */
     tcase_add_test(tc, hit_path);
     tcase_add_test(tc, data_path_matches_load_store);
     tcase_add_loop_test(tc, simple_miss_matches_general, 0, 3);
