@@ -104,8 +104,8 @@ uint64_t mach_cached_lines(const machine *m);
 /* References that miss, upgrade or need the directory (protocol.c). */
 enum { MACH_IFETCH, MACH_LOAD, MACH_STORE };
 mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind);
-/* mach_miss of a load or store, trying the commonest miss's short path first
- * (simple_data_miss in protocol.c). */
+/* mach_miss of a load or store (the only way to it for data), trying the
+ * commonest miss's short path first (simple_data_miss in protocol.c). */
 mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store);
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
 

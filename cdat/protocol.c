@@ -480,13 +480,12 @@ static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool
  * having changed nothing but the page's placement (which mach_miss then finds
  * made) for any other miss. A unit test runs both paths on the same
  * references (test_machine.c). */
-static bool simple_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, mach_ref *r)
+static bool simple_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store, mach_ref *r)
 {
     uint8_t *code_at;
     unsigned owner = 0, st = dir_peek_simple(&m->dir, line, &code_at, &owner);
     if (!st || (st != DIR_IDLE && owner != (unsigned)cpu)) return false;
     int n = m->p[cpu].node, home = line_home(m, line, n);
-    bool store = kind == MACH_STORE;
     if (!store && home != n && (!m->rl_a || m->icc)) return false;
     dir_note_request(&m->dir, code_at);
     uint8_t request = store ? TX_READ_PRIV_OWN : TX_READ_SHAR_OR_PRIV;
@@ -518,13 +517,6 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         return r;
     }
     uint8_t request = kind == MACH_IFETCH ? TX_READ_SHAR : kind == MACH_LOAD ? TX_READ_SHAR_OR_PRIV : TX_READ_PRIV_OWN;
-    /* The fill at the end may return a victim to its home: start loading its
-     * directory entry now, so the two lookups overlap. */
-    if (kind != MACH_IFETCH) {
-        uint32_t victim;
-        cache_state vst = cache_lru(&P->d, line, &victim);
-        if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
-    }
     dir_view v, *e = &v;
     uint8_t *code_at = dir_load(&m->dir, line, e);
     int home = line_home(m, line, n);
@@ -600,15 +592,14 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
 
 mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store)
 {
-    int kind = store ? MACH_STORE : MACH_LOAD;
-    if (m->simple_misses && !m->tx_fields) {
-        mach_ref r = { REF_MISS, SRC_NONE, 0 };
-        uint32_t victim;
-        cache_state vst = cache_lru(&m->p[cpu].d, line, &victim);
-        if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
-        if (simple_data_miss(m, cpu, clock, line, kind, &r)) return r;
-    }
-    return mach_miss(m, cpu, clock, line, kind);
+    /* The fill at the end may return a victim to its home: start loading its
+     * directory entry now, so the two lookups overlap (on either path). */
+    uint32_t victim;
+    cache_state vst = cache_lru(&m->p[cpu].d, line, &victim);
+    if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
+    mach_ref r = { REF_MISS, SRC_NONE, 0 };
+    if (m->simple_misses && !m->tx_fields && simple_data_miss(m, cpu, clock, line, store, &r)) return r;
+    return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
 }
 
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)

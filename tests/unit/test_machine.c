@@ -6,7 +6,8 @@
  *
  * The machine: 2 nodes × 2 processors, 64-byte lines, 4 KiB pages, rr1
  * placement (page number mod 2: page 0 lives on node 0, page 1 on node 1),
- * 1 KiB 2-way caches. */
+ * 1 KiB 2-way caches (the short-path comparisons also use 1 × 1, and 2 × 2
+ * with 1 KiB interconnect caches). */
 #include "suites.h"
 #include "../../cdat/machine.h"
 #include "../../cdat/placement.h"
