@@ -300,11 +300,13 @@ static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
  * Both are always inlined: GCC finds a function whose only effect is a
  * prefetch pure and drops the call before it would inline it.
  *
- * ciat hooks locmap_prefetch to the look-ahead only with the analysis
- * beside the scheduler, where the replay times its batches with and without
- * it and keeps the faster (common/ahead_tuner.h): it pays on irregular
- * footprints (the irregular mix of make bench: 0.82-0.86x the time) and
- * not on dense ones (FFT-like, 64 threads: 1.02-1.08x when always on). In
+ * ciat hooks locmap_prefetch_block to the replay's far hint (32 events
+ * ahead) and locmap_prefetch to its near one (16), only with the analysis
+ * beside the scheduler, where the replay times its batches with and
+ * without each and keeps the faster (common/ahead_tuner.h): the near one
+ * pays on irregular footprints (the irregular mix of make bench: 0.82-0.86x
+ * the time; the far one a further 0.83x) and not on dense ones (FFT-like,
+ * 64 threads: 1.02-1.08x when always on). In
  * the scheduler's own look-ahead it cost the mat_mul-like set 1.08-1.15x
  * the CPU time (1.05x with a hook that does nothing). */
 static inline __attribute__((always_inline)) void locmap_prefetch_block(const locmap *m, uint32_t addr)

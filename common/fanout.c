@@ -69,6 +69,7 @@ struct fanout {
     sched_hooks *c;
     ahead_tuner *tune;          /* per consumer: whether its look-ahead pays; used by the thread
                                  * replaying the consumer's batch, like the consumer itself */
+    ahead_tuner *tune_far;      /* the same for its far hint, among the batches with the near one */
     int n, nthreads;
     event *ring[RING];
     size_t count[RING];         /* events in each published batch */
@@ -90,29 +91,39 @@ struct fanout {
     struct helper *helpers;
 };
 
-/* The consumer's look-ahead: the access `ahead_distance` events on, when it
- * is in the batch (the events are in the order the consumer sees them, so
- * the distance is exact, whatever thread the access belongs to). Called
- * before every event, not only before accesses, so that every access of the
- * batch past its first ahead_distance events is shown once: from accesses
- * only, one whose event that far back was a fetch, a call or a stop went
- * unshown (ciat on the traced kvstore of make bench: 0.87x the time with
- * every event, the irregular and FFT-like sets and cdat unchanged). */
-static inline void look_ahead(const sched_hooks *h, const event *e, size_t left)
+/* Show hook the access `distance` events on from e, when it is in the batch
+ * (`left` events from e on). */
+static inline void show_ahead(void (*hook)(void *, int, int, const smait_raw *), void *ctx, unsigned distance,
+                              const event *e, size_t left)
 {
-    if (h->ahead_distance >= left) return;
-    const event *a = e + h->ahead_distance;
+    if (distance >= left) return;
+    const event *a = e + distance;
     unsigned k = a->t_kind & 7;
     if (k != EV_MEM && k != EV_FETCH_MEM) return;
     smait_raw r = { .f1 = a->b, .f2 = a->a };
-    h->ahead(h->ctx, (int)(a->t_kind >> 3), a->cpu, &r);
+    hook(ctx, (int)(a->t_kind >> 3), a->cpu, &r);
 }
 
-static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
+/* The consumer's look-ahead: the access `ahead_distance` events on, and
+ * with far the access `ahead_far_distance` on (the events are in the order
+ * the consumer sees them, so the distances are exact, whatever thread the
+ * access belongs to). Called before every event, not only before accesses,
+ * so that every access of the batch past its first ahead_distance events is
+ * shown once: from accesses only, one whose event that far back was a
+ * fetch, a call or a stop went unshown (ciat on the traced kvstore of make
+ * bench: 0.87x the time with every event, the irregular and FFT-like sets
+ * and cdat unchanged). */
+static inline void look_ahead(const sched_hooks *h, const event *e, size_t left, bool far)
+{
+    if (far) show_ahead(h->ahead_far, h->ctx, h->ahead_far_distance, e, left);
+    show_ahead(h->ahead, h->ctx, h->ahead_distance, e, left);
+}
+
+static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead, bool far)
 {
     for (size_t i = 0; i < n; i++, e++) {
         int t = (int)(e->t_kind >> 3);
-        if (ahead) look_ahead(h, e, n - i);
+        if (ahead) look_ahead(h, e, n - i, far);
         switch ((ev_kind)(e->t_kind & 7)) {
         case EV_FETCH:
             h->fetch(h->ctx, t, e->cpu, e->clock, e->a);
@@ -137,7 +148,7 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
             for (int k = 0; k < CALL_SLOTS; k++) parts_get(e + 1 + k, r + 3 * k);
             if (h->call) h->call(h->ctx, t, e->cpu, e->clock, r);
             /* the look-ahead of the events its parts take */
-            for (size_t k = 1; ahead && k <= CALL_SLOTS; k++) look_ahead(h, e + k, n - i - k);
+            for (size_t k = 1; ahead && k <= CALL_SLOTS; k++) look_ahead(h, e + k, n - i - k, far);
             i += CALL_SLOTS;
             e += CALL_SLOTS;
             break;
@@ -155,17 +166,23 @@ static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead)
 }
 
 /* Replay a batch to consumer h, with its look-ahead (if any) on or off as
- * its tuner u finds faster (ahead_tuner.h). */
-static void replay_tuned(const sched_hooks *h, ahead_tuner *u, const event *e, size_t n)
+ * its tuner u finds faster (ahead_tuner.h), and while it is on, its far
+ * hint (if any) as uf finds: the far hint's trials and choice see only the
+ * batches with the near one. */
+static void replay_tuned(const sched_hooks *h, ahead_tuner *u, ahead_tuner *uf, const event *e, size_t n)
 {
     if (!h->ahead || !h->ahead_distance || !n) {
-        replay(h, e, n, false);
+        replay(h, e, n, false, false);
         return;
     }
     bool on = ahead_tuner_next(u);
+    bool has_far = h->ahead_far && h->ahead_far_distance > h->ahead_distance;
+    bool far = on && has_far && ahead_tuner_next(uf);
     double t0 = mono_seconds();
-    replay(h, e, n, on);
-    ahead_tuner_took(u, on, (mono_seconds() - t0) * 1e9 / (double)n);
+    replay(h, e, n, on, far);
+    double ns = (mono_seconds() - t0) * 1e9 / (double)n;
+    ahead_tuner_took(u, on, ns);
+    if (on && has_far) ahead_tuner_took(uf, far, ns);
 }
 
 /* Under mu: something was published or replayed. */
@@ -227,7 +244,7 @@ static void replay_claimed(fanout *f, int i)
 {
     int slot = (int)(f->next[i] % RING);
     pthread_mutex_unlock(&f->mu);
-    replay_tuned(&f->c[i], &f->tune[i], f->ring[slot], f->count[slot]);
+    replay_tuned(&f->c[i], &f->tune[i], &f->tune_far[i], f->ring[slot], f->count[slot]);
     pthread_mutex_lock(&f->mu);
     f->busy[i] = false;
     f->next[i]++;
@@ -299,7 +316,7 @@ static __attribute__((noinline)) void flush(fanout *f)
     assert(f->fill <= BATCH);
     if (!f->fill) return;
     if (f->nthreads <= 1) {
-        for (int i = 0; i < f->n; i++) replay_tuned(&f->c[i], &f->tune[i], f->ring[0], f->fill);
+        for (int i = 0; i < f->n; i++) replay_tuned(&f->c[i], &f->tune[i], &f->tune_far[i], f->ring[0], f->fill);
         f->fill = 0;
         return;
     }
@@ -469,6 +486,7 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
     f->n = n;
     f->tune = xcalloc((size_t)n, sizeof *f->tune);
+    f->tune_far = xcalloc((size_t)n, sizeof *f->tune_far);
     workers = threads_for(workers);
     /* One more thread than consumers: the scheduler's, which then only records. */
     f->nthreads = workers > n + 1 ? n + 1 : workers;
@@ -562,5 +580,6 @@ void fanout_finish(fanout *f)
     free(f->busy);
     free(f->c);
     free(f->tune);
+    free(f->tune_far);
     free(f);
 }

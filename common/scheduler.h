@@ -82,6 +82,14 @@ typedef struct sched_hooks {
      * t in slice mode) may have changed. NULL or ahead_distance 0: off. */
     void (*ahead)(void *ctx, int thread, int cpu, const smait_raw *rec);
     unsigned ahead_distance;
+    /* Optional, honoured by the replay only (common/fanout.h; the
+     * scheduler's own look-ahead ignores it): a second, earlier hint, the
+     * access ahead_far_distance (> ahead_distance) events on, for the first
+     * link of a chain of loads the nearer hint follows (ciat: the header of
+     * a location's block, whose data pointer ahead then reads). Same rules
+     * as ahead. NULL or ahead_far_distance 0: off. */
+    void (*ahead_far)(void *ctx, int thread, int cpu, const smait_raw *rec);
+    unsigned ahead_far_distance;
     /* A call record: the 6 simple records (host order, times already paired).
      * Returns the cycles the thread must wait before it goes on (a synchronous
      * disk read under cdat -handle_io; 0 for everything else). Thread mode:
