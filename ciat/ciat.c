@@ -320,7 +320,7 @@ slow:
  * and the location's record and touched word start loading. In one step the
  * header's load stalled the replay on footprints with more headers than the
  * caches hold (the irregular mix of make bench: a third of the analysis
- * thread's time); with the far step it took 0.88x the time. Where headers
+ * thread's time); with the far step it took 0.83-0.91x the time. Where headers
  * stay cached the far step only costs (pointer chasing: 1.10x), and its
  * tuner keeps it off. 32 events for the near step ran the FFT-like set with
  * 64 threads at 1.08x the time against 1.02x for 16. */

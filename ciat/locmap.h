@@ -305,7 +305,7 @@ static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
  * beside the scheduler, where the replay times its batches with and
  * without each and keeps the faster (common/ahead_tuner.h): the near one
  * pays on irregular footprints (the irregular mix of make bench: 0.82-0.86x
- * the time; the far one a further 0.83x) and not on dense ones (FFT-like,
+ * the time; the far one a further 0.83-0.91x) and not on dense ones (FFT-like,
  * 64 threads: 1.02-1.08x when always on). In
  * the scheduler's own look-ahead it cost the mat_mul-like set 1.08-1.15x
  * the CPU time (1.05x with a hook that does nothing). */
