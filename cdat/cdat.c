@@ -23,6 +23,7 @@
 #include "../common/private_ranges.h"
 #include "../common/report.h"
 #include "../common/fanout.h"
+#include "../common/fanout_replay.h"
 #include "../common/scheduler.h"
 #include "../common/tool.h"
 #include "../formats/memusage.h"
@@ -127,7 +128,7 @@ static __attribute__((noinline)) void fetch_slow(cdat *c, int p, uint64_t clock,
     count_ref(st, &st->instr, mach_fetch(&c->m, p, clock, line));
 }
 
-static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+static inline __attribute__((always_inline)) void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
     (void)t;
     cdat *c = ctx;
@@ -142,7 +143,8 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 
 /* n instructions at addr, addr+4, …: after the first fetch of a line the
  * rest of the line hits (only fetches change the i-cache). */
-static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+static inline __attribute__((always_inline)) void
+on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
     (void)t;
     cdat *c = ctx;
@@ -200,7 +202,7 @@ static __attribute__((noinline)) void mem_line_slow(cdat *c, int p, uint64_t clo
     count_ref(s, &s->data, mach_data_rest(&c->m, p, clock, line, store, st));
 }
 
-static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)t;
     cdat *c = ctx;
@@ -231,6 +233,7 @@ enum { AHEAD_RECORDS = 16 };
 static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
 {
     (void)t; (void)cpu;
+    FANOUT_HINT_KEEP();
     cdat *c = ctx;
     mach_prefetch(&c->m, mach_line(&c->m, rec->f2));
 }
@@ -679,17 +682,32 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     c->io_total = xcalloc(c->io.nio, sizeof *c->io_total);
 }
 
-static sched_hooks machine_hooks(cdat *c)
+/* The hooks, with or without miss classification (-mc); each set also has
+ * its own replay loop (common/fanout_replay.h), which calls them directly. */
+static inline sched_hooks classified_hooks(cdat *c)
 {
-    if (c->mc)
-        return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
-                              .mem = on_mem_classified, .call = c->io_opt.handle ? on_call : NULL,
-                              .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
-                              .thread_resume = on_resume };
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
+                          .mem = on_mem_classified, .call = c->io_opt.handle ? on_call : NULL,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
+                          .thread_resume = on_resume };
+}
+
+static inline sched_hooks plain_hooks(cdat *c)
+{
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
                           .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS,
                           .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
+}
+
+FANOUT_REPLAY_DEFINE(replay_classified, classified_hooks)
+FANOUT_REPLAY_DEFINE(replay_plain, plain_hooks)
+
+static sched_hooks machine_hooks(cdat *c)
+{
+    sched_hooks h = c->mc ? classified_hooks(c) : plain_hooks(c);
+    h.replay = c->mc ? replay_classified : replay_plain;
+    return h;
 }
 
 /* The summary block: the whole run's figures a reader looks for first. */

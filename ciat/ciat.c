@@ -17,6 +17,7 @@
 #include "../common/decimal.h"
 #include "../common/diag.h"
 #include "../common/fanout.h"
+#include "../common/fanout_replay.h"
 #include "../common/out_file.h"
 #include "../common/report.h"
 #include "../common/scheduler.h"
@@ -330,6 +331,7 @@ static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
 {
     (void)t;
     (void)cpu;
+    FANOUT_HINT_KEEP();
     ciat *c = ctx;
     locmap_prefetch(&c->map, rec->f2);
 }
@@ -338,6 +340,7 @@ static void on_ahead_far(void *ctx, int t, int cpu, const smait_raw *rec)
 {
     (void)t;
     (void)cpu;
+    FANOUT_HINT_KEEP();
     ciat *c = ctx;
     locmap_prefetch_block(&c->map, rec->f2);
 }
@@ -616,6 +619,28 @@ static void summary_lines(void *ctx, report *r)
                   PRIu64, raw, war, waw, rar, sm->u->shared_bytes);
 }
 
+/* The hooks, with or without noting each thread's pc (--by-code,
+ * --by-data); each set also has its own replay loop
+ * (common/fanout_replay.h), which calls them directly. */
+static inline sched_hooks plain_hooks(ciat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
+                          .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far,
+                          .ahead_far_distance = AHEAD_FAR_EVENTS, .call = on_call, .call_never_waits = true,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+}
+
+static inline sched_hooks pc_hooks(ciat *c)
+{
+    sched_hooks h = plain_hooks(c);
+    h.fetch = on_fetch_pc;
+    h.fetch_run = on_fetch_run_pc;
+    return h;
+}
+
+FANOUT_REPLAY_DEFINE(replay_plain, plain_hooks)
+FANOUT_REPLAY_DEFINE(replay_pc, pc_hooks)
+
 int main(int argc, char **argv)
 {
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
@@ -728,16 +753,8 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = { .ctx = &c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem, .call = on_call,
-                      .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end };
-    if (c.pcs.pc) {
-        h.fetch = on_fetch_pc;
-        h.fetch_run = on_fetch_run_pc;
-    }
-    h.ahead = on_ahead;
-    h.ahead_distance = AHEAD_EVENTS;
-    h.ahead_far = on_ahead_far;
-    h.ahead_far_distance = AHEAD_FAR_EVENTS;
+    sched_hooks h = c.pcs.pc ? pc_hooks(&c) : plain_hooks(&c);
+    h.replay = c.pcs.pc ? replay_pc : replay_plain;
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.ahead = NULL;       /* on one thread nothing would decide whether it pays */

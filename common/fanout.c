@@ -1,6 +1,7 @@
 /* fanout.c — one scheduled run replayed to several consumers (fanout.h). */
 #define _GNU_SOURCE     /* sched_getaffinity, CPU_COUNT */
 #include "fanout.h"
+#include "fanout_replay.h"
 #include "ahead_tuner.h"
 #include "diag.h"
 #include "mono_time.h"
@@ -14,45 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* EV_FETCH_MEM: an access and the fetch of its instruction (same thread,
- * cpu and clock: the scheduler's pair for every memory record of an
- * instruction stream), one event instead of two. EV_CALL: a call record; the
- * next CALL_SLOTS events are EV_CALL_PARTS, which hold its simple records
- * (and so are never taken for an access by the look-ahead). */
-typedef enum ev_kind {
-    EV_FETCH, EV_FETCH_RUN, EV_MEM, EV_FETCH_MEM, EV_STOP, EV_RESUME, EV_CALL, EV_CALL_PARTS
-} ev_kind;
-
-/* One event: 32 bytes. */
-typedef struct event {
-    uint64_t clock;
-    uint32_t a;                 /* address (record f2); resume: idle (low 32 bits are enough: unused by cdat) */
-    uint32_t b;                 /* run length, record f1, wait reason */
-    uint32_t pc;                /* EV_FETCH_MEM: the fetch's address */
-    int32_t cpu;
-    uint32_t t_kind;            /* thread << 3 | kind */
-    uint32_t unused;
-} event;
-
-_Static_assert(sizeof(event) == 32, "an event is 32 bytes");
-enum { CALL_SLOTS = 2 };        /* EV_CALL_PARTS events after an EV_CALL: 3 simple records each */
-_Static_assert(3 * CALL_SLOTS == SMAIT_CALL_PARTS, "a call record fills its slots");
-
-/* Simple records 3k..3k+2 of a call in slot k, and back: in clock, a and b,
- * pc and cpu, so that t_kind says what the slot is. */
-static void parts_put(event *e, const smait_raw *r)
-{
-    *e = (event){ .clock = (uint64_t)r[0].f2 << 32 | r[0].f1, .a = r[1].f1, .b = r[1].f2, .pc = r[2].f1,
-                  .cpu = (int32_t)r[2].f2, .t_kind = EV_CALL_PARTS };
-}
-
-static void parts_get(const event *e, smait_raw *r)
-{
-    r[0] = (smait_raw){ (uint32_t)e->clock, (uint32_t)(e->clock >> 32) };
-    r[1] = (smait_raw){ e->a, e->b };
-    r[2] = (smait_raw){ e->pc, (uint32_t)e->cpu };
-}
 
 /* FANOUT_BATCH events a batch (fanout.h says why 2^12). RING batches are
  * in flight at once, so a machine that is slower on one stretch of the
@@ -71,9 +33,9 @@ struct fanout {
                                  * replaying the consumer's batch, like the consumer itself */
     ahead_tuner *tune_far;      /* the same for its far hint, among the batches with the near one */
     int n, nthreads;
-    event *ring[RING];
+    fanout_event *ring[RING];
     size_t count[RING];         /* events in each published batch */
-    event *cur;                 /* the batch being filled: ring[published % RING], or ring[0] */
+    fanout_event *cur;                 /* the batch being filled: ring[published % RING], or ring[0] */
     size_t fill;                /* events recorded into it */
     /* Under mu: batches published so far; each machine's next batch and
      * whether a thread is replaying it; sleeping helpers and scheduler. */
@@ -91,85 +53,19 @@ struct fanout {
     struct helper *helpers;
 };
 
-/* Show hook the access `distance` events on from e, when it is in the batch
- * (`left` events from e on). */
-static inline void show_ahead(void (*hook)(void *, int, int, const smait_raw *), void *ctx, unsigned distance,
-                              const event *e, size_t left)
+/* Replay n events to consumer h: through its own copy of the loop if it
+ * has one (fanout_replay.h), else through its hooks' pointers. */
+static void replay(const sched_hooks *h, const fanout_event *e, size_t n, bool ahead, bool far)
 {
-    if (distance >= left) return;
-    const event *a = e + distance;
-    unsigned k = a->t_kind & 7;
-    if (k != EV_MEM && k != EV_FETCH_MEM) return;
-    smait_raw r = { .f1 = a->b, .f2 = a->a };
-    hook(ctx, (int)(a->t_kind >> 3), a->cpu, &r);
-}
-
-/* The consumer's look-ahead: the access `ahead_distance` events on, and
- * with far the access `ahead_far_distance` on (the events are in the order
- * the consumer sees them, so the distances are exact, whatever thread the
- * access belongs to). Called before every event, not only before accesses,
- * so that every access of the batch past its first ahead_distance events is
- * shown once: from accesses only, one whose event that far back was a
- * fetch, a call or a stop went unshown (ciat on the traced kvstore of make
- * bench: 0.87x the time with every event, the irregular and FFT-like sets
- * and cdat unchanged). */
-static inline void look_ahead(const sched_hooks *h, const event *e, size_t left, bool far)
-{
-    if (far) show_ahead(h->ahead_far, h->ctx, h->ahead_far_distance, e, left);
-    show_ahead(h->ahead, h->ctx, h->ahead_distance, e, left);
-}
-
-static void replay(const sched_hooks *h, const event *e, size_t n, bool ahead, bool far)
-{
-    for (size_t i = 0; i < n; i++, e++) {
-        int t = (int)(e->t_kind >> 3);
-        if (ahead) look_ahead(h, e, n - i, far);
-        switch ((ev_kind)(e->t_kind & 7)) {
-        case EV_FETCH:
-            h->fetch(h->ctx, t, e->cpu, e->clock, e->a);
-            break;
-        case EV_FETCH_RUN:
-            if (h->fetch_run) {
-                h->fetch_run(h->ctx, t, e->cpu, e->clock, e->a, e->b);
-                break;
-            }
-            for (uint32_t k = 0; k < e->b; k++) h->fetch(h->ctx, t, e->cpu, e->clock + k, e->a + 4 * k);
-            break;
-        case EV_FETCH_MEM:
-            h->fetch(h->ctx, t, e->cpu, e->clock, e->pc);
-            /* fall through */
-        case EV_MEM: {
-            smait_raw r = { .f1 = e->b, .f2 = e->a };
-            h->mem(h->ctx, t, e->cpu, e->clock, &r);
-            break;
-        }
-        case EV_CALL: {
-            smait_raw r[SMAIT_CALL_PARTS];
-            for (int k = 0; k < CALL_SLOTS; k++) parts_get(e + 1 + k, r + 3 * k);
-            if (h->call) h->call(h->ctx, t, e->cpu, e->clock, r);
-            /* the look-ahead of the events its parts take */
-            for (size_t k = 1; ahead && k <= CALL_SLOTS; k++) look_ahead(h, e + k, n - i - k, far);
-            i += CALL_SLOTS;
-            e += CALL_SLOTS;
-            break;
-        }
-        case EV_CALL_PARTS:     /* read with their EV_CALL */
-            break;
-        case EV_STOP:
-            if (h->thread_stop) h->thread_stop(h->ctx, t, e->cpu, e->clock, (sched_wait)e->b);
-            break;
-        case EV_RESUME:
-            if (h->thread_resume) h->thread_resume(h->ctx, t, e->cpu, e->clock, e->a);
-            break;
-        }
-    }
+    if (h->replay) h->replay(h->ctx, e, n, ahead, far);
+    else fanout_replay_events(h, e, n, ahead, far);
 }
 
 /* Replay a batch to consumer h, with its look-ahead (if any) on or off as
  * its tuner u finds faster (ahead_tuner.h), and while it is on, its far
  * hint (if any) as uf finds: the far hint's trials and choice see only the
  * batches with the near one. */
-static void replay_tuned(const sched_hooks *h, ahead_tuner *u, ahead_tuner *uf, const event *e, size_t n)
+static void replay_tuned(const sched_hooks *h, ahead_tuner *u, ahead_tuner *uf, const fanout_event *e, size_t n)
 {
     if (!h->ahead || !h->ahead_distance || !n) {
         replay(h, e, n, false, false);
@@ -345,10 +241,10 @@ static void drain(fanout *f)
 /* Room for k events: a call and its records, never split between batches.
  * They never fill the batch either: record() writes its event before it
  * looks whether the batch is full. */
-static inline event *next_k(fanout *f, size_t k)
+static inline fanout_event *next_k(fanout *f, size_t k)
 {
     if (f->fill + k >= BATCH) flush(f);
-    event *e = &f->cur[f->fill];
+    fanout_event *e = &f->cur[f->fill];
     f->fill += k;
     return e;
 }
@@ -364,9 +260,9 @@ static inline event *next_k(fanout *f, size_t k)
  * time; 32, 64 and 128 events ahead alike. A prefetch never faults, so the
  * lines past a batch's end are harmless. */
 enum { WRITE_AHEAD = 64 };
-static inline void prefetch_for_write(const event *e)
+static inline void prefetch_for_write(const fanout_event *e)
 {
-    const char *p = (const char *)((uintptr_t)e + WRITE_AHEAD * sizeof(event));
+    const char *p = (const char *)((uintptr_t)e + WRITE_AHEAD * sizeof(fanout_event));
 #if defined(__x86_64__) || defined(__i386__)
     __asm__("prefetchw %0" : : "m"(*p));    /* a no-op on processors without it */
 #else
@@ -381,7 +277,7 @@ static inline void prefetch_for_write(const event *e)
  * mat_mul-like set). */
 static inline void record(fanout *f, uint64_t clock, uint32_t a, uint32_t b, uint32_t pc, int cpu, uint32_t t_kind)
 {
-    event *e = &f->cur[f->fill];
+    fanout_event *e = &f->cur[f->fill];
     e->clock = clock;               /* field by field: a compound literal went through the stack */
     e->a = a;
     e->b = b;
@@ -402,32 +298,32 @@ static void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     fanout *f = ctx;
     uint32_t tk = (uint32_t)t << 3;
     if (f->fill) {
-        event *e = &f->cur[f->fill - 1];
-        uint32_t n = (e->t_kind & 7) == EV_FETCH ? 1 : e->b;
-        if ((e->t_kind == (tk | EV_FETCH) || e->t_kind == (tk | EV_FETCH_RUN)) && e->cpu == cpu &&
+        fanout_event *e = &f->cur[f->fill - 1];
+        uint32_t n = (e->t_kind & 7) == FANOUT_EV_FETCH ? 1 : e->b;
+        if ((e->t_kind == (tk | FANOUT_EV_FETCH) || e->t_kind == (tk | FANOUT_EV_FETCH_RUN)) && e->cpu == cpu &&
             e->clock + n == clock && e->a + 4 * n == addr && n < UINT32_MAX / 8) {
-            e->t_kind = tk | EV_FETCH_RUN;
+            e->t_kind = tk | FANOUT_EV_FETCH_RUN;
             e->b = n + 1;
             return;
         }
     }
-    record(f, clock, addr, 0, 0, cpu, tk | EV_FETCH);
+    record(f, clock, addr, 0, 0, cpu, tk | FANOUT_EV_FETCH);
 }
 
 static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    record(ctx, clock, addr, n, 0, cpu, (uint32_t)t << 3 | EV_FETCH_RUN);
+    record(ctx, clock, addr, n, 0, cpu, (uint32_t)t << 3 | FANOUT_EV_FETCH_RUN);
 }
 
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    record(ctx, clock, rec->f2, rec->f1, 0, cpu, (uint32_t)t << 3 | EV_MEM);
+    record(ctx, clock, rec->f2, rec->f1, 0, cpu, (uint32_t)t << 3 | FANOUT_EV_MEM);
 }
 
 /* An access and its instruction's fetch, from the scheduler in one call. */
 static void on_fetch_mem(void *ctx, int t, int cpu, uint64_t clock, uint32_t pc, const smait_raw *rec)
 {
-    record(ctx, clock, rec->f2, rec->f1, pc, cpu, (uint32_t)t << 3 | EV_FETCH_MEM);
+    record(ctx, clock, rec->f2, rec->f1, pc, cpu, (uint32_t)t << 3 | FANOUT_EV_FETCH_MEM);
 }
 
 /* A call: recorded like any event when it cannot make the thread wait (the
@@ -440,20 +336,20 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
         drain(f);
         return f->c[0].call(f->c[0].ctx, t, cpu, clock, rec);
     }
-    event *e = next_k(f, 1 + CALL_SLOTS);
-    *e = (event){ .clock = clock, .cpu = cpu, .t_kind = (uint32_t)t << 3 | EV_CALL };
-    for (int k = 0; k < CALL_SLOTS; k++) parts_put(e + 1 + k, rec + 3 * k);
+    fanout_event *e = next_k(f, 1 + FANOUT_CALL_SLOTS);
+    *e = (fanout_event){ .clock = clock, .cpu = cpu, .t_kind = (uint32_t)t << 3 | FANOUT_EV_CALL };
+    for (int k = 0; k < FANOUT_CALL_SLOTS; k++) fanout_parts_put(e + 1 + k, rec + 3 * k);
     return 0;
 }
 
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    record(ctx, clock, 0, (uint32_t)why, 0, cpu, (uint32_t)t << 3 | EV_STOP);
+    record(ctx, clock, 0, (uint32_t)why, 0, cpu, (uint32_t)t << 3 | FANOUT_EV_STOP);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
 {
-    record(ctx, clock, (uint32_t)idle, 0, 0, cpu, (uint32_t)t << 3 | EV_RESUME);
+    record(ctx, clock, (uint32_t)idle, 0, 0, cpu, (uint32_t)t << 3 | FANOUT_EV_RESUME);
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
@@ -500,7 +396,7 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
         }
     }
     int slots = f->nthreads > 1 ? RING : 1;
-    for (int k = 0; k < slots; k++) f->ring[k] = xcalloc(BATCH, sizeof(event));
+    for (int k = 0; k < slots; k++) f->ring[k] = xcalloc(BATCH, sizeof(fanout_event));
     f->cur = f->ring[0];
     if (f->nthreads > 1) {
 #ifdef __GLIBC__

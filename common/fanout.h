@@ -23,7 +23,8 @@
  * consumers' call hooks never make a thread wait (call_never_waits); a call
  * hook that may (cdat -handle_io) is allowed for one consumer only, and runs
  * on the scheduler's thread after every earlier event is replayed, as its
- * wait changes the schedule. Branch hooks must be NULL. */
+ * wait changes the schedule. Branch hooks must be NULL. A consumer may give
+ * its own copy of the replay loop (sched_hooks.replay, fanout_replay.h). */
 #ifndef DSM_COMMON_FANOUT_H
 #define DSM_COMMON_FANOUT_H
 

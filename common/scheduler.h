@@ -19,6 +19,8 @@
 #include "istream.h"
 #include "trace_set.h"
 
+struct fanout_event;
+
 typedef enum sched_phase_kind { PHASE_SERIAL, PHASE_PARALLEL } sched_phase_kind;
 typedef enum sched_phase_cause {
     PHASE_BY_START, PHASE_BY_SPAWN, PHASE_BY_JOIN, PHASE_BY_MARKER
@@ -90,6 +92,11 @@ typedef struct sched_hooks {
      * as ahead. NULL or ahead_far_distance 0: off. */
     void (*ahead_far)(void *ctx, int thread, int cpu, const smait_raw *rec);
     unsigned ahead_far_distance;
+    /* Optional, honoured by the replay only: the consumer's own copy of the
+     * replay loop, calling the hooks of this value directly rather than
+     * through their pointers (common/fanout_replay.h says how to make it, so
+     * that it does exactly what replaying to these hooks does). */
+    void (*replay)(void *ctx, const struct fanout_event *events, size_t n, bool ahead, bool far);
     /* A call record: the 6 simple records (host order, times already paired).
      * Returns the cycles the thread must wait before it goes on (a synchronous
      * disk read under cdat -handle_io; 0 for everything else). Thread mode:

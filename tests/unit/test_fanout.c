@@ -6,10 +6,12 @@
  * is the same fetch and access; calls reach the consumers in order, and a
  * call that may make the thread wait runs after every earlier event with its
  * wait returned; phase hooks run after every earlier event; the ahead hook
- * and the far one show only accesses still to come. */
+ * and the far one show only accesses still to come; a consumer's own replay
+ * loop (fanout_replay.h) is used, and sees what the hooks' pointers would. */
 #include "suites.h"
 #include "../../common/ahead_tuner.h"
 #include "../../common/fanout.h"
+#include "../../common/fanout_replay.h"
 
 #include <string.h>
 
@@ -24,6 +26,7 @@ typedef struct shown {
 typedef struct sink {
     uint64_t h, events, phases;
     shown ahead, far;           /* the ahead and ahead_far hooks */
+    uint64_t own;               /* batches its own replay loop replayed */
 } sink;
 
 static void show(shown *w, const smait_raw *r)
@@ -100,11 +103,40 @@ static void s_phase(void *ctx, const sched_phase *ph)
     s->phases++;
 }
 
-static sched_hooks sink_hooks(sink *s)
+static inline sched_hooks sink_hooks(sink *s)
 {
     return (sched_hooks){ .ctx = s, .fetch = s_fetch, .fetch_run = s_run, .mem = s_mem, .call = s_call,
                           .call_never_waits = true, .phase_begin = s_phase, .phase_end = s_phase,
                           .thread_stop = s_stop, .thread_resume = s_resume };
+}
+
+/* The pipeline's consumer: calls that may wait, and both hints. */
+static inline sched_hooks waiting_sink_hooks(sink *s)
+{
+    sched_hooks h = sink_hooks(s);
+    h.call = s_call_wait;
+    h.call_never_waits = false;
+    h.ahead = s_ahead;
+    h.ahead_distance = 7;
+    h.ahead_far = s_ahead_far;
+    h.ahead_far_distance = 19;
+    return h;
+}
+
+/* Each set's own replay loop, counting the batches it replays. */
+FANOUT_REPLAY_DEFINE(sink_loop, sink_hooks)
+FANOUT_REPLAY_DEFINE(waiting_sink_loop, waiting_sink_hooks)
+
+static void sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
+{
+    ((sink *)ctx)->own++;
+    sink_loop(ctx, e, n, ahead, far);
+}
+
+static void waiting_sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
+{
+    ((sink *)ctx)->own++;
+    waiting_sink_loop(ctx, e, n, ahead, far);
 }
 
 /* A pseudo-random stream of 300000 events (several batches), straight-line
@@ -166,7 +198,10 @@ START_TEST(same_as_direct)
         sink got[5];
         sched_hooks hs[5];
         memset(got, 0, sizeof got);
-        for (int i = 0; i < n; i++) hs[i] = sink_hooks(&got[i]);
+        for (int i = 0; i < n; i++) {
+            hs[i] = sink_hooks(&got[i]);
+            if ((i + (int)w) % 2) hs[i].replay = sink_replay;   /* its own loop: every other consumer */
+        }
         fanout *f = fanout_create(hs, n, workers[w][1]);
         ck_assert_int_ge(fanout_workers(f), 1);
         ck_assert_int_le(fanout_workers(f), n + 1);
@@ -180,6 +215,7 @@ START_TEST(same_as_direct)
             ck_assert_uint_eq(got[i].phases, want.phases);
             ck_assert_msg(got[i].h == want.h, "%d consumers, %d workers: consumer %d saw another stream", n,
                           workers[w][1], i);
+            ck_assert(hs[i].replay ? got[i].own > 10 : got[i].own == 0);
         }
     }
 }
@@ -254,15 +290,11 @@ START_TEST(pipeline)
     ck_assert(fanout_processors() >= 2 ? d != NULL : d == NULL);
     if (d) fanout_finish(d);
 
-    for (int workers = 1; workers <= 2; workers++) {
+    for (int k = 0; k < 4; k++) {      /* 1 or 2 workers; through the pointers or the own loop */
+        int workers = 1 + k % 2;
         sink got = { 0 };
-        sched_hooks h = sink_hooks(&got), run;
-        h.call = s_call_wait;
-        h.call_never_waits = false;
-        h.ahead = s_ahead;
-        h.ahead_distance = 7;
-        h.ahead_far = s_ahead_far;
-        h.ahead_far_distance = 19;
+        sched_hooks h = waiting_sink_hooks(&got), run;
+        if (k >= 2) h.replay = waiting_sink_replay;
         fanout *f = fanout_pipeline(&h, workers, 1, &run);
         if (workers == 1) {
             ck_assert_ptr_null(f);
@@ -286,6 +318,7 @@ START_TEST(pipeline)
         ck_assert_uint_eq(got.ahead.hits, got.ahead.calls);
         ck_assert_uint_eq(got.far.bad, 0);
         ck_assert_uint_eq(got.far.hits, got.far.calls);
+        ck_assert(h.replay ? got.own > 10 : got.own == 0);
     }
 }
 END_TEST
