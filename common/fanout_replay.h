@@ -135,10 +135,11 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
 }
 
 /* The first statement of a hint hook (ahead, ahead_far) whose only effect
- * is a prefetch: GCC finds such a function pure and, once the consumer's
- * replay loop calls it directly, drops the call before it would inline it
- * (ciat's loop lost both hints so: the irregular mix took 1.6x the time).
- * An empty volatile asm is an effect it must keep, and costs nothing. */
+ * is a prefetch: once the consumer's replay loop called ciat's hints
+ * directly, GCC 12 at -O2 left neither a call nor a prefetch of them (the
+ * irregular mix took 1.6x the time), as it deletes a prefetch under a
+ * condition elsewhere (cdat/directory.h). An empty volatile asm is an
+ * effect it must keep, and costs nothing. */
 #define FANOUT_HINT_KEEP() __asm__ volatile("")
 
 /* Define `static void name(void *ctx, const fanout_event *e, size_t n, bool
