@@ -81,12 +81,13 @@ fanout_show_ahead(void (*hook)(void *, int, int, const smait_raw *), void *ctx, 
 static inline __attribute__((always_inline)) void
 fanout_look_ahead(const sched_hooks *h, const fanout_event *e, size_t left, bool far)
 {
-    if (far) fanout_show_ahead(h->ahead_far, h->ctx, h->ahead_far_distance, e, left);
-    fanout_show_ahead(h->ahead, h->ctx, h->ahead_distance, e, left);
+    if (far && h->ahead_far) fanout_show_ahead(h->ahead_far, h->ctx, h->ahead_far_distance, e, left);
+    if (h->ahead) fanout_show_ahead(h->ahead, h->ctx, h->ahead_distance, e, left);
 }
 
 /* Replay n events to h, with its look-ahead when ahead (and its far hint
- * when far too). */
+ * when far too; a hint h lacks is skipped, so a copy made with constant
+ * hooks never calls a null one). */
 static inline __attribute__((always_inline)) void
 fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool ahead, bool far)
 {
