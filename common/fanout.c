@@ -35,7 +35,7 @@ struct fanout {
     int n, nthreads;
     fanout_event *ring[RING];
     size_t count[RING];         /* events in each published batch */
-    fanout_event *cur;                 /* the batch being filled: ring[published % RING], or ring[0] */
+    fanout_event *cur;          /* the batch being filled: ring[published % RING], or ring[0] */
     size_t fill;                /* events recorded into it */
     /* Under mu: batches published so far; each machine's next batch and
      * whether a thread is replaying it; sleeping helpers and scheduler. */
