@@ -684,7 +684,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
 
 /* The hooks, with or without miss classification (-mc); each set also has
  * its own replay loop (common/fanout_replay.h), which calls them directly. */
-static inline sched_hooks classified_hooks(cdat *c)
+static inline __attribute__((always_inline)) sched_hooks classified_hooks(cdat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
                           .mem = on_mem_classified, .call = c->io_opt.handle ? on_call : NULL,
@@ -692,7 +692,7 @@ static inline sched_hooks classified_hooks(cdat *c)
                           .thread_resume = on_resume };
 }
 
-static inline sched_hooks plain_hooks(cdat *c)
+static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
                           .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS,

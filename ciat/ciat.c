@@ -622,7 +622,7 @@ static void summary_lines(void *ctx, report *r)
 /* The hooks, with or without noting each thread's pc (--by-code,
  * --by-data); each set also has its own replay loop
  * (common/fanout_replay.h), which calls them directly. */
-static inline sched_hooks plain_hooks(ciat *c)
+static inline __attribute__((always_inline)) sched_hooks plain_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
                           .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far,
@@ -630,7 +630,7 @@ static inline sched_hooks plain_hooks(ciat *c)
                           .phase_begin = on_phase_begin, .phase_end = on_phase_end };
 }
 
-static inline sched_hooks pc_hooks(ciat *c)
+static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
 {
     sched_hooks h = plain_hooks(c);
     h.fetch = on_fetch_pc;

@@ -145,8 +145,12 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
 
 /* Define `static void name(void *ctx, const fanout_event *e, size_t n, bool
  * ahead, bool far)`, a consumer's own replay loop: make_hooks(ctx) must be
- * the function (inline, with constant hook pointers) whose value the
- * consumer registers, so the loop calls exactly those hooks. */
+ * the function whose value the consumer registers, so the loop calls
+ * exactly those hooks. It must be `static inline
+ * __attribute__((always_inline))`, with constant hook pointers: the hooks
+ * are called directly only if it is inlined before the early inliner looks
+ * at them (when cdat's grew by two fields, GCC 12 inlined it too late, and
+ * called every hook out of line, its hit paths included). */
 #define FANOUT_REPLAY_DEFINE(name, make_hooks)                                                    \
     static void name(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)          \
     {                                                                                           \

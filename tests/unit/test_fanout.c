@@ -103,7 +103,7 @@ static void s_phase(void *ctx, const sched_phase *ph)
     s->phases++;
 }
 
-static inline sched_hooks sink_hooks(sink *s)
+static inline __attribute__((always_inline)) sched_hooks sink_hooks(sink *s)
 {
     return (sched_hooks){ .ctx = s, .fetch = s_fetch, .fetch_run = s_run, .mem = s_mem, .call = s_call,
                           .call_never_waits = true, .phase_begin = s_phase, .phase_end = s_phase,
@@ -111,7 +111,7 @@ static inline sched_hooks sink_hooks(sink *s)
 }
 
 /* The pipeline's consumer: calls that may wait, and both hints. */
-static inline sched_hooks waiting_sink_hooks(sink *s)
+static inline __attribute__((always_inline)) sched_hooks waiting_sink_hooks(sink *s)
 {
     sched_hooks h = sink_hooks(s);
     h.call = s_call_wait;
