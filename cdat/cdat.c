@@ -700,14 +700,12 @@ static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
 }
 
-FANOUT_REPLAY_DEFINE(replay_classified, classified_hooks)
-FANOUT_REPLAY_DEFINE(replay_plain, plain_hooks)
+FANOUT_REPLAY_DEFINE(replayed_classified_hooks, classified_hooks)
+FANOUT_REPLAY_DEFINE(replayed_plain_hooks, plain_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
-    sched_hooks h = c->mc ? classified_hooks(c) : plain_hooks(c);
-    h.replay = c->mc ? replay_classified : replay_plain;
-    return h;
+    return c->mc ? replayed_classified_hooks(c) : replayed_plain_hooks(c);
 }
 
 /* The summary block: the whole run's figures a reader looks for first. */

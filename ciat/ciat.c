@@ -638,8 +638,8 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
-FANOUT_REPLAY_DEFINE(replay_plain, plain_hooks)
-FANOUT_REPLAY_DEFINE(replay_pc, pc_hooks)
+FANOUT_REPLAY_DEFINE(replayed_plain_hooks, plain_hooks)
+FANOUT_REPLAY_DEFINE(replayed_pc_hooks, pc_hooks)
 
 int main(int argc, char **argv)
 {
@@ -753,8 +753,7 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = c.pcs.pc ? pc_hooks(&c) : plain_hooks(&c);
-    h.replay = c.pcs.pc ? replay_pc : replay_plain;
+    sched_hooks h = c.pcs.pc ? replayed_pc_hooks(&c) : replayed_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.ahead = NULL;       /* on one thread nothing would decide whether it pays */

@@ -7,8 +7,8 @@
  * (sched_hooks.replay), made from the always-inline fanout_replay_events
  * with a constant hooks value, so the compiler calls (and mostly inlines)
  * the hooks directly. Both copies are this one loop, so they cannot
- * disagree; the consumer only has to build the constant from the same
- * function that makes the hooks it registers (FANOUT_REPLAY_DEFINE). */
+ * disagree; FANOUT_REPLAY_DEFINE makes the consumer's hooks and its copy
+ * of the loop from one function, so the two always go together. */
 #ifndef DSM_COMMON_FANOUT_REPLAY_H
 #define DSM_COMMON_FANOUT_REPLAY_H
 
@@ -143,19 +143,25 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
  * effect it must keep, and costs nothing. */
 #define FANOUT_HINT_KEEP() __asm__ volatile("")
 
-/* Define `static void name(void *ctx, const fanout_event *e, size_t n, bool
- * ahead, bool far)`, a consumer's own replay loop: make_hooks(ctx) must be
- * the function whose value the consumer registers, so the loop calls
- * exactly those hooks. It must be `static inline
+/* Define `static sched_hooks name(void *ctx)`: make_hooks(ctx) with its own
+ * replay loop, `name##_loop`, in .replay. The loop calls exactly the hooks
+ * make_hooks returns, and the two come from one call, so they cannot be
+ * paired wrongly. make_hooks must be `static inline
  * __attribute__((always_inline))`, with constant hook pointers: the hooks
  * are called directly only if it is inlined before the early inliner looks
  * at them (when cdat's grew by two fields, GCC 12 inlined it too late, and
  * called every hook out of line, its hit paths included). */
 #define FANOUT_REPLAY_DEFINE(name, make_hooks)                                                    \
-    static void name(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)          \
+    static void name##_loop(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)   \
     {                                                                                           \
         const sched_hooks h_ = make_hooks(ctx);                                                 \
         fanout_replay_events(&h_, e, n, ahead, far);                                            \
+    }                                                                                           \
+    static __attribute__((unused)) sched_hooks name(void *ctx)                                  \
+    {                                                                                           \
+        sched_hooks h_ = make_hooks(ctx);                                                       \
+        h_.replay = name##_loop;                                                                \
+        return h_;                                                                              \
     }
 
 #endif

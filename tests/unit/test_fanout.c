@@ -123,20 +123,20 @@ static inline __attribute__((always_inline)) sched_hooks waiting_sink_hooks(sink
     return h;
 }
 
-/* Each set's own replay loop, counting the batches it replays. */
-FANOUT_REPLAY_DEFINE(sink_loop, sink_hooks)
-FANOUT_REPLAY_DEFINE(waiting_sink_loop, waiting_sink_hooks)
+/* Each set's own replay loop, and the same counting the batches it replays. */
+FANOUT_REPLAY_DEFINE(replayed_sink_hooks, sink_hooks)
+FANOUT_REPLAY_DEFINE(replayed_waiting_sink_hooks, waiting_sink_hooks)
 
 static void sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
 {
     ((sink *)ctx)->own++;
-    sink_loop(ctx, e, n, ahead, far);
+    replayed_sink_hooks_loop(ctx, e, n, ahead, far);
 }
 
 static void waiting_sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
 {
     ((sink *)ctx)->own++;
-    waiting_sink_loop(ctx, e, n, ahead, far);
+    replayed_waiting_sink_hooks_loop(ctx, e, n, ahead, far);
 }
 
 /* A pseudo-random stream of 300000 events (several batches), straight-line
@@ -191,6 +191,12 @@ START_TEST(same_as_direct)
     sched_hooks direct = sink_hooks(&want);
     uint64_t waits = 0;
     drive(&direct, &waits);
+    /* FANOUT_REPLAY_DEFINE's hooks: make_hooks' own, with their loop */
+    sched_hooks own = replayed_sink_hooks(&want);
+    ck_assert(own.replay == replayed_sink_hooks_loop && !direct.replay);
+    ck_assert(own.ctx == direct.ctx && own.fetch == direct.fetch && own.fetch_run == direct.fetch_run &&
+              own.mem == direct.mem && own.call == direct.call && own.phase_end == direct.phase_end &&
+              own.thread_stop == direct.thread_stop && own.call_never_waits == direct.call_never_waits);
     static const int workers[][2] = { { 1, 1 }, { 1, 2 }, { 1, 0 }, { 2, 2 }, { 2, 3 }, { 3, 2 }, { 5, 0 },
                                       { 5, 3 }, { 4, 4 }, { 4, 5 } };   /* consumers, workers */
     for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
