@@ -23,7 +23,7 @@
 #include "../common/private_ranges.h"
 #include "../common/report.h"
 #include "../common/fanout.h"
-#include "../common/fanout_replay.h"
+#include "../common/consumer_loops.h"
 #include "../common/scheduler.h"
 #include "../common/tool.h"
 #include "../formats/memusage.h"
@@ -683,7 +683,8 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
 }
 
 /* The hooks, with or without miss classification (-mc); each set also has
- * its own replay loop (common/fanout_replay.h), which calls them directly. */
+ * its own copies of the scheduler's and the fanout's loops
+ * (common/consumer_loops.h), which call them directly. */
 static inline __attribute__((always_inline)) sched_hooks classified_hooks(cdat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
@@ -700,12 +701,12 @@ static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
                           .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
 }
 
-FANOUT_REPLAY_DEFINE(replayed_classified_hooks, classified_hooks)
-FANOUT_REPLAY_DEFINE(replayed_plain_hooks, plain_hooks)
+CONSUMER_LOOPS_DEFINE(direct_classified_hooks, classified_hooks)
+CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
-    return c->mc ? replayed_classified_hooks(c) : replayed_plain_hooks(c);
+    return c->mc ? direct_classified_hooks(c) : direct_plain_hooks(c);
 }
 
 /* The summary block: the whole run's figures a reader looks for first. */

@@ -17,7 +17,7 @@
 #include "../common/decimal.h"
 #include "../common/diag.h"
 #include "../common/fanout.h"
-#include "../common/fanout_replay.h"
+#include "../common/consumer_loops.h"
 #include "../common/out_file.h"
 #include "../common/report.h"
 #include "../common/scheduler.h"
@@ -620,8 +620,8 @@ static void summary_lines(void *ctx, report *r)
 }
 
 /* The hooks, with or without noting each thread's pc (--by-code,
- * --by-data); each set also has its own replay loop
- * (common/fanout_replay.h), which calls them directly. */
+ * --by-data); each set also has its own copies of the scheduler's and the
+ * fanout's loops (common/consumer_loops.h), which call them directly. */
 static inline __attribute__((always_inline)) sched_hooks plain_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
@@ -638,8 +638,8 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
-FANOUT_REPLAY_DEFINE(replayed_plain_hooks, plain_hooks)
-FANOUT_REPLAY_DEFINE(replayed_pc_hooks, pc_hooks)
+CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
+CONSUMER_LOOPS_DEFINE(direct_pc_hooks, pc_hooks)
 
 int main(int argc, char **argv)
 {
@@ -753,7 +753,7 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = c.pcs.pc ? replayed_pc_hooks(&c) : replayed_plain_hooks(&c);
+    sched_hooks h = c.pcs.pc ? direct_pc_hooks(&c) : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.ahead = NULL;       /* on one thread nothing would decide whether it pays */

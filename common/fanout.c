@@ -54,7 +54,7 @@ struct fanout {
 };
 
 /* Replay n events to consumer h: through its own copy of the loop if it
- * has one (fanout_replay.h), else through its hooks' pointers. */
+ * has one (consumer_loops.h makes it), else through its hooks' pointers. */
 static void replay(const sched_hooks *h, const fanout_event *e, size_t n, bool ahead, bool far)
 {
     if (h->replay) h->replay(h->ctx, e, n, ahead, far);

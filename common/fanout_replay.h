@@ -7,8 +7,9 @@
  * (sched_hooks.replay), made from the always-inline fanout_replay_events
  * with a constant hooks value, so the compiler calls (and mostly inlines)
  * the hooks directly. Both copies are this one loop, so they cannot
- * disagree; FANOUT_REPLAY_DEFINE makes the consumer's hooks and its copy
- * of the loop from one function, so the two always go together. */
+ * disagree; CONSUMER_LOOPS_DEFINE (consumer_loops.h) makes the consumer's
+ * hooks and its copy of the loop from one function, so the two always go
+ * together. */
 #ifndef DSM_COMMON_FANOUT_REPLAY_H
 #define DSM_COMMON_FANOUT_REPLAY_H
 
@@ -142,26 +143,5 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
  * condition elsewhere (cdat/directory.h). An empty volatile asm is an
  * effect it must keep, and costs nothing. */
 #define FANOUT_HINT_KEEP() __asm__ volatile("")
-
-/* Define `static sched_hooks name(void *ctx)`: make_hooks(ctx) with its own
- * replay loop, `name##_loop`, in .replay. The loop calls exactly the hooks
- * make_hooks returns, and the two come from one call, so they cannot be
- * paired wrongly. make_hooks must be `static inline
- * __attribute__((always_inline))`, with constant hook pointers: the hooks
- * are called directly only if it is inlined before the early inliner looks
- * at them (when cdat's grew by two fields, GCC 12 inlined it too late, and
- * called every hook out of line, its hit paths included). */
-#define FANOUT_REPLAY_DEFINE(name, make_hooks)                                                    \
-    static void name##_loop(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)   \
-    {                                                                                           \
-        const sched_hooks h_ = make_hooks(ctx);                                                 \
-        fanout_replay_events(&h_, e, n, ahead, far);                                            \
-    }                                                                                           \
-    static __attribute__((unused)) sched_hooks name(void *ctx)                                  \
-    {                                                                                           \
-        sched_hooks h_ = make_hooks(ctx);                                                       \
-        h_.replay = name##_loop;                                                                \
-        return h_;                                                                              \
-    }
 
 #endif

@@ -568,7 +568,7 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
             *prev = t;
             rec = trace_reader_next(x->r);
             if (!rec || is_call(rec)) goto stopped;
-            if (look) look_ahead(s, x, t);
+            if (look) look_ahead(&s->h, x, t);
             exec_record(s, x, t, rec);
             if (words > 1) trace_reader_prefetch(x->r, 128);
             x->records++;

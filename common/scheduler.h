@@ -59,6 +59,7 @@ typedef struct sched_counts {
     uint64_t io_idle;           /* cycles lost waiting for the disk (call hook delays) */
 } sched_counts;
 
+struct scheduler;
 typedef struct sched_hooks {
     void *ctx;
     /* One instruction fetched at addr (4 bytes). */
@@ -94,9 +95,17 @@ typedef struct sched_hooks {
     unsigned ahead_far_distance;
     /* Optional, honoured by the replay only: the consumer's own copy of the
      * replay loop, calling the hooks of this value directly rather than
-     * through their pointers (common/fanout_replay.h says how to make it, so
-     * that it does exactly what replaying to these hooks does). */
+     * through their pointers (common/consumer_loops.h makes it, so that it
+     * does exactly what replaying to these hooks does). */
     void (*replay)(void *ctx, const struct fanout_event *events, size_t n, bool ahead, bool far);
+    /* Optional, honoured by the scheduler's own loops: the consumer's own
+     * copy of the loop that runs a thread's records to these hooks (up to a
+     * call record, the end of its trace, or its clock reaching limit),
+     * calling them directly. common/consumer_loops.h makes it, with .replay,
+     * from the function that makes the hooks, so that it does exactly what
+     * the scheduler's own loop does with them. The scheduler calls it with
+     * its own state; nothing else may. */
+    uint64_t (*records)(struct scheduler *s, int t, uint64_t limit, const smait_raw **last, bool look);
     /* A call record: the 6 simple records (host order, times already paired).
      * Returns the cycles the thread must wait before it goes on (a synchronous
      * disk read under cdat -handle_io; 0 for everything else). Thread mode:

@@ -1,7 +1,8 @@
 /* scheduler_internal.h — the scheduler's state, shared by its two modes:
  * thread mode (scheduler.c, docs/scheduler.md §3–§10) and slice mode
  * (slice_mode.c, docs/scheduler.md §13).
- * Not for the tools: they use scheduler.h. */
+ * Not for the tools: they use scheduler.h (consumer_loops.h instantiates
+ * run_records_with for a tool's own hooks, so it includes this header). */
 #ifndef DSM_COMMON_SCHEDULER_INTERNAL_H
 #define DSM_COMMON_SCHEDULER_INTERNAL_H
 
@@ -73,7 +74,7 @@ noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const c
 
 /* Execute one memory, branch or procedure-start record of thread t (docs/scheduler.md §2). */
 static inline __attribute__((always_inline)) void
-exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
+exec_record_with(scheduler *s, const sched_hooks *h, thread *x, int t, const smait_raw *rec)
 {
     uint32_t f1 = rec->f1;
     switch (f1 >> 28) {
@@ -84,13 +85,13 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
             x->is.n.fetched++;
             uint32_t pc = x->is.pc;
             x->is.pc += ISTREAM_INSN_BYTES;
-            if (s->h.fetch_mem) {
-                s->h.fetch_mem(s->h.ctx, t, x->cpu, x->clock, pc, rec);
+            if (h->fetch_mem) {
+                h->fetch_mem(h->ctx, t, x->cpu, x->clock, pc, rec);
                 return;
             }
-            if (s->h.fetch) s->h.fetch(s->h.ctx, t, x->cpu, x->clock, pc);
+            if (h->fetch) h->fetch(h->ctx, t, x->cpu, x->clock, pc);
         }
-        if (s->h.mem) s->h.mem(s->h.ctx, t, x->cpu, x->clock, rec);
+        if (h->mem) h->mem(h->ctx, t, x->cpu, x->clock, rec);
         return;
     case 0x4:                       /* procedure start */
         x->is.pc = rec->f2;
@@ -106,11 +107,11 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
                                     ISTREAM_INSN_BYTES);
             if (__builtin_expect(x->clock + k > SCHED_CLOCK_LIMIT, 0))
                 sched_clock_past_limit(s, t, k, "a gap fill", "instructions", "a smaller --gap-limit fills less");
-            if (k && s->h.fetch_run)
-                s->h.fetch_run(s->h.ctx, t, x->cpu, x->clock + 1, pc, k);
-            else if (s->h.fetch)
+            if (k && h->fetch_run)
+                h->fetch_run(h->ctx, t, x->cpu, x->clock + 1, pc, k);
+            else if (h->fetch)
                 for (uint32_t i = 0; i < k; i++)
-                    s->h.fetch(s->h.ctx, t, x->cpu, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
+                    h->fetch(h->ctx, t, x->cpu, x->clock + i + 1, pc + i * ISTREAM_INSN_BYTES);
             x->clock += k;
             x->is.n.executed += k;
             x->is.n.fetched += k;
@@ -124,25 +125,33 @@ exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
         break;
     }
     }
-    if (s->h.branch) s->h.branch(s->h.ctx, t, x->cpu, x->clock, rec);
+    if (h->branch) h->branch(h->ctx, t, x->cpu, x->clock, rec);
+}
+
+static inline __attribute__((always_inline)) void
+exec_record(scheduler *s, thread *x, int t, const smait_raw *rec)
+{
+    exec_record_with(s, &s->h, x, t, rec);
 }
 
 /* The ahead hook (on) for the record thread t's reader handed out last. */
-static inline void look_ahead(scheduler *s, thread *x, int t)
+static inline __attribute__((always_inline)) void look_ahead(const sched_hooks *h, thread *x, int t)
 {
     /* The reader's cursor is already one past that record. */
-    const smait_raw *a = trace_reader_ahead(x->r, s->h.ahead_distance - 1);
-    if (a && (a->f1 >> 12) == 0) s->h.ahead(s->h.ctx, t, x->cpu, a);
+    const smait_raw *a = trace_reader_ahead(x->r, h->ahead_distance - 1);
+    if (a && (a->f1 >> 12) == 0) h->ahead(h->ctx, t, x->cpu, a);
 }
 
-/* Run thread t's records while its clock stays below limit (at least one
- * record); stop before a call record or at the end of the trace. Returns the
- * records executed; *last is the call record met, NULL at the end of the
- * trace, or else the last record executed (is_call false). The caller adds
- * the count to x->records. look: feed the ahead hook (a constant in the
- * hot loops, so that without the hook they stay as they were). */
+/* Run thread t's records, delivering them to h, while its clock stays below
+ * limit (at least one record); stop before a call record or at the end of
+ * the trace. Returns the records executed; *last is the call record met,
+ * NULL at the end of the trace, or else the last record executed (is_call
+ * false). The caller adds the count to x->records. look: feed the ahead hook
+ * (a constant in the hot loops, so that without the hook they stay as they
+ * were; h must have the hook then). */
 static inline __attribute__((always_inline)) uint64_t
-run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last, const bool look)
+run_records_with(scheduler *s, const sched_hooks *h, thread *x, int t, uint64_t limit, const smait_raw **last,
+                 const bool look)
 {
     uint64_t n = 0;
     const smait_raw *rec;
@@ -150,12 +159,22 @@ run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **la
         rec = trace_reader_next(x->r);
         if (!rec || is_call(rec)) break;
         n++;
-        if (look) look_ahead(s, x, t);
-        exec_record(s, x, t, rec);
+        if (look) look_ahead(h, x, t);
+        exec_record_with(s, h, x, t, rec);
         if (x->clock >= limit) break;
     }
     *last = rec;
     return n;
+}
+
+/* run_records_with the scheduler's hooks: through the consumer's own copy
+ * of the loop when it gave one (sched_hooks.records), else through the
+ * hooks' pointers. */
+static inline __attribute__((always_inline)) uint64_t
+run_records(scheduler *s, thread *x, int t, uint64_t limit, const smait_raw **last, const bool look)
+{
+    if (s->h.records) return s->h.records(s, t, limit, last, look);
+    return run_records_with(s, &s->h, x, t, limit, last, look);
 }
 
 /* Shared between the modes (scheduler.c). */

@@ -385,7 +385,7 @@ static void run_cpu(scheduler *s, int c)
             if (at_call(s, c, rec)) return;
         } else {
             n++;
-            if (sched_looks_ahead(s)) look_ahead(s, x, t);
+            if (sched_looks_ahead(s)) look_ahead(&s->h, x, t);
             exec_record(s, x, t, rec);
         }
         if (x->clock >= limit) break;

@@ -7,11 +7,11 @@
  * call that may make the thread wait runs after every earlier event with its
  * wait returned; phase hooks run after every earlier event; the ahead hook
  * and the far one show only accesses still to come; a consumer's own replay
- * loop (fanout_replay.h) is used, and sees what the hooks' pointers would. */
+ * loop (consumer_loops.h) is used, and sees what the hooks' pointers would. */
 #include "suites.h"
 #include "../../common/ahead_tuner.h"
 #include "../../common/fanout.h"
-#include "../../common/fanout_replay.h"
+#include "../../common/consumer_loops.h"
 
 #include <string.h>
 
@@ -124,19 +124,19 @@ static inline __attribute__((always_inline)) sched_hooks waiting_sink_hooks(sink
 }
 
 /* Each set's own replay loop, and the same counting the batches it replays. */
-FANOUT_REPLAY_DEFINE(replayed_sink_hooks, sink_hooks)
-FANOUT_REPLAY_DEFINE(replayed_waiting_sink_hooks, waiting_sink_hooks)
+CONSUMER_LOOPS_DEFINE(direct_sink_hooks, sink_hooks)
+CONSUMER_LOOPS_DEFINE(direct_waiting_sink_hooks, waiting_sink_hooks)
 
 static void sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
 {
     ((sink *)ctx)->own++;
-    replayed_sink_hooks_loop(ctx, e, n, ahead, far);
+    direct_sink_hooks_replay(ctx, e, n, ahead, far);
 }
 
 static void waiting_sink_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far)
 {
     ((sink *)ctx)->own++;
-    replayed_waiting_sink_hooks_loop(ctx, e, n, ahead, far);
+    direct_waiting_sink_hooks_replay(ctx, e, n, ahead, far);
 }
 
 /* A pseudo-random stream of 300000 events (several batches), straight-line
@@ -191,9 +191,10 @@ START_TEST(same_as_direct)
     sched_hooks direct = sink_hooks(&want);
     uint64_t waits = 0;
     drive(&direct, &waits);
-    /* FANOUT_REPLAY_DEFINE's hooks: make_hooks' own, with their loop */
-    sched_hooks own = replayed_sink_hooks(&want);
-    ck_assert(own.replay == replayed_sink_hooks_loop && !direct.replay);
+    /* CONSUMER_LOOPS_DEFINE's hooks: make_hooks' own, with their loops */
+    sched_hooks own = direct_sink_hooks(&want);
+    ck_assert(own.replay == direct_sink_hooks_replay && own.records == direct_sink_hooks_records &&
+              !direct.replay && !direct.records);
     ck_assert(own.ctx == direct.ctx && own.fetch == direct.fetch && own.fetch_run == direct.fetch_run &&
               own.mem == direct.mem && own.call == direct.call && own.phase_end == direct.phase_end &&
               own.thread_stop == direct.thread_stop && own.call_never_waits == direct.call_never_waits);

@@ -45,6 +45,7 @@
  * SCHED_TEST_COVERAGE=1 prints what each test's runs covered; each test also
  * asserts that its runs reached the paths it is there for. */
 #include "suites.h"
+#include "../../common/consumer_loops.h"
 #include "../../common/diag.h"
 #include "../../common/scheduler.h"
 #include "../../common/scheduler_sync.h"
@@ -170,6 +171,10 @@ typedef struct real_ctx {
     int ahead_open;
     smait_raw ahead_rec;
     uint64_t ahead_shown;
+    /* The hooks the consumer's own loop (sched_hooks.records) delivers to,
+     * and the batches it ran. */
+    sched_hooks own_hooks;
+    uint64_t own_batches;
 } real_ctx;
 
 /* No ahead call may wait for thread t's delivery (t < 0: for anyone's) when
@@ -184,6 +189,7 @@ static void h_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
 {
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "ahead hook: cpu %d for thread %d in thread mode", cpu, t);
+    REQUIRE(c->ahead, "ahead hook called while the scheduler's hooks have none");
     REQUIRE(c->ahead_open < 0, "ahead hook twice before a delivery (threads %d, %d)", c->ahead_open, t);
     c->ahead_open = t;
     c->ahead_rec = *rec;
@@ -291,6 +297,22 @@ static void h_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     ahead_quiet(c, -1);
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     push(c->log, EV_RESUME, t, clock, idle, 0, 0);
+}
+
+/* The consumer's own copy of the scheduler's loop (consumer_loops.h), made
+ * from the run's hooks; they are chosen at run time, so the copy calls them
+ * through pointers, but it is the copy's loop that runs. Its hooks always
+ * have the ahead hook: a scheduler without one must keep it quiet. */
+static inline __attribute__((always_inline)) sched_hooks own_hooks(void *ctx)
+{
+    return ((real_ctx *)ctx)->own_hooks;
+}
+CONSUMER_LOOPS_DEFINE(direct_own_hooks, own_hooks)
+
+static uint64_t counted_records(scheduler *s, int t, uint64_t limit, const smait_raw **last, bool look)
+{
+    ((real_ctx *)s->h.ctx)->own_batches++;
+    return direct_own_hooks_records(s, t, limit, last, look);
 }
 
 /* ---- the reference scheduler (docs/scheduler.md §2–§10) ----------------------------- */
@@ -1084,6 +1106,7 @@ typedef struct coverage {
     uint64_t records, fetches, phases, deadlocks, bad_unlocks, unprocessed, barrier_waits,
              lock_waits, joins, far_jumps, ties, acquire_waits, unmodelled;
     uint64_t ahead_shown;       /* records the ahead hook showed */
+    uint64_t own_batches;       /* batches run by the consumer's own loop */
 } coverage;
 
 /* Properties of a recorded run, checked on the real scheduler alone: after
@@ -1224,6 +1247,16 @@ static void one_run(const run_spec *rs, coverage *cov)
         h.fetch = NULL;
         h.fetch_run = h_fetch_run;
     }
+    /* Half of the runs through the consumer's own loop (its own generator). */
+    bool own = rchance(&ra, 50);
+    if (own) {
+        ctx.own_hooks = h;
+        if (!ctx.own_hooks.ahead) {
+            ctx.own_hooks.ahead = h_ahead;
+            ctx.own_hooks.ahead_distance = 5;
+        }
+        h.records = counted_records;
+    }
     sched_options so = { .parallel_start = parallel_start, .lenient = lenient, .gap_limit = gap, .sync = sync };
     ctx.s = sched_create(&ts, rd, &so, &h);
     tu_capture_begin();
@@ -1231,6 +1264,8 @@ static void one_run(const run_spec *rs, coverage *cov)
     char *warnings = tu_capture_end();
     ahead_quiet(&ctx, -1);
     cov->ahead_shown += ctx.ahead_shown;
+    cov->own_batches += ctx.own_batches;
+    if (!own) ck_assert_uint_eq(ctx.own_batches, 0);
 
     /* The reference. */
     evlog want = { 0 };
@@ -1367,6 +1402,7 @@ START_TEST(random_parallel)
     ck_assert_uint_gt(c.lock_waits, 20);
     ck_assert_uint_gt(c.phases, 5);         /* markers of thread 0 */
     ck_assert_uint_gt(c.ahead_shown, 1000);
+    ck_assert_uint_gt(c.own_batches, 1000);
 }
 END_TEST
 

@@ -18,11 +18,14 @@
  *   - an idle processor waits for a slice to complete: a processor other
  *     than the one that just stopped takes a process only after a slice
  *     completed (its tail processed, or its trace ended) or when a disk
- *     read ends at its clock — never after a swap-out or a disk wait alone.
+ *     read ends at its clock — never after a swap-out or a disk wait alone;
+ *   - every other run goes through the consumer's own copy of the batch
+ *     loop (sched_hooks.records), which must be used.
  * Plus hand-checked cases of the call hook's wait (a synchronous disk read):
  * in thread mode the thread's clock jumps; in slice mode the processor is
  * given up and idles until the read ends. */
 #include "suites.h"
+#include "../../common/consumer_loops.h"
 #include "../../common/scheduler.h"
 #include "../../common/trace_set.h"
 
@@ -73,6 +76,8 @@ typedef struct check_ctx {
     int last_cpu;                   /* the last stop: its processor (-1: none yet) and why */
     sched_wait last_why;
     int swaps, dispatches, io_waits;
+    sched_hooks own_hooks;          /* what the consumer's own batch loop delivers to */
+    uint64_t own_batches;           /* … and the batches it ran */
 } check_ctx;
 
 static int slice_of(const check_ctx *c, int t, int rec)
@@ -249,7 +254,21 @@ static int cut(const gen_proc *g, slice_ref *out)
     return n;
 }
 
-static void random_run(uint64_t seed, int *swaps, int *waits)
+/* The consumer's own copy of the scheduler's batch loop (consumer_loops.h),
+ * made from the run's hooks, counting the batches it runs. */
+static inline __attribute__((always_inline)) sched_hooks own_hooks(void *ctx)
+{
+    return ((check_ctx *)ctx)->own_hooks;
+}
+CONSUMER_LOOPS_DEFINE(direct_own_hooks, own_hooks)
+
+static uint64_t counted_records(scheduler *s, int t, uint64_t limit, const smait_raw **last, bool look)
+{
+    ((check_ctx *)s->h.ctx)->own_batches++;
+    return direct_own_hooks_records(s, t, limit, last, look);
+}
+
+static void random_run(uint64_t seed, int *swaps, int *waits, uint64_t *own_batches)
 {
     rng r = { seed * 0x9e3779b97f4a7c15ull + 1 };
     int T = 1 + (int)rbelow(&r, MAXP), p = 1 + (int)rbelow(&r, 5);
@@ -295,6 +314,10 @@ static void random_run(uint64_t seed, int *swaps, int *waits)
     c.rd = trace_set_open(&ts, &ro);
     sched_hooks h = { .ctx = &c, .mem = h_mem, .branch = h_mem, .call = h_call,
                       .thread_stop = h_stop, .thread_resume = h_resume };
+    if (seed % 2) {                 /* every other run through the consumer's own batch loop */
+        c.own_hooks = h;
+        h.records = counted_records;
+    }
     scheduler *s = sched_create(&ts, c.rd, &c.so, &h);
     sched_run(s);
 
@@ -316,6 +339,8 @@ static void random_run(uint64_t seed, int *swaps, int *waits)
     ck_assert_int_eq(sched_cpus(s), p);
     *swaps += c.swaps;
     *waits += c.io_waits;
+    if (!(seed % 2)) ck_assert_uint_eq(c.own_batches, 0);
+    *own_batches += c.own_batches;
     sched_free(s);
     trace_set_close_readers(&ts, c.rd);
     trace_set_free(&ts);
@@ -325,10 +350,13 @@ static void random_run(uint64_t seed, int *swaps, int *waits)
 START_TEST(random_sets_keep_the_invariants)
 {
     int swaps = 0, waits = 0;
-    for (uint64_t seed = 1; seed <= 300; seed++) random_run(seed, &swaps, &waits);
-    /* The runs did swap processes out and did wait for the disk. */
+    uint64_t own_batches = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) random_run(seed, &swaps, &waits, &own_batches);
+    /* The runs did swap processes out and did wait for the disk, and the
+     * consumer's own loop ran batches. */
     ck_assert_int_gt(swaps, 100);
     ck_assert_int_gt(waits, 100);
+    ck_assert_uint_gt(own_batches, 1000);
 }
 END_TEST
 
