@@ -36,7 +36,7 @@ void dir_init(directory *d, unsigned nprocs, unsigned line_shift)
     uint64_t lines = (1ull << 32) >> line_shift;
     d->nchunks = (size_t)((lines + (1u << DIR_CHUNK_BITS) - 1) >> DIR_CHUNK_BITS);
     d->chunk = xcalloc(d->nchunks, sizeof *d->chunk);
-    huge_arena_init(&d->arena);
+    huge_arena_init_eager(&d->arena);
     /* Exclusive owners take codes 3 .. 3 + nprocs - 1; dirty ones the next
      * nprocs when they fit in a byte. */
     d->dirty_base = DIR_CODE_EXCL + 2 * nprocs <= 256 ? DIR_CODE_EXCL + nprocs : 0;

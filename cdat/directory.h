@@ -7,7 +7,7 @@
  *
  * Two levels, so memory follows the views that need more than a byte:
  *  - a line map, one byte per line in 4 KiB chunks allocated on demand (from
- *    an arena on huge pages past its first 4 MiB, common/huge_arena.h: a
+ *    an arena on huge pages from its first chunk, common/huge_arena.h: a
  *    miss on a footprint touched at random reads one byte of a map of
  *    megabytes, and with 4 KiB pages that was a TLB miss too): never
  *    requested, idle, exclusive or dirty at one owner (the owner in the byte),

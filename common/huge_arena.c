@@ -42,6 +42,12 @@ enum { UNIT = 1u << HUGE_ARENA_MIN_SHIFT, TOP = HUGE_ARENA_ORDERS - 1 };
 void huge_arena_init(huge_arena *a)
 {
     memset(a, 0, sizeof *a);
+    a->ordinary = HUGE_ARENA_SMALL;
+}
+
+void huge_arena_init_eager(huge_arena *a)
+{
+    memset(a, 0, sizeof *a);
 }
 
 void huge_arena_free(huge_arena *a)
@@ -51,7 +57,9 @@ void huge_arena_free(huge_arena *a)
         munmap(a->chunks[i], 2 * (size_t)HUGE_ARENA_CHUNK);
     }
     free(a->chunks);
-    huge_arena_init(a);
+    uint64_t ordinary = a->ordinary;
+    memset(a, 0, sizeof *a);
+    a->ordinary = ordinary;
 }
 
 /* A new zeroed chunk, 2 MiB aligned. */
@@ -79,10 +87,11 @@ static unsigned char *new_chunk(huge_arena *a)
     a->bytes += HUGE_ARENA_CHUNK;
     unsigned char *c = (unsigned char *)(((uintptr_t)m + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1));
 #ifdef MADV_HUGEPAGE
-    /* A hint (ordinary pages if refused), and only past the first chunks: a
-     * huge page is zeroed whole when first touched, which a small run (a
-     * test, a fuzzing input) would pay for every chunk it barely uses. */
-    if (a->bytes > HUGE_ARENA_SMALL) madvise(c, HUGE_ARENA_CHUNK, MADV_HUGEPAGE);
+    /* A hint (ordinary pages if refused), and only past the first chunks
+     * unless eager: a huge page is zeroed whole when first touched, which a
+     * small run (a test, a fuzzing input) would pay for every chunk it
+     * barely uses. */
+    if (a->bytes > a->ordinary) madvise(c, HUGE_ARENA_CHUNK, MADV_HUGEPAGE);
 #endif
     return c;
 }

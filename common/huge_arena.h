@@ -8,7 +8,10 @@
  * asks for transparent huge pages on them (madvise MADV_HUGEPAGE, where the
  * kernel has it: a hint; without it the chunks are ordinary pages) once the
  * arena holds more than HUGE_ARENA_SMALL bytes: a huge page is zeroed whole
- * when first touched, which small runs would pay for nothing.
+ * when first touched, which small runs would pay for nothing. An arena whose
+ * state fills its chunks in order and is reached at random from the start
+ * (cdat's line map) asks for them from its first chunk instead
+ * (huge_arena_init_eager): it pays for one huge page at most.
  *
  * Two kinds of allocation, both 64-byte aligned and zeroed:
  *  - huge_arena_bump: lives until huge_arena_free (state that only grows);
@@ -43,9 +46,12 @@ typedef struct huge_arena {
     unsigned char *sb, *sb_end;         /* the buddy blocks' chunk: its unused part */
     huge_arena_free_block *free[HUGE_ARENA_ORDERS];     /* free blocks of each order */
     uint64_t bytes;                     /* bytes taken from the kernel */
+    uint64_t ordinary;                  /* bytes on ordinary pages before huge ones are asked for */
 } huge_arena;
 
 void huge_arena_init(huge_arena *a);
+/* The same, with huge pages asked for from the first chunk on. */
+void huge_arena_init_eager(huge_arena *a);
 /* Gives every chunk back; the arena is empty (and usable) afterwards. */
 void huge_arena_free(huge_arena *a);
 

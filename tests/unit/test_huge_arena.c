@@ -6,7 +6,9 @@
  * still in use, change some block's pattern. Blocks must be aligned to their
  * size within a 2 MiB chunk (what the buddy arithmetic relies on), and once
  * everything is released the buddies must have merged: a second round of
- * the same sequence takes no chunk more from the kernel. */
+ * the same sequence takes no chunk more from the kernel. Bump allocations
+ * behave the same in an arena that asks for huge pages from its first chunk
+ * (huge_arena_init_eager), which stays so after huge_arena_free. */
 #include "suites.h"
 #include "../../common/huge_arena.h"
 
@@ -25,7 +27,9 @@ static uint64_t next(uint64_t *s)
 START_TEST(bump_is_zeroed_and_aligned)
 {
     huge_arena a;
-    huge_arena_init(&a);
+    bool eager = _i == 1;
+    if (eager) huge_arena_init_eager(&a);
+    else huge_arena_init(&a);
     unsigned char *prev = NULL;
     for (int i = 0; i < 400; i++) {
         size_t n = 1 + (size_t)i * 97 % 50000;
@@ -41,6 +45,10 @@ START_TEST(bump_is_zeroed_and_aligned)
     ck_assert_uint_le(huge_arena_bytes(&a), 16u << 20);
     huge_arena_free(&a);
     ck_assert_uint_eq(huge_arena_bytes(&a), 0);
+    ck_assert_uint_eq(a.ordinary, eager ? 0 : HUGE_ARENA_SMALL);     /* the kind outlives a free */
+    unsigned char *p = huge_arena_bump(&a, 100);
+    for (int k = 0; k < 100; k++) REQUIRE(p[k] == 0, "after a free: byte %d not zero", k);
+    huge_arena_free(&a);
 }
 END_TEST
 
@@ -117,7 +125,7 @@ Suite *huge_arena_suite(void)
 {
     Suite *s = suite_create("huge_arena");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, bump_is_zeroed_and_aligned);
+    tcase_add_loop_test(tc, bump_is_zeroed_and_aligned, 0, 2);     /* 1: eager */
     tcase_add_test(tc, blocks_do_not_overlap_and_merge);
     tcase_add_test(tc, order_of_sizes);
     suite_add_tcase(s, tc);
