@@ -24,7 +24,10 @@ typedef struct rt_ent {
     uint64_t v;
 } rt_ent;
 
-enum { RT_BUF_ENTS = 1 << 16, RT_STACK = 256 };
+/* RT_FOLD_CACHE: pages a thread's flush remembers folded (rt_fold): a
+ * kernel walking a few arrays at once, or down a column of a matrix, finds
+ * its pages there and not in the process's table. */
+enum { RT_BUF_ENTS = 1 << 16, RT_STACK = 256, RT_FOLD_CACHE = 256 };
 
 /* Where a slot's records go: records arrive per thread, folded, in trace
  * order. */
@@ -38,6 +41,8 @@ rt_sink *rt_sink_open(int type, const char *path, int *err);
 
 enum { RT_TYPE_NORMAL, RT_TYPE_COMPRESSED, RT_TYPE_SUPPRESSED };
 
+typedef struct rt_fold_entry { uint64_t page64; uint32_t page32; } rt_fold_entry;
+
 /* One trace file (thread slot). Slot 0 is the main thread; a worker takes
  * the lowest slot not used yet in the current region (rt_thread.c). */
 typedef struct rt_slot {
@@ -50,9 +55,9 @@ typedef struct rt_slot {
     rt_sink *sink;
     uint64_t records, dropped;          /* simple records written / dropped (detail off) */
     uint64_t unmodelled[SMAIT_UM_COUNT];    /* rt_unmodelled: written before end_trace */
-    /* page cache of the folding, only touched by the flushing thread */
-    uint64_t fold_page64;
-    uint32_t fold_page32;
+    /* the folding's page cache, only touched by the flushing thread:
+     * direct-mapped by the page's low bits (page32 0: empty) */
+    rt_fold_entry fold_cache[RT_FOLD_CACHE];
     /* thread management (under the slots lock) */
     unsigned done_region;               /* last region with a spawn in this trace */
     unsigned used_region;               /* region of the current worker */
@@ -147,10 +152,20 @@ void rt_exec_fixed(char **argv, char **envp);
 void rt_fold_init(void);
 void rt_fold_lock(void);
 void rt_fold_unlock(void);
-uint32_t rt_fold(rt_slot *t, uint64_t addr);   /* with the fold lock held */
+enum { RT_PAGE_SHIFT = 12 };
+uint32_t rt_fold_slow(rt_slot *t, uint64_t addr);
+/* addr folded to 32 bits (with the fold lock held): from the thread's page
+ * cache when it has the page, else through the table (rt_fold_slow). */
+static inline uint32_t rt_fold(rt_slot *t, uint64_t addr)
+{
+    uint64_t page64 = addr >> RT_PAGE_SHIFT;
+    const rt_fold_entry *c = &t->fold_cache[page64 & (RT_FOLD_CACHE - 1)];
+    if (c->page32 && c->page64 == page64)
+        return c->page32 << RT_PAGE_SHIFT | (uint32_t)(addr & ((1u << RT_PAGE_SHIFT) - 1));
+    return rt_fold_slow(t, addr);
+}
 /* The folded page of a page already written (with the fold lock held). */
 bool rt_fold_peek(uint64_t page64, uint32_t *page32);
-enum { RT_PAGE_SHIFT = 12 };
 /* The original range [lo, hi) folded (with the fold lock held): piece(ctx,
  * start, end) for each run of its touched pages that is contiguous once
  * folded, in the range's order; a nonzero return stops it (-1). */

@@ -14,11 +14,15 @@
 
 enum { PAGE_SHIFT = RT_PAGE_SHIFT, FOLD_PAGES = 1u << 20, CODE_PAGES = RT_CODE_LIMIT >> PAGE_SHIFT };
 
-typedef struct { uint64_t page64; uint32_t page32; bool used; } fold_slot;
+/* page32 0 (a code page, never assigned): the slot is free. next: the slot
+ * taken after this one (the slots in use form a list in the order they
+ * were taken, so the map reads only those). */
+typedef struct { uint64_t page64; uint32_t page32, next; } fold_slot;
 
 static atomic_flag fold_lock_flag = ATOMIC_FLAG_INIT;
 static fold_slot *table;                /* open addressing, 2^21 slots (rt_fold_init) */
 static size_t table_cap, table_n;
+static uint32_t first_slot, last_slot;  /* the list of slots in use (table_n of them) */
 static uint8_t taken[FOLD_PAGES / 8];   /* folded pages in use */
 static uint32_t overflow_next = CODE_PAGES;
 
@@ -57,31 +61,35 @@ static uint32_t assign(uint64_t page64)
     return p;
 }
 
-uint32_t rt_fold(rt_slot *t, uint64_t addr)
+/* rt_fold (rt.h) when the thread's page cache has not the page. */
+uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
 {
     uint64_t page64 = addr >> PAGE_SHIFT;
     uint32_t off = (uint32_t)(addr & ((1u << PAGE_SHIFT) - 1));
-    if (t->fold_page32 && t->fold_page64 == page64)
-        return t->fold_page32 << PAGE_SHIFT | off;
+    rt_fold_entry *c = &t->fold_cache[page64 & (RT_FOLD_CACHE - 1)];
     size_t j = hash(page64) & (table_cap - 1);
-    while (table[j].used && table[j].page64 != page64)
+    while (table[j].page32 && table[j].page64 != page64)
         j = (j + 1) & (table_cap - 1);
-    if (!table[j].used) {
-        table[j] = (fold_slot){ page64, assign(page64), true };
-        table_n++;
+    if (!table[j].page32) {
+        table[j] = (fold_slot){ page64, assign(page64), 0 };
+        if (table_n++)
+            table[last_slot].next = (uint32_t)j;
+        else
+            first_slot = (uint32_t)j;
+        last_slot = (uint32_t)j;
     }
-    t->fold_page64 = page64;
-    t->fold_page32 = table[j].page32;
+    c->page64 = page64;
+    c->page32 = table[j].page32;
     return table[j].page32 << PAGE_SHIFT | off;
 }
 
 bool rt_fold_peek(uint64_t page64, uint32_t *page32)
 {
     size_t j = hash(page64) & (table_cap - 1);
-    while (table[j].used && table[j].page64 != page64)
+    while (table[j].page32 && table[j].page64 != page64)
         j = (j + 1) & (table_cap - 1);
     *page32 = table[j].page32;
-    return table[j].used;
+    return table[j].page32 != 0;
 }
 
 int rt_fold_range(uint64_t lo, uint64_t hi, int (*piece)(void *ctx, uint64_t start, uint64_t end), void *ctx)
@@ -112,10 +120,15 @@ static int by_page32(const void *a, const void *b)
     return (x->page32 > y->page32) - (x->page32 < y->page32);
 }
 
-/* The name of the mapping holding addr, from /proc/self/maps ("" if none). */
-static void mapping_name(uint64_t addr, char *name, size_t cap)
+/* The process's mappings, read once from /proc/self/maps (ascending and
+ * disjoint, as the kernel lists them): naming each run of data pages by
+ * reading the file again took seconds for tens of thousands of runs. */
+typedef struct { uint64_t lo, hi; char *name; } mapping;
+typedef struct { mapping *v; size_t n, cap; } mappings;
+
+static void mappings_read(mappings *m)
 {
-    name[0] = 0;
+    *m = (mappings){ 0 };
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
         return;
@@ -125,15 +138,45 @@ static void mapping_name(uint64_t addr, char *name, size_t cap)
         int pos = 0;
         if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &pos) < 2 || pos == 0)
             continue;
-        if (addr < lo || addr >= hi)
-            continue;
         char *nl = strchr(line + pos, '\n');
         if (nl)
             *nl = 0;
-        snprintf(name, cap, "%s", line[pos] ? line + pos : "[anonymous]");
-        break;
+        if (m->n == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 64;
+            mapping *v = realloc(m->v, cap * sizeof *v);
+            if (!v)
+                break;
+            m->v = v, m->cap = cap;
+        }
+        char *name = strdup(line[pos] ? line + pos : "[anonymous]");
+        if (!name)
+            break;
+        m->v[m->n++] = (mapping){ lo, hi, name };
     }
     fclose(f);
+}
+
+static void mappings_free(mappings *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->v[i].name);
+    free(m->v);
+}
+
+/* The name of the mapping holding addr ("" if none). */
+static void mapping_name(const mappings *m, uint64_t addr, char *name, size_t cap)
+{
+    name[0] = 0;
+    size_t lo = 0, hi = m->n;                   /* the first mapping ending above addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].hi <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->n && m->v[lo].lo <= addr)
+        snprintf(name, cap, "%s", m->v[lo].name);
 }
 
 int rt_fold_write_map(const char *path)
@@ -150,24 +193,32 @@ int rt_fold_write_map(const char *path)
                "# heap START END COUNT SITE[,SITE...]   (heap blocks by allocation site, touched pages)\n");
     rt_code_map_write(f);
     rt_line_map_write(f);
-    fold_slot *v = malloc((table_n + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; v && i < table_cap; i++)
-        if (table[i].used)
-            v[n++] = table[i];
+    /* the pages folded so far, read under the lock: a thread still running
+     * may be flushing (the list only grows, so its first `total` stay) */
+    rt_fold_lock();
+    size_t n = 0, total = table_n;
+    rt_fold_unlock();
+    fold_slot *v = malloc((total + 1) * sizeof *v);
+    rt_fold_lock();
+    for (uint32_t j = first_slot; v && n < total; j = table[j].next)
+        v[n++] = table[j];
+    rt_fold_unlock();
     if (v) {
         qsort(v, n, sizeof *v, by_page32);
+        mappings maps;
+        mappings_read(&maps);
         for (size_t i = 0; i < n;) {
             size_t k = i + 1;
             while (k < n && v[k].page32 == v[k - 1].page32 + 1 && v[k].page64 == v[k - 1].page64 + 1)
                 k++;
             char name[512];
-            mapping_name(v[i].page64 << PAGE_SHIFT, name, sizeof name);
+            mapping_name(&maps, v[i].page64 << PAGE_SHIFT, name, sizeof name);
             fprintf(f, "data 0x%08x 0x%08llx 0x%016llx %s\n", v[i].page32 << PAGE_SHIFT,
                     ((unsigned long long)v[k - 1].page32 + 1) << PAGE_SHIFT,
                     (unsigned long long)v[i].page64 << PAGE_SHIFT, name[0] ? name : "-");
             i = k;
         }
+        mappings_free(&maps);
         free(v);
     }
     rt_fold_lock();

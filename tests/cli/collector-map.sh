@@ -158,3 +158,36 @@ data_remote object counters false_sharing.c:14
 data_false_sharing object counters false_sharing.c:14
 --- exit 0
 EOF
+
+# sparse.c: 1024 separate runs of one page each in a malloc'd (mapped)
+# block, written in an order where pages 256 apart (one entry of the
+# runtime's page cache, rt.h) follow each other, then read in the reverse
+# order. Every folded address must lead back through the map's data lines
+# to the page and offset the program used, and each run's data line must
+# name its mapping (the block's: anonymous; the local variable's: the stack),
+# the mappings being read once for all the runs.
+check "smait-cc builds sparse.c" smait-cc -O1 "$D/sparse.c" -o sparse <<'EOF2'
+--- exit 0
+EOF2
+check "sparse: each access leads back to its page and offset through the map" bash -c '
+    TRACE_FILE_NAME=sp SMAIT_QUIET=1 ./sparse > sp.syms || exit 1
+    smait dump sp.1.0 | awk -v SYMS=sp.syms -v MAP=sp.1.map -f "$D/normalize.awk" sp.syms sp.1.map - |
+        awk "\$1 == \"load\" || \$1 == \"store\" { sub(/^block\\+/, \"\", \$3); if (\$3 ~ /^[0-9]+\$/) print \$1, \$3 }" > got
+    awk "BEGIN { for (k = 0; k < 1024; k++) print \"store\", 2 * ((k * 257) % 1024) * 4096 + 8 * (k % 8)
+                 for (k = 1023; k >= 0; k--) print \"load\", 2 * ((k * 257) % 1024) * 4096 + 8 * (k % 8) }" > want
+    cmp want got && wc -l < got' <<'EOF2'
+2048
+--- exit 0
+EOF2
+check "sparse: the map names the mapping of every run" bash -c '
+    block=$(awk "\$1 == \"block\" { print \$2 }" sp.syms)
+    local=$(awk "\$1 == \"local\" { print \$2 }" sp.syms)
+    awk -v b="$block" -v l="$local" "
+        function hex(s,   v, i) { v = 0; for (i = 3; i <= length(s); i++) v = v * 16 + index(\"0123456789abcdef\", tolower(substr(s, i, 1))) - 1; return v }
+        \$1 == \"data\" { o = hex(\$4); n = hex(\$3) - hex(\$2)
+            if (o >= hex(b) - 4096 && o < hex(b) + 2 * 1024 * 4096) print \"block\", n, \$5
+            else if (hex(l) >= o && hex(l) < o + n) print \"local\", n, \$5 }" sp.1.map | sort | uniq -c' <<'EOF2'
+   1024 block 4096 [anonymous]
+      1 local 4096 [stack]
+--- exit 0
+EOF2
