@@ -154,8 +154,10 @@ void rt_fold_lock(void);
 void rt_fold_unlock(void);
 enum { RT_PAGE_SHIFT = 12 };
 uint32_t rt_fold_slow(rt_slot *t, uint64_t addr);
-/* addr folded to 32 bits (with the fold lock held): from the thread's page
- * cache when it has the page, else through the table (rt_fold_slow). */
+/* addr folded to 32 bits: from the thread's page cache when it has the
+ * page (no lock: the cache is the flushing thread's, and a page's folded
+ * place never changes), else through the table (rt_fold_slow, which takes
+ * the fold lock). */
 static inline uint32_t rt_fold(rt_slot *t, uint64_t addr)
 {
     uint64_t page64 = addr >> RT_PAGE_SHIFT;

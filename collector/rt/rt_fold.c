@@ -61,12 +61,14 @@ static uint32_t assign(uint64_t page64)
     return p;
 }
 
-/* rt_fold (rt.h) when the thread's page cache has not the page. */
+/* rt_fold (rt.h) when the thread's page cache has not the page: the
+ * table, under its lock. */
 uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
 {
     uint64_t page64 = addr >> PAGE_SHIFT;
     uint32_t off = (uint32_t)(addr & ((1u << PAGE_SHIFT) - 1));
     rt_fold_entry *c = &t->fold_cache[page64 & (RT_FOLD_CACHE - 1)];
+    rt_fold_lock();
     size_t j = hash(page64) & (table_cap - 1);
     while (table[j].page32 && table[j].page64 != page64)
         j = (j + 1) & (table_cap - 1);
@@ -78,9 +80,11 @@ uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
             first_slot = (uint32_t)j;
         last_slot = (uint32_t)j;
     }
+    uint32_t page32 = table[j].page32;
+    rt_fold_unlock();
     c->page64 = page64;
-    c->page32 = table[j].page32;
-    return table[j].page32 << PAGE_SHIFT | off;
+    c->page32 = page32;
+    return page32 << PAGE_SHIFT | off;
 }
 
 bool rt_fold_peek(uint64_t page64, uint32_t *page32)

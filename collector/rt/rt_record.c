@@ -165,17 +165,16 @@ void rt_flush(rt_slot *t)
     t->records += n;
     if (!t->sink || !t->sink->wants_records)
         return;
-    /* Fold and write in chunks (the lock is the fold table's, not the hot path's). */
+    /* Fold and write in chunks (rt_fold takes the table's lock only for a
+     * page its thread's cache has not). */
     smait_raw out[4096];
     for (size_t i = 0; i < n;) {
         size_t k = 0;
-        rt_fold_lock();
         for (; i < n && k < sizeof out / sizeof out[0]; i++, k++) {
             const rt_ent *e = &t->buf[i];
             out[k].f1 = e->f1;
             out[k].f2 = e->fold ? rt_fold(t, e->v) : (uint32_t)e->v;
         }
-        rt_fold_unlock();
         int err = t->sink->write(t->sink, out, k);
         if (err)
             rt_fatal("%s: cannot write trace: %s", t->path ? t->path : "trace", strerror(err));
