@@ -22,13 +22,17 @@ typedef struct { rt_sink s; int fd; } file_sink;
  * depends on timing).
  *
  * With a helper (zs_helper_wanted: a core to spare for it), the program
- * thread only copies its records into one of two buffers and hands a full
- * one to the trace's own compressing thread, which compresses and writes it
- * while the program fills the other; the program waits only when both are
- * full. The helper's stack is part of the workspace, and its locks are the C
- * library's own (__real_*: the wrapped ones would be recorded). A child of
- * fork, which has no helper, never writes (rt_main.c). */
-enum { ZS_HELP_RECS = 1 << 15, ZS_HELP_STACK = 1 << 18 };
+ * thread only copies its records into a ring of ZS_RING buffers and hands
+ * each full one to the trace's own compressing thread, which compresses and
+ * writes them in order while the program fills the next; the program waits
+ * only when every other buffer is still queued. With two buffers the helper
+ * went to sleep after each one and waited to be woken for the next (two
+ * wake-ups a buffer, about a quarter of its time on a virtual machine); with
+ * a ring it finds the next one queued. The helper's stack is part of the
+ * workspace, and its locks are the C library's own (__real_*: the wrapped
+ * ones would be recorded). A child of fork, which has no helper, never
+ * writes (rt_main.c). */
+enum { ZS_HELP_RECS = 1 << 15, ZS_RING = 4, ZS_HELP_STACK = 1 << 18 };
 typedef struct {
     rt_sink s;
     int fd;
@@ -36,13 +40,15 @@ typedef struct {
     void *ws;
     unsigned char out[1 << 16];
     bool helper;
-    int fill;                           /* the program fills buf[fill] */
-    size_t n[2];
-    smait_raw *buf[2];
+    smait_raw *buf[ZS_RING];
+    size_t n[ZS_RING];                  /* records in each buffer */
+    unsigned fill;                      /* the program fills buf[fill % ZS_RING] */
     pthread_t tid;
     pthread_mutex_t mu;                 /* guards the rest */
-    pthread_cond_t cv;
-    bool busy;                          /* the helper has buf[!fill] */
+    pthread_cond_t cv[2];               /* the program [0] and the helper [1] sleep on their own */
+    unsigned queued;                    /* full buffers before buf[fill], oldest first, the
+                                         * first of them maybe being compressed */
+    bool waiting[2];                    /* the program [0] or the helper [1] sleeps */
     bool closing;
     int err;                            /* the helper's first error */
 } zs_sink;
@@ -106,34 +112,50 @@ static int zs_run(zs_sink *z, const void *p, size_t n, ZSTD_EndDirective mode)
     }
 }
 
+/* Under mu: side `who` (0 the program, 1 the helper) sleeps until the
+ * other wakes it. */
+static void zs_sleep(zs_sink *z, int who)
+{
+    z->waiting[who] = true;
+    __real_pthread_cond_wait(&z->cv[who], &z->mu);
+    z->waiting[who] = false;
+}
+
+/* Under mu: wake side `who` if it sleeps. */
+static void zs_wake(zs_sink *z, int who)
+{
+    if (z->waiting[who])
+        __real_pthread_cond_signal(&z->cv[who]);
+}
+
 static void *zs_helper(void *p)
 {
     zs_sink *z = p;
     __real_pthread_mutex_lock(&z->mu);
     for (;;) {
-        while (!z->busy && !z->closing)
-            __real_pthread_cond_wait(&z->cv, &z->mu);
-        if (!z->busy)
+        while (!z->queued && !z->closing)
+            zs_sleep(z, 1);
+        if (!z->queued)
             break;
-        int i = !z->fill;
+        unsigned i = (z->fill - z->queued) % ZS_RING;
         __real_pthread_mutex_unlock(&z->mu);
         int err = z->err ? 0 : zs_run(z, z->buf[i], z->n[i] * sizeof *z->buf[i], ZSTD_e_continue);
         __real_pthread_mutex_lock(&z->mu);
         if (err && !z->err)
             z->err = err;
-        z->busy = false;
-        __real_pthread_cond_signal(&z->cv);
+        z->queued--;
+        zs_wake(z, 0);
     }
     __real_pthread_mutex_unlock(&z->mu);
     return NULL;
 }
 
-/* Wait until the helper is idle; its error, if any. */
-static int zs_wait(zs_sink *z)
+/* Wait until at most `most` buffers are queued; the helper's error, if any. */
+static int zs_wait(zs_sink *z, unsigned most)
 {
     __real_pthread_mutex_lock(&z->mu);
-    while (z->busy)
-        __real_pthread_cond_wait(&z->cv, &z->mu);
+    while (z->queued > most)
+        zs_sleep(z, 0);
     int err = z->err;
     __real_pthread_mutex_unlock(&z->mu);
     return err;
@@ -145,19 +167,19 @@ static int zs_write(rt_sink *s, const smait_raw *r, size_t n)
     if (!z->helper)
         return zs_run(z, r, n * sizeof *r, ZSTD_e_continue);
     while (n > 0) {
-        int f = z->fill;
+        unsigned f = z->fill % ZS_RING;
         size_t k = ZS_HELP_RECS - z->n[f] < n ? ZS_HELP_RECS - z->n[f] : n;
         memcpy(z->buf[f] + z->n[f], r, k * sizeof *r);
         z->n[f] += k, r += k, n -= k;
         if (z->n[f] == ZS_HELP_RECS) {
-            int err = zs_wait(z);
+            int err = zs_wait(z, ZS_RING - 2);      /* the next buffer is free */
             if (err)
                 return err;
             __real_pthread_mutex_lock(&z->mu);
-            z->fill = !f;
-            z->n[!f] = 0;
-            z->busy = true;
-            __real_pthread_cond_signal(&z->cv);
+            z->queued++;
+            z->fill++;
+            z->n[z->fill % ZS_RING] = 0;
+            zs_wake(z, 1);
             __real_pthread_mutex_unlock(&z->mu);
         }
     }
@@ -168,17 +190,18 @@ static int zs_close(rt_sink *s)
 {
     zs_sink *z = (zs_sink *)s;
     int err = 0;
+    unsigned f = z->fill % ZS_RING;
     if (z->helper) {
-        err = zs_wait(z);
+        err = zs_wait(z, 0);
         __real_pthread_mutex_lock(&z->mu);
         z->closing = true;
-        __real_pthread_cond_signal(&z->cv);
+        zs_wake(z, 1);
         __real_pthread_mutex_unlock(&z->mu);
         __real_pthread_join(z->tid, NULL);
     }
     /* The records not yet handed over, then the end of the frame. */
-    if (!err && z->helper && z->n[z->fill] > 0)
-        err = zs_run(z, z->buf[z->fill], z->n[z->fill] * sizeof *z->buf[0], ZSTD_e_continue);
+    if (!err && z->helper && z->n[f] > 0)
+        err = zs_run(z, z->buf[f], z->n[f] * sizeof *z->buf[0], ZSTD_e_continue);
     if (!err)
         err = zs_run(z, NULL, 0, ZSTD_e_end);
     if (close(z->fd) && !err)
@@ -223,8 +246,8 @@ static zs_sink *zs_open(int fd, bool helper)
     cp = ZSTD_adjustCParams(cp, ZSTD_CONTENTSIZE_UNKNOWN, 0);
     size_t size = ZSTD_estimateCStreamSize_usingCParams(cp);
     size = (size + 63) & ~(size_t)63;
-    /* with a helper: the two buffers and its stack after the context */
-    size_t bufs = helper ? 2 * ZS_HELP_RECS * sizeof(smait_raw) : 0;
+    /* with a helper: the ring's buffers and its stack after the context */
+    size_t bufs = helper ? ZS_RING * ZS_HELP_RECS * sizeof(smait_raw) : 0;
     zs_sink *z = calloc(1, sizeof *z);
     void *ws = NULL;
     if (posix_memalign(&ws, 4096, size + bufs + (helper ? ZS_HELP_STACK : 0)))
@@ -244,11 +267,12 @@ static zs_sink *zs_open(int fd, bool helper)
     z->s = (rt_sink){ true, zs_write, zs_close };
     if (helper) {
         unsigned char *p = (unsigned char *)ws + size;
-        z->buf[0] = (smait_raw *)p;
-        z->buf[1] = z->buf[0] + ZS_HELP_RECS;
+        for (int i = 0; i < ZS_RING; i++)
+            z->buf[i] = (smait_raw *)p + (size_t)i * ZS_HELP_RECS;
         void *stack = (void *)(((uintptr_t)(p + bufs) + 4095) & ~(uintptr_t)4095);
         pthread_attr_t attr;
-        bool ok = pthread_mutex_init(&z->mu, NULL) == 0 && pthread_cond_init(&z->cv, NULL) == 0 &&
+        bool ok = pthread_mutex_init(&z->mu, NULL) == 0 && pthread_cond_init(&z->cv[0], NULL) == 0 &&
+                  pthread_cond_init(&z->cv[1], NULL) == 0 &&
                   pthread_attr_init(&attr) == 0;
         if (ok) {
             /* every signal blocked: the program's handlers run in its own threads */

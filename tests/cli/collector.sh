@@ -547,6 +547,38 @@ N: end_trace @T
 thread: same records
 --- exit 0
 EOF
+# The compressing thread's ring (docs/collector.md §8.1) over 500 hand-overs:
+# long2 makes 16 M records; the run ends (a lost wake-up hung it) with the
+# records inline compression writes.
+check "compressed in its own thread: 16 M records through the ring, as inline" bash -c '
+    sed "s/r < 100;/r < 2000;/" long.c > long2.c && smait-cc -O1 long2.c -o long2 &&
+    for c in thread inline; do
+        rm -f l2.* && SMAIT_COMPRESSOR=$c TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=l2 SMAIT_QUIET=1 timeout 60 ./long2 &&
+        smait stat l2.1.0 | grep -E "^(data_bytes|simple_records|memory) " > $c.stat || exit 1
+    done
+    cmp thread.stat inline.stat && cat thread.stat' <<'EOF'
+data_bytes 131104104
+simple_records 16388013
+memory 8192000 load 8192000 store 0 atomic 0
+--- exit 0
+EOF
+# A trace that cannot be written (its file is /dev/full): the error names
+# it, exit 2, for each sink and compressor; the compressing thread's error
+# reaches the program at its next hand-over, and nothing waits forever.
+check "a full disk: a clear error, exit 2, whoever writes" bash -c '
+    for how in normal:inline compressed:inline compressed:thread; do
+        rm -f full.* && ln -s /dev/full full.0.partial &&
+        TRACE_FILE_TYPE=${how%%:*} SMAIT_COMPRESSOR=${how#*:} TRACE_FILE_NAME=full SMAIT_QUIET=1 timeout 60 ./long
+        echo "$how: exit $?"
+    done 2>&1' <<'EOF'
+smait: full.0.partial: cannot write trace: No space left on device
+normal:inline: exit 2
+smait: full.0.partial: cannot write trace: No space left on device
+compressed:inline: exit 2
+smait: full.0.partial: cannot write trace: No space left on device
+compressed:thread: exit 2
+--- exit 0
+EOF
 check "bad SMAIT_COMPRESSOR: exit 2, the values allowed, no file" bash -c '
     SMAIT_COMPRESSOR=threads TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=bc ./long; s=$?; ls bc.* 2>/dev/null; exit $s' <<'EOF'
 --- stderr
