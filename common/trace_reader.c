@@ -7,6 +7,7 @@
 #include "trace_reader.h"
 #include "byte_source.h"
 #include "diag.h"
+#include "../formats/smait_delta.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ struct trace_reader {
     bool calls_broken;              /* lenient: pairing given up */
     char stream_error[256];         /* read error after the last byte read, or "" */
     bool text_like;                 /* the first bytes are printable text: the text form? */
+    smait_delta *delta;             /* a delta-coded stream's decoder (formats/SMAIT.md §11.1), or NULL */
     trace_reader_problems problems;
 };
 
@@ -77,6 +79,32 @@ static void read_error(trace_reader *r, const char *why)
                     "corrupt compressed stream: " : "read error: ", why);
 }
 
+/* At the start of the stream (the have bytes at dst): a delta coding's
+ * marker record, in the order asked or, with none asked, in either (which
+ * then decides the order), is taken off and the decoder started. Record
+ * indices and offsets are then those of the trace the stream codes, the
+ * same as in its decoded copy. Returns the bytes left. */
+static size_t take_delta_marker(trace_reader *r, unsigned char *dst, size_t have)
+{
+    if (have < 8) return have;
+    smait_order found = SMAIT_ORDER_AUTO;
+    const smait_order orders[2] = { SMAIT_ORDER_LITTLE, SMAIT_ORDER_BIG };
+    for (int i = 0; i < 2; i++)
+        if ((r->order == SMAIT_ORDER_AUTO || r->order == orders[i]) &&
+            smait_load_raw(dst, orders[i]).f1 == SMAIT_DELTA_F1)
+            found = orders[i];
+    if (found == SMAIT_ORDER_AUTO) return have;
+    uint32_t version = smait_load_raw(dst, found).f2;
+    if (version != SMAIT_DELTA_VERSION)
+        diag_data_error(r->path, 0, "record 0: delta-coded trace of coding version %" PRIu32
+                        " (this reader knows version %d; formats/SMAIT.md §11.1)", version, SMAIT_DELTA_VERSION);
+    r->order = found;
+    r->delta = xmalloc(sizeof *r->delta);
+    smait_delta_init(r->delta);
+    memmove(dst, dst + 8, have - 8);
+    return have - 8;
+}
+
 /* Read more bytes after fill; whole records go to the buffer, a trailing
  * fragment waits in partial. Sets eof at the end of input. */
 static void read_more(trace_reader *r)
@@ -99,13 +127,17 @@ static void read_more(trace_reader *r)
         if (k == 0) r->eof = true;
         have += (size_t)k;
     }
-    if (r->base == 0 && r->fill == r->buf) r->text_like = looks_like_text(dst, have);
+    if (r->base == 0 && r->fill == r->buf) {
+        r->text_like = looks_like_text(dst, have);
+        have = take_delta_marker(r, dst, have);
+    }
     size_t whole = have / 8;
     r->partial_len = have % 8;
     memcpy(r->partial, dst + whole * 8, r->partial_len);
     if (r->order == SMAIT_ORDER_AUTO)
         r->order = smait_detect_order(dst, whole * 8);
     smait_to_host(r->fill, whole, r->order);
+    if (r->delta) smait_delta_decode(r->delta, r->fill, whole);
     r->fill += whole;
 }
 
@@ -407,6 +439,7 @@ void trace_reader_close(trace_reader *r)
     if (!r) return;
     trace_reader_close(r->calls);
     byte_source_close(r->src);
+    free(r->delta);
     free(r->buf);
     free(r->path);
     free(r);
@@ -420,6 +453,7 @@ const char *trace_reader_path(const trace_reader *r) { return r->path; }
 smait_order trace_reader_order(const trace_reader *r) { return r->order; }
 bool trace_reader_compressed(const trace_reader *r) { return byte_source_compressed(r->src); }
 const char *trace_reader_format(const trace_reader *r) { return byte_source_format(r->src); }
+bool trace_reader_delta_coded(const trace_reader *r) { return r->delta != NULL; }
 void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_problems *from)
 {
     into->skipped_records += from->skipped_records;

@@ -1,7 +1,7 @@
 /* trace_reader.h — streaming reader of one SMAIT trace (formats/SMAIT.md), shared by all tools.
  *
- * Reads a plain file, a gzip file (detected by its magic bytes) or standard input
- * ("-"), decides the byte order, converts records to host order and validates them
+ * Reads a plain file, a gzip or zstd file (detected by its magic bytes) or standard
+ * input ("-"), decodes delta-coded records (formats/smait_delta.h), decides the byte order, converts records to host order and validates them
  * in bulk. trace_reader_next hands out one logical record at a time: a pointer to
  * its simple records in host order (6 contiguous ones for a call record), valid
  * until the next call. Bad input stops the run with exit status 2 and a message
@@ -101,6 +101,8 @@ smait_order trace_reader_order(const trace_reader *r);   /* decided order */
 bool trace_reader_compressed(const trace_reader *r);
 /* "gzip" or "zstd", or NULL for a plain trace. */
 const char *trace_reader_format(const trace_reader *r);
+/* The records are delta coded (formats/SMAIT.md §11.1; decoded as they are read). */
+bool trace_reader_delta_coded(const trace_reader *r);
 
 /* Counts for --lenient: simple records skipped as invalid or malformed, trailing
  * bytes of a truncated final record, and call records that could not be paired

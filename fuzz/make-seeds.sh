@@ -66,6 +66,10 @@ for txt in $texts; do
         { printf '\000'; cat "$f"; } | seed trace_reader
         { printf '\014'; cat "$f"; } | seed trace_reader
         { printf '\000'; gzip -c "$f"; } | seed trace_reader
+        # delta coded (formats/SMAIT.md §11.1), as the collector's compressed traces are
+        cp "$f" "$work/dc" && "$BIN/smait" convert --records delta --to gzip "$work/dc" 2>/dev/null &&
+            { printf '\000'; gzip -dc "$work/dc.gz"; } | seed trace_reader
+        rm -f "$work/dc" "$work/dc.gz"
     done
     # ciat: the set in thread mode (strict, lenient) and in slice mode on 2
     # processors; in thread mode and in slice mode on 3, again with --workers 2

@@ -2,7 +2,9 @@
  * zstd, whatever its format now (formats/SMAIT.md §11).
  *
  * The bytes are copied as they are, not parsed, so a trace comes back byte
- * for byte and any input the tools read (event traces too) can be converted.
+ * for byte and any input the tools read (event traces too) can be converted;
+ * with --records the trace's records are read and written again, plain or
+ * delta coded (§11.1).
  * Each output is written through out_file and committed before the next file
  * is started, and its input removed only then: at every moment each file is
  * either its old or its new self, and since a trace set may mix names
@@ -11,6 +13,8 @@
 #include "../common/byte_source.h"
 #include "../common/diag.h"
 #include "../common/out_file.h"
+#include "../common/trace_reader.h"
+#include "../formats/smait_delta.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,46 +79,109 @@ static void zstd_write(out_file *of, ZSTD_CCtx *cc, void *zbuf, size_t zcap, con
     } while (last ? left != 0 : zin.pos < zin.size);
 }
 
-static void convert_one(const char *in, const char *out, convert_to to, int level)
+/* Where a conversion writes: the output, through zstd when asked. */
+typedef struct sink {
+    out_file *of;
+    ZSTD_CCtx *cc;
+    void *zbuf;
+    size_t zcap;
+} sink;
+
+static void sink_open(sink *k, const char *out, convert_to to, int level)
+{
+    *k = (sink){ .of = out_file_open(out, to == CONVERT_GZIP) };
+    if (to != CONVERT_ZSTD) return;
+    k->cc = ZSTD_createCCtx();
+    if (!k->cc) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    /* The checksum lets a reader tell a damaged file from a good one. */
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(k->cc, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(k->cc, ZSTD_c_checksumFlag, 1)))
+        diag_fatal(EXIT_INTERNAL, out, DIAG_NO_OFFSET, "cannot set up zstd compression");
+    k->zcap = ZSTD_CStreamOutSize();
+    k->zbuf = xmalloc(k->zcap);
+}
+
+/* n bytes more; last: the end of the output. */
+static void sink_write(sink *k, const void *p, size_t n, bool last)
+{
+    if (k->cc) zstd_write(k->of, k->cc, k->zbuf, k->zcap, p, n, last);
+    else out_file_write(k->of, p, n);
+}
+
+static void sink_commit(sink *k)
+{
+    free(k->zbuf);
+    ZSTD_freeCCtx(k->cc);
+    out_file_commit(k->of);
+}
+
+/* The bytes as they are. */
+static void copy_bytes(const char *in, sink *k)
 {
     const char *why = NULL;
     byte_source *s = byte_source_open(in, &why);
     if (!s) diag_data_error(in, DIAG_NO_OFFSET, "cannot read: %s", why);
-    out_file *of = out_file_open(out, to == CONVERT_GZIP);
-    ZSTD_CCtx *cc = NULL;
-    size_t zcap = 0;
-    void *zbuf = NULL;
-    if (to == CONVERT_ZSTD) {
-        cc = ZSTD_createCCtx();
-        if (!cc) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
-        /* The checksum lets a reader tell a damaged file from a good one. */
-        if (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level)) ||
-            ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1)))
-            diag_fatal(EXIT_INTERNAL, out, DIAG_NO_OFFSET, "cannot set up zstd compression");
-        zcap = ZSTD_CStreamOutSize();
-        zbuf = xmalloc(zcap);
-    }
     unsigned char *buf = xmalloc(CHUNK);
     uint64_t off = 0;
     for (;;) {
-        long k = byte_source_read(s, buf, CHUNK, &why);
-        if (k < 0)
+        long n = byte_source_read(s, buf, CHUNK, &why);
+        if (n < 0)
             diag_data_error(in, off, "%s%s", byte_source_compressed(s) ? "corrupt compressed stream: "
                             : "read error: ", why);
-        if (to == CONVERT_ZSTD) zstd_write(of, cc, zbuf, zcap, buf, (size_t)k, k == 0);
-        else out_file_write(of, buf, (size_t)k);
-        if (k == 0) break;
-        off += (uint64_t)k;
+        sink_write(k, buf, (size_t)n, n == 0);
+        if (n == 0) break;
+        off += (uint64_t)n;
     }
     free(buf);
-    free(zbuf);
-    ZSTD_freeCCtx(cc);
     byte_source_close(s);
-    out_file_commit(of);
 }
 
-int smait_convert(char **paths, int n, convert_to to, int level, bool keep)
+/* The records, read and validated as every tool reads them, written in
+ * the input's byte order with the coding asked (formats/SMAIT.md §11.1). */
+static void recode(const char *in, sink *k, convert_records records, smait_order order)
 {
+    trace_reader_opts ro = { .order = order };
+    trace_reader *r = trace_reader_open(in, &ro);
+    smait_order file_order = trace_reader_order(r);
+    smait_delta *d = NULL;
+    if (records == RECORDS_DELTA) {
+        d = xmalloc(sizeof *d);
+        smait_delta_init(d);
+        unsigned char marker[8];
+        smait_store_raw(marker, (smait_raw){ SMAIT_DELTA_F1, SMAIT_DELTA_VERSION }, file_order);
+        sink_write(k, marker, sizeof marker, false);
+    }
+    enum { RUN = CHUNK / sizeof(smait_raw) };
+    smait_raw *buf = xmalloc(RUN * sizeof *buf);
+    const smait_raw *p, *end;
+    while ((p = trace_reader_next_run(r, &end)) != NULL) {
+        while (p < end) {
+            size_t n = (size_t)(end - p) < RUN ? (size_t)(end - p) : RUN;
+            if (d) smait_delta_encode(d, buf, p, n);
+            else memcpy(buf, p, n * sizeof *buf);
+            smait_to_host(buf, n, file_order);      /* host to file order: the same swap */
+            sink_write(k, buf, n * sizeof *buf, false);
+            p += n;
+        }
+    }
+    sink_write(k, NULL, 0, true);
+    free(buf);
+    free(d);
+    trace_reader_close(r);
+}
+
+static void convert_one(const char *in, const char *out, const convert_opts *o)
+{
+    sink k;
+    sink_open(&k, out, o->to, o->level);
+    if (o->records == RECORDS_AS_THEY_ARE) copy_bytes(in, &k);
+    else recode(in, &k, o->records, o->order);
+    sink_commit(&k);
+}
+
+int smait_convert(char **paths, int n, const convert_opts *o)
+{
+    convert_to to = o->to;
     char **outs = xmalloc((size_t)n * sizeof *outs);
     for (int i = 0; i < n; i++) {
         if (strcmp(paths[i], "-") == 0)
@@ -123,8 +190,8 @@ int smait_convert(char **paths, int n, convert_to to, int level, bool keep)
     }
     check_distinct(outs, n);
     for (int i = 0; i < n; i++) {
-        convert_one(paths[i], outs[i], to, level);
-        if (!keep && unlink(paths[i]) != 0)
+        convert_one(paths[i], outs[i], o);
+        if (!o->keep && unlink(paths[i]) != 0)
             diag_data_error(paths[i], DIAG_NO_OFFSET, "converted to %s, but cannot remove it: %s",
                             outs[i], strerror(errno));
     }

@@ -115,6 +115,15 @@ static const char *parse_to(void *target, const char *value)
     return NULL;
 }
 
+static const char *parse_records(void *target, const char *value)
+{
+    convert_records *r = target;
+    if (strcmp(value, "plain") == 0) *r = RECORDS_PLAIN;
+    else if (strcmp(value, "delta") == 0) *r = RECORDS_DELTA;
+    else return "must be plain or delta";
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     diag_set_tool("smait");
@@ -128,6 +137,7 @@ int main(int argc, char **argv)
     int to = -1;            /* a convert_to once --to is given */
     bool keep = false;
     uint64_t level = 0;
+    convert_records records = RECORDS_AS_THEY_ARE;
     const option_spec specs[] = {
         { "byte-order", 0, "byte_order", OPT_CALL, "ORDER", &order, options_byte_order, 0, 0,
           "byte order of the traces: little, big or auto (default auto); for asm: of the output" },
@@ -143,6 +153,9 @@ int main(int argc, char **argv)
         { "keep", 0, NULL, OPT_FLAG, NULL, &keep, NULL, 0, 0,
           "convert: keep the input files (by default each is removed once its output is"
           " complete; a set with a file under two names is refused)" },
+        { "records", 0, NULL, OPT_CALL, "CODING", &records, parse_records, 0, 0,
+          "convert: also re-code the records, plain or delta (formats/SMAIT.md §11.1; the input"
+          " must then be a valid trace); by default the bytes are copied as they are" },
         { 0 }
     };
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
@@ -150,8 +163,8 @@ int main(int argc, char **argv)
     if (n < 1) diag_usage_error("missing command (dump, asm, stat, convert, schedule or diff)");
     const char *cmd = ops[0];
     bool convert = strcmp(cmd, "convert") == 0;
-    if (!convert && (to >= 0 || level || keep))
-        diag_usage_error("--to, --level and --keep are options of convert");
+    if (!convert && (to >= 0 || level || keep || records != RECORDS_AS_THEY_ARE))
+        diag_usage_error("--to, --level, --keep and --records are options of convert");
     if (convert && to < 0) diag_usage_error("convert needs --to plain, --to gzip or --to zstd");
     if (level && to != CONVERT_ZSTD) diag_usage_error("--level is for --to zstd");
     trace_reader_opts ro = { .order = order, .lenient = lenient };
@@ -173,7 +186,8 @@ int main(int argc, char **argv)
         status = smait_stat(files, nfiles, &ro);
     } else if (convert) {
         if (nfiles < 1) diag_usage_error("convert needs a file (or --set PREFIX.P)");
-        status = smait_convert(files, nfiles, (convert_to)to, level ? (int)level : 3, keep);
+        convert_opts co = { (convert_to)to, level ? (int)level : 3, keep, records, order };
+        status = smait_convert(files, nfiles, &co);
     } else if (strcmp(cmd, "asm") == 0) {
         if (set_prefix || nfiles != 2) diag_usage_error("asm needs TEXT and OUT");
         status = smait_asm(files[0], files[1], order);

@@ -13,7 +13,16 @@ int smait_asm(const char *text_path, const char *out, smait_order order);
 /* Re-encode files as plain, gzip or zstd (zstd at the given level), each
  * output committed in turn, its input removed unless keep. */
 typedef enum convert_to { CONVERT_PLAIN, CONVERT_GZIP, CONVERT_ZSTD } convert_to;
-int smait_convert(char **paths, int n, convert_to to, int level, bool keep);
+/* --records: copy the bytes, or re-code the records plain or delta (formats/SMAIT.md §11.1). */
+typedef enum convert_records { RECORDS_AS_THEY_ARE, RECORDS_PLAIN, RECORDS_DELTA } convert_records;
+typedef struct convert_opts {
+    convert_to to;
+    int level;
+    bool keep;
+    convert_records records;
+    smait_order order;          /* of the input, when its records are read */
+} convert_opts;
+int smait_convert(char **paths, int n, const convert_opts *o);
 
 /* Count records per kind and call type; validate. */
 int smait_stat(char **paths, int n, const trace_reader_opts *opts);

@@ -49,6 +49,7 @@ static void print_counts(const char *path, trace_reader *r, const counts *c)
         printf("data_bytes %" PRIu64 "\n", data_bytes);
         if (file_bytes) printf("ratio %.2f\n", (double)data_bytes / (double)file_bytes);
     }
+    if (trace_reader_delta_coded(r)) printf("coding delta\n");     /* formats/SMAIT.md §11.1 */
     printf("simple_records %" PRIu64 "\n", c->simple);
     printf("records %" PRIu64 "\n", c->records);
     printf("memory %" PRIu64 " load %" PRIu64 " store %" PRIu64 " atomic %" PRIu64 "\n",

@@ -498,7 +498,9 @@ EOF
 # Many flushes of the thread's buffer (2^16 records) and many zstd blocks
 # (128 KiB), compressed by the program's thread (inline) and by a thread of
 # the trace's own (thread: the buffers handed over, the last one at exit):
-# the compressed trace, decompressed, is byte for byte the normal trace of a
+# the compressed trace, decompressed, begins with the delta coding's marker
+# (formats/SMAIT.md §11.1), and decoded (smait convert --records plain) it
+# is byte for byte the normal trace of a
 # second run of the same program, but for the clock: the time fields (f2 of
 # parts 0 and 1) of start_trace, the first call record, and of end_trace, the
 # last.
@@ -529,7 +531,8 @@ check "compressed: 800000 records, decompressed the normal trace of the same pro
     test $(stat -c %s ln.1.0) -gt 6400000 &&
     for c in inline thread; do
         rm -f lz.* && SMAIT_COMPRESSOR=$c TRACE_FILE_TYPE=compressed TRACE_FILE_NAME=lz SMAIT_QUIET=1 ./long &&
-        ls lz.1.* && zstd -q -dc lz.1.0 > lz.plain &&
+        ls lz.1.* && zstd -q -dc lz.1.0 | head -c 8 | od -An -tx1 &&
+        mv lz.1.0 lz.1.0.zst && smait convert --to plain --records plain lz.1.0.zst && mv lz.1.0 lz.plain &&
         smait dump lz.plain | sed -n "3p;\$p" | sed -E "s/^[0-9]+:/N:/; s/@.*/@T/" &&
         echo "$c: $(same_but_times lz.plain ln.1.0)" || exit 1
     done' <<'EOF'
@@ -537,11 +540,13 @@ ln.1.0
 ln.1.map
 lz.1.0
 lz.1.map
+ 00 7a e1 7d 01 00 00 00
 N: start_trace sync=1 @T
 N: end_trace @T
 inline: same records
 lz.1.0
 lz.1.map
+ 00 7a e1 7d 01 00 00 00
 N: start_trace sync=1 @T
 N: end_trace @T
 thread: same records
@@ -557,7 +562,7 @@ check "compressed in its own thread: 16 M records through the ring, as inline" b
         smait stat l2.1.0 | grep -E "^(data_bytes|simple_records|memory) " > $c.stat || exit 1
     done
     cmp thread.stat inline.stat && cat thread.stat' <<'EOF'
-data_bytes 131104104
+data_bytes 131104112
 simple_records 16388013
 memory 8192000 load 8192000 store 0 atomic 0
 --- exit 0

@@ -65,6 +65,62 @@ smait: s.3.1: ambiguous: s.3.1 and s.3.1.zst exist; keep one of them, or name th
 EOF
 rm s.3.1.zst
 
+# ---- --records: the delta coding (formats/SMAIT.md §11.1) -----------------------------------
+cp keep0 d.3.0; cp keep1 d.3.1
+smait asm --byte-order big set.txt big        # the same set, big-endian
+check "--records delta: coded, found by stat; the records read as the original's" \
+    bash -c 'smait convert --records delta --to zstd --keep d.3.0 && smait stat d.3.0.zst | grep -E "^(byte_order|coding|simple_records) " &&
+             diff <(smait dump keep0 | sed 1d) <(smait dump d.3.0.zst | sed 1d) && smait stat keep0 | grep -c "^coding"' <<'EOF'
+byte_order little
+coding delta
+simple_records 406
+0
+--- exit 1
+EOF
+# The marker (7de17a00, version 1); start_trace's six parts as they are; the
+# first load against nothing remembered (its address); after 63 memory
+# records without a branch each is coded against the one before: the last
+# store (0x20000008) is the load before it (0x20000000) plus 8.
+check "the coded bytes: the marker, calls as they are, addresses as differences (zstd -d, no decoding)" \
+    bash -c 'zstd -q -dc d.3.0.zst | od -An -tx4 -v | sed -n "1,4p;\$p"' <<'EOF'
+ 7de17a00 00000001 00001170 000003e8
+ 00001171 000003e8 00001172 00000000
+ 00001173 00000000 00001174 00000000
+ 00001175 00000000 00000040 20000000
+ 00000081 00000008
+--- exit 0
+EOF
+check "--records plain from the coded file: byte for byte the original" \
+    bash -c 'rm d.3.0 && smait convert --records plain --to plain d.3.0.zst && cmp d.3.0 keep0 && ls d.3.0*' <<'EOF'
+d.3.0
+--- exit 0
+EOF
+check "a delta-coded plain file (the bytes of a .gz) reads as the original" \
+    bash -c 'smait convert --records delta --to gzip d.3.1 && smait convert --to plain d.3.1.gz && smait stat d.3.1 | grep -E "^(coding|simple_records) " &&
+             diff <(smait dump keep1 | sed 1d) <(smait dump d.3.1 | sed 1d) && ! cmp -s d.3.1 keep1' <<'EOF'
+coding delta
+simple_records 7
+--- exit 0
+EOF
+check "a big-endian trace stays big-endian, coded and back" \
+    bash -c 'smait convert --records delta --to zstd big.3.0 && smait stat big.3.0.zst | sed -n 2p &&
+             smait convert --records plain --to plain big.3.0.zst && smait stat big.3.0 | grep -E "^(byte_order|coding) " &&
+             smait dump big.3.0 | sed 1,2d | diff - <(smait dump keep0 | sed 1,2d)' <<'EOF'
+byte_order big
+byte_order big
+--- exit 0
+EOF
+{ cat keep1; printf 'bad'; } >bad.3.1
+check "--records on a bad trace: the reader's message, exit 2, no output" \
+    bash -c 'smait convert --records delta --to zstd bad.3.1; echo "status $?"; ls bad.3.1*; ls -a | grep -c tmp' <<'EOF'
+status 2
+bad.3.1
+0
+--- stderr
+smait: bad.3.1: 56: record 7: truncated final record (file size is not a multiple of 8; 3 bytes left over)
+--- exit 1
+EOF
+
 # ---- smait stat: sizes and ratio of compressed input ------------------------------------------
 zstd -q -c keep0 >r.zst
 gzip -n -c keep0 >r.gz
@@ -129,8 +185,10 @@ usage "convert without --to" "convert needs --to plain, --to gzip or --to zstd" 
 usage "an unknown format" "option --to: must be plain, gzip or zstd" convert --to xz keep0
 usage "--level out of range" "option --level: 20 is out of range (1..19)" convert --to zstd --level 20 keep0
 usage "--level with gzip" "--level is for --to zstd" convert --to gzip --level 3 keep0
-usage "--to for another command" "--to, --level and --keep are options of convert" stat --to zstd keep0
-usage "--keep for another command" "--to, --level and --keep are options of convert" dump --keep keep0
+usage "--to for another command" "--to, --level, --keep and --records are options of convert" stat --to zstd keep0
+usage "--keep for another command" "--to, --level, --keep and --records are options of convert" dump --keep keep0
+usage "an unknown coding" "option --records: must be plain or delta" convert --to zstd --records xor keep0
+usage "--records for another command" "--to, --level, --keep and --records are options of convert" dump --records plain keep0
 usage "convert without a file" "convert needs a file (or --set PREFIX.P)" convert --to zstd
 usage "standard input" "convert: reads files, not standard input ('-')" convert --to zstd -
 usage "a plain file to plain" "convert: the output of 'keep0' would be the file itself (give a file named .gz or .zst to convert it to plain)" \

@@ -3,6 +3,7 @@
  * small buffers so call records straddle refills; every bad-input message; the
  * --lenient counts; pairing with call traces (formats/SMAIT.md; docs/trace-sets.md §3). */
 #include "suites.h"
+#include "../../formats/smait_delta.h"
 #include "../../formats/smait_text.h"
 
 #include <stdio.h>
@@ -435,6 +436,108 @@ static char *dump_runs(const char *path, const trace_reader_opts *o, bool mix)
     return s;
 }
 
+/* ---- delta-coded records (formats/SMAIT.md §11.1) ------------------------------- */
+
+/* t delta coded: the marker, then t's records coded (host order). */
+static void delta_coded(tu_recs *out, const tu_recs *t)
+{
+    smait_delta *d = malloc(sizeof *d);
+    smait_delta_init(d);
+    tu_add(out, SMAIT_DELTA_F1, SMAIT_DELTA_VERSION);
+    for (size_t i = 0; i < t->n; i++) {
+        smait_raw c;
+        smait_delta_encode(d, &c, &t->r[i], 1);
+        tu_add(out, c.f1, c.f2);
+    }
+    free(d);
+}
+
+/* A loop: a branch to 0x100, then three strided accesses, n times. */
+static void strided_loop(tu_recs *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        tu_add(t, 0x80000120u, 0x100);
+        tu_add_mem(t, SMAIT_LOAD, 8, 1, 0x10000 + 8 * i);
+        tu_add_mem(t, SMAIT_LOAD, 8, 1, 0x80000 + 2048 * i);
+        tu_add_mem(t, SMAIT_STORE, 8, 1, 0x40000 + 8 * i);
+    }
+}
+
+START_TEST(delta_coding_round_trip)
+{
+    /* Every kind, call records at every position, a loop, and a run of
+     * memory records without branches longer than the run's cap. */
+    tu_recs t = { 0 }, c = { 0 };
+    mixed_trace(&t, 3000);
+    strided_loop(&t, 200);
+    for (unsigned i = 0; i < 3 * SMAIT_DELTA_RUN_MAX; i++) tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x7000 + 4 * i);
+    tu_all_kinds(&t);
+    delta_coded(&c, &t);
+    char *want = tu_dump_recs(&t);
+    const smait_order orders[2] = { SMAIT_ORDER_LITTLE, SMAIT_ORDER_BIG };
+    for (int k = 0; k < 2; k++)
+        for (int zst = 0; zst < 2; zst++) {
+            const char *p = tu_file(zst ? "delta.trace.zst" : "delta.trace");
+            if (zst) tu_write_trace_zst(p, &c, orders[k]);
+            else tu_write_trace(p, &c, orders[k]);
+            for (size_t cap = 0; cap <= 41; cap += cap ? 29 : 12) {    /* 0 (default), 12, 41 */
+                trace_reader_opts o = { .buffer_records = cap };
+                trace_reader *r = trace_reader_open(p, &o);
+                ck_assert(trace_reader_delta_coded(r));
+                ck_assert_int_eq(trace_reader_order(r), orders[k]);   /* the marker decides it */
+                char *got = tu_dump_reader(r);
+                ck_assert_msg(strcmp(got, want) == 0, "order %d zstd %d buffer %zu differs", k, zst, cap);
+                free(got);
+                trace_reader_close(r);
+            }
+        }
+    /* Forcing the order the file has is obeyed too. */
+    const char *p = tu_file("delta-big.trace");
+    tu_write_trace(p, &c, SMAIT_ORDER_BIG);
+    trace_reader_opts o = { .order = SMAIT_ORDER_BIG };
+    char *got = tu_dump_path(p, &o, NULL);
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(want);
+    tu_recs_free(&t);
+    tu_recs_free(&c);
+}
+END_TEST
+
+START_TEST(delta_coding_makes_loops_repeat)
+{
+    /* After the first pass through the loop, each access is coded as its
+     * stride: the same three differences every iteration. */
+    tu_recs t = { 0 }, c = { 0 };
+    strided_loop(&t, 50);
+    delta_coded(&c, &t);
+    ck_assert_uint_eq(c.n, t.n + 1);
+    for (size_t i = 1 + 4; i < c.n; i += 4) {
+        ck_assert_uint_eq(c.r[i].f1, t.r[i - 1].f1);                    /* branches as they are */
+        ck_assert_uint_eq(c.r[i].f2, 0x100);
+        ck_assert_uint_eq(c.r[i + 1].f2, 8);
+        ck_assert_uint_eq(c.r[i + 2].f2, 2048);
+        ck_assert_uint_eq(c.r[i + 3].f2, 8);
+    }
+    /* The first pass: against nothing remembered, the address itself. */
+    ck_assert_uint_eq(c.r[2].f2, 0x10000);
+    tu_recs_free(&t);
+    tu_recs_free(&c);
+}
+END_TEST
+
+START_TEST(delta_plain_trace_is_not_coded)
+{
+    tu_recs t = { 0 };
+    tu_all_kinds(&t);
+    const char *p = write_recs("notdelta.trace", &t, SMAIT_ORDER_LITTLE);
+    trace_reader *r = trace_reader_open(p, NULL);
+    ck_assert(!trace_reader_delta_coded(r));
+    trace_reader_close(r);
+    tu_recs_free(&t);
+}
+END_TEST
+
 START_TEST(next_run_bulk_access)
 {
     tu_recs t = { 0 };
@@ -581,6 +684,34 @@ START_TEST(bad_invalid_kind)
                    "128: record 16: invalid record kind: bytes 20000000 12345678"
                    " (f1 20000000 as big-endian); it is valid as little-endian: try"
                    " --byte-order=little");
+    tu_recs_free(&t);
+}
+END_TEST
+
+START_TEST(bad_delta_marker)
+{
+    /* A coding version this reader does not know: stop at record 0. */
+    tu_recs t = { 0 };
+    tu_add(&t, SMAIT_DELTA_F1, 2);
+    tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x10);
+    dump_job j = { .path = write_recs("delta-v2.trace", &t, SMAIT_ORDER_BIG) };
+    expect_failure(&j, "", j.path, "0: record 0: delta-coded trace of coding version 2 (this reader"
+                   " knows version 1; formats/SMAIT.md §11.1)");
+    /* Forced to the other order, the marker is no marker: an invalid record. */
+    tu_recs_free(&t);
+    tu_add(&t, SMAIT_DELTA_F1, 1);
+    j.path = write_recs("delta-le.trace", &t, SMAIT_ORDER_LITTLE);
+    j.opts.order = SMAIT_ORDER_BIG;
+    expect_failure(&j, "", j.path, "0: record 0: invalid record kind: bytes 007ae17d 01000000"
+                   " (f1 007ae17d as big-endian)");
+    /* A marker after the first record is an invalid record too. */
+    tu_recs_free(&t);
+    tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x10);
+    tu_add(&t, SMAIT_DELTA_F1, 1);
+    j.path = write_recs("delta-late.trace", &t, SMAIT_ORDER_LITTLE);
+    j.opts.order = SMAIT_ORDER_AUTO;
+    expect_failure(&j, "0: load 4 0x00000010\n", j.path, "8: record 1: invalid record kind: bytes"
+                   " 007ae17d 01000000 (f1 7de17a00 as little-endian)");
     tu_recs_free(&t);
 }
 END_TEST
@@ -1292,12 +1423,16 @@ Suite *trace_reader_suite(void)
     tcase_add_test(tc, next_run_bulk_access);
     tcase_add_test(tc, peek_does_not_consume);
     tcase_add_test(tc, standard_input);
+    tcase_add_test(tc, delta_coding_round_trip);
+    tcase_add_test(tc, delta_coding_makes_loops_repeat);
+    tcase_add_test(tc, delta_plain_trace_is_not_coded);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad_input");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, bad_invalid_kind);
     tcase_add_test(tc, bad_kind_byte_order_hint);
+    tcase_add_test(tc, bad_delta_marker);
     tcase_add_test(tc, bad_call_stray_part);
     tcase_add_test(tc, bad_call_wrong_index);
     tcase_add_test(tc, bad_call_mixed_types);
