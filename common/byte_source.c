@@ -1,6 +1,6 @@
 /* byte_source.c — plain / gzip / zstd / stdin input with zlib's inflate and
  * libzstd's streaming decompression, which runs on a thread of its own
- * (read_ahead.c).
+ * (read_ahead.c) once the caller asks for it (byte_source_read_ahead).
  *
  * A plain file is read with read() straight into the caller's buffer (the
  * trace reader's: tens to hundreds of KiB a call). Reading through memory
@@ -49,6 +49,7 @@ struct byte_source {
     ZSTD_DCtx *zd;
     ZSTD_inBuffer zin;      /* zstd: the unread part of in */
     size_t zret;            /* zstd: last ZSTD_decompressStream result, 0 = frame complete */
+    uint64_t consumed_inline;   /* consumed when the read-ahead started */
     read_ahead *ahead;      /* compressed: decompresses on its own thread; it owns
                              * every field above but codec (the reader's thread
                              * only sees what read_ahead hands out) */
@@ -139,8 +140,14 @@ byte_source *byte_source_open(const char *path, const char **why)
     } else if (S_ISREG(st.st_mode)) {
         s->path = xstrdup(path);
     }
-    if (s->codec != CODEC_PLAIN) s->ahead = read_ahead_start(fill_ahead, s);
     return s;
+}
+
+void byte_source_read_ahead(byte_source *s)
+{
+    if (s->codec == CODEC_PLAIN || s->ahead) return;
+    s->consumed_inline = s->consumed;
+    s->ahead = read_ahead_start(fill_ahead, s);
 }
 
 void byte_source_close(byte_source *s)
@@ -316,6 +323,11 @@ const char *byte_source_format(const byte_source *s)
     return s->codec == CODEC_GZIP ? "gzip" : s->codec == CODEC_ZSTD ? "zstd" : NULL;
 }
 bool byte_source_compressed(const byte_source *s) { return s->codec != CODEC_PLAIN; }
-uint64_t byte_source_consumed(const byte_source *s) { return s->ahead ? read_ahead_mark(s->ahead) : s->consumed; }
+uint64_t byte_source_consumed(const byte_source *s)
+{
+    if (!s->ahead) return s->consumed;
+    uint64_t mark = read_ahead_mark(s->ahead);      /* 0 until a chunk of its own is handed out */
+    return mark > s->consumed_inline ? mark : s->consumed_inline;
+}
 uint64_t byte_source_size(const byte_source *s) { return s->size; }
 uint64_t byte_source_produced(const byte_source *s) { return s->produced; }

@@ -20,6 +20,13 @@ typedef struct byte_source byte_source;
 byte_source *byte_source_open(const char *path, const char **why);
 void byte_source_close(byte_source *s);
 
+/* From now on, decompress on a thread of its own ahead of the reads
+ * (read_ahead.h); nothing for plain input, or when no thread can be made.
+ * The trace reader asks for it after its first read unless the records are
+ * delta coded (formats/SMAIT.md §11.1), which decompress so fast that the
+ * hand-overs cost more than they save. */
+void byte_source_read_ahead(byte_source *s);
+
 /* Reads up to n bytes; returns the count, 0 at the end. Returns -1 on a read
  * error or a corrupt / truncated compressed stream, with a reason in *why; the
  * bytes decompressed before such a failure are handed out first, so the

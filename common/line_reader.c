@@ -30,6 +30,7 @@ line_reader *line_reader_open(const char *path)
     const char *why = NULL;
     byte_source *src = byte_source_open(path, &why);
     if (!src) diag_data_error(path, DIAG_NO_OFFSET, "cannot read: %s", why);
+    byte_source_read_ahead(src);
     line_reader *r = xcalloc(1, sizeof *r);
     r->src = src;
     r->path = xstrdup(path);

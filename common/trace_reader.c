@@ -416,8 +416,11 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     r->buf = xcalloc_lines(r->cap, sizeof *r->buf);
     r->fill = r->buf;
     r->v.cur = r->v.ready = r->buf;
-    /* Read the first block now so the byte order is known right away. */
+    /* Read the first block now so the byte order and the coding are known
+     * right away; then decompress ahead, unless the records are delta coded
+     * (byte_source_read_ahead says why). */
     read_more(r);
+    if (!r->delta) byte_source_read_ahead(src);
     if (r->order == SMAIT_ORDER_AUTO) r->order = SMAIT_ORDER_LITTLE;
     /* Every tool treats an empty trace the same way: a warning naming it,
      * then a report of what there is. */

@@ -121,6 +121,7 @@ static void copy_bytes(const char *in, sink *k)
     const char *why = NULL;
     byte_source *s = byte_source_open(in, &why);
     if (!s) diag_data_error(in, DIAG_NO_OFFSET, "cannot read: %s", why);
+    byte_source_read_ahead(s);
     unsigned char *buf = xmalloc(CHUNK);
     uint64_t off = 0;
     for (;;) {
