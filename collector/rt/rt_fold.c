@@ -61,6 +61,15 @@ static uint32_t assign(uint64_t page64)
     return p;
 }
 
+/* The table slot of page64: its own, or the free one where it would go. */
+static size_t probe(uint64_t page64)
+{
+    size_t j = hash(page64) & (table_cap - 1);
+    while (table[j].page32 && table[j].page64 != page64)
+        j = (j + 1) & (table_cap - 1);
+    return j;
+}
+
 /* rt_fold (rt.h) when the thread's page cache has not the page: the
  * table, under its lock. */
 uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
@@ -69,9 +78,7 @@ uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
     uint32_t off = (uint32_t)(addr & ((1u << PAGE_SHIFT) - 1));
     rt_fold_entry *c = &t->fold_cache[page64 & (RT_FOLD_CACHE - 1)];
     rt_fold_lock();
-    size_t j = hash(page64) & (table_cap - 1);
-    while (table[j].page32 && table[j].page64 != page64)
-        j = (j + 1) & (table_cap - 1);
+    size_t j = probe(page64);
     if (!table[j].page32) {
         table[j] = (fold_slot){ page64, assign(page64), 0 };
         if (table_n++)
@@ -89,9 +96,7 @@ uint32_t rt_fold_slow(rt_slot *t, uint64_t addr)
 
 bool rt_fold_peek(uint64_t page64, uint32_t *page32)
 {
-    size_t j = hash(page64) & (table_cap - 1);
-    while (table[j].page32 && table[j].page64 != page64)
-        j = (j + 1) & (table_cap - 1);
+    size_t j = probe(page64);
     *page32 = table[j].page32;
     return table[j].page32 != 0;
 }

@@ -23,7 +23,7 @@ EOF
 # in place: the first 100 bytes are both sites', the rest realloc's (ties:
 # the lower site address first, realloc's in main before site_b).
 check "-g: line, object and heap lines name the source" \
-    awk -f "$D/attrmap.awk" "$D/attr.c" at.syms at.1.map <<'EOF'
+    awk -f "$D/hex.awk" -f "$D/attrmap.awk" "$D/attr.c" at.syms at.1.map <<'EOF'
 object calls 4 attr.c:OBJ:calls
 object grid 12000 attr.c:OBJ:grid
 object total 8 attr.c:OBJ:total
@@ -59,7 +59,7 @@ EOF
 # lie between them).
 check "threads: every block of the workers' site is there" bash -c '
     TRACE_FILE_NAME=th SMAIT_QUIET=1 ./attr threads > th.syms &&
-    awk -f "$D/attrmap.awk" "$D/attr.c" th.syms th.3.map | grep "SITE:worker"' <<'EOF'
+    awk -f "$D/hex.awk" -f "$D/attrmap.awk" "$D/attr.c" th.syms th.3.map | grep "SITE:worker"' <<'EOF'
 heap of SITE:worker: 200 ranges, 200 blocks
 --- exit 0
 EOF
@@ -71,7 +71,7 @@ check "smait-cc without -g builds attr.c" smait-cc -O1 -pthread "$D/attr.c" -o a
 EOF
 check "without -g: no line lines, objects name the module" bash -c '
     TRACE_FILE_NAME=a0 SMAIT_QUIET=1 ./attr0 > a0.syms && grep -c "^line" a0.1.map
-    awk -f "$D/attrmap.awk" "$D/attr.c" a0.syms a0.1.map | sed "s|$D/||"' <<'EOF'
+    awk -f "$D/hex.awk" -f "$D/attrmap.awk" "$D/attr.c" a0.syms a0.1.map | sed "s|$D/||"' <<'EOF'
 0
 object calls 4 attr.c
 object grid 12000 attr.c
@@ -113,7 +113,7 @@ smait-c++ -g -O0 n.cc -o n' <<'EOF'
 EOF
 check "C++: each new by its line, the exception passes" bash -c '
     TRACE_FILE_NAME=n SMAIT_QUIET=1 ./n &&
-    awk -f "$D/attrmap.awk" -v SITES=1 /dev/null /dev/null n.1.map |
+    awk -f "$D/hex.awk" -f "$D/attrmap.awk" -v SITES=1 /dev/null /dev/null n.1.map |
         grep -E "line (8|9|10|13) "' <<'EOF'
 bad_alloc
 7
@@ -171,7 +171,7 @@ check "smait-cc builds sparse.c" smait-cc -O1 "$D/sparse.c" -o sparse <<'EOF2'
 EOF2
 check "sparse: each access leads back to its page and offset through the map" bash -c '
     TRACE_FILE_NAME=sp SMAIT_QUIET=1 ./sparse > sp.syms || exit 1
-    smait dump sp.1.0 | awk -v SYMS=sp.syms -v MAP=sp.1.map -f "$D/normalize.awk" sp.syms sp.1.map - |
+    smait dump sp.1.0 | awk -v SYMS=sp.syms -v MAP=sp.1.map -f "$D/hex.awk" -f "$D/normalize.awk" sp.syms sp.1.map - |
         awk "\$1 == \"load\" || \$1 == \"store\" { sub(/^block\\+/, \"\", \$3); if (\$3 ~ /^[0-9]+\$/) print \$1, \$3 }" > got
     awk "BEGIN { for (k = 0; k < 1024; k++) print \"store\", 2 * ((k * 257) % 1024) * 4096 + 8 * (k % 8)
                  for (k = 1023; k >= 0; k--) print \"load\", 2 * ((k * 257) % 1024) * 4096 + 8 * (k % 8) }" > want

@@ -17,7 +17,7 @@ collector_setup || return 0
 
 # dump PREFIX SYMS: the trace set as normalized text (times dropped, names for addresses).
 dump() {
-    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/normalize.awk" "$2" "$1.map" -
+    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/hex.awk" -f "$D/normalize.awk" "$2" "$1.map" -
 }
 # hb PREFIX SYMS [REGEX]: hb.awk on the set (records whose named text matches
 # REGEX left out).

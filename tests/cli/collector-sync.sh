@@ -17,7 +17,7 @@
 collector_setup || return 0
 
 dump() {
-    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/normalize.awk" "$2" "$1.map" -
+    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/hex.awk" -f "$D/normalize.awk" "$2" "$1.map" -
 }
 # sync PREFIX SYMS [ALL]: sync.awk on the set (ALL=1: thread 0 as a shape too).
 sync() { dump "$1" "$2" | awk -v ALL="${3:-0}" -f "$D/sync.awk"; }

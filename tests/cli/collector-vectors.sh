@@ -17,7 +17,7 @@ run() {
     local name=$1
     shift
     smait-cc -O1 "$@" "$D/vectors.c" -o "$name" && TRACE_FILE_NAME=$name SMAIT_QUIET=1 "./$name" >"$name.syms" &&
-        smait dump --set "$name.1" | awk -v SYMS="$name.syms" -v MAP="$name.1.map" -f "$D/normalize.awk" \
+        smait dump --set "$name.1" | awk -v SYMS="$name.syms" -v MAP="$name.1.map" -f "$D/hex.awk" -f "$D/normalize.awk" \
             "$name.syms" "$name.1.map" - | grep -Ev '^(branch|proc|pcall) '
 }
 export -f run

@@ -10,7 +10,7 @@ collector_setup || return 0
 
 # dump PREFIX SYMS: the trace set as normalized text (times dropped, names for addresses).
 dump() {
-    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/normalize.awk" "$2" "$1.map" -
+    smait dump --set "$1" | awk -v SYMS="$2" -v MAP="$1.map" -f "$D/hex.awk" -f "$D/normalize.awk" "$2" "$1.map" -
 }
 counts() { sed -E 's/[0-9]+ records/N records/'; }
 export -f dump counts

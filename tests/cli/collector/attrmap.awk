@@ -8,12 +8,7 @@
 # code lines; the blocks of the site "worker" are only counted. Line lines:
 # those of marked source lines, with the function they are in and width.
 # -v SITES=1: only each heap range's first site's source line and its size.
-function hex(s,   v, i, c) {     # "0x..." or decimal (mawk has no hex)
-    if (s !~ /^0[xX]/) return s + 0
-    v = 0
-    for (i = 3; i <= length(s); i++) { c = index("0123456789abcdef", tolower(substr(s, i, 1))); v = v * 16 + c - 1 }
-    return v
-}
+# Needs hex.awk loaded first.
 function label(n) { return (n in mark) ? mark[n] : "line" n }
 function fn(x,   i) { for (i = 1; i <= ncode; i++) if (x >= cs[i] && x < ce[i]) return cn[i]; return "?" }
 function srcline(x,   i) { for (i = 1; i <= nline; i++) if (x >= ls[i] && x < le[i]) return ln[i]; return "?" }

@@ -6,13 +6,7 @@
 # name+offset; addresses of no named object are "?" (a lock or barrier
 # variable 0, the anonymous lock, stays 0). Call record times are
 # dropped; module code addresses (0x10000 and up) become "C", the runtime's
-# memcpy/memset pseudo-procedures (below 0x10000) stay.
-function hex(s,   v, i, c) {     # "0x..." or decimal (mawk has no hex)
-    if (s !~ /^0[xX]/) return s + 0
-    v = 0
-    for (i = 3; i <= length(s); i++) { c = index("0123456789abcdef", tolower(substr(s, i, 1))); v = v * 16 + c - 1 }
-    return v
-}
+# memcpy/memset pseudo-procedures (below 0x10000) stay. Needs hex.awk loaded first.
 function orig(x,   i) {
     for (i = 1; i <= nmap; i++)
         if (x >= mf[i] && x < me[i]) return mo[i] + (x - mf[i])
