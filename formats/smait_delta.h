@@ -46,25 +46,34 @@ static inline uint32_t smait_delta_place(uint32_t target, uint32_t *run)
     return slot;
 }
 
-/* out[i] = in[i] coded (out may be in). The state is kept in locals: the
- * records' stores could otherwise alias it, and each record would reload it. */
+/* The stored f2 of the record (f1, f2), the state in *target, *run and
+ * last: for a loop that makes records as it codes them (the collector's
+ * flush); the caller keeps target and run in locals, since the records'
+ * stores could otherwise alias them and each record would reload them. */
+static inline __attribute__((always_inline)) uint32_t
+smait_delta_code(uint32_t *target, uint32_t *run, uint32_t *last, uint32_t f1, uint32_t f2)
+{
+    if ((f1 >> 12) == 0) {                      /* a memory record */
+        uint32_t slot = smait_delta_place(*target, run);
+        uint32_t before = last[slot];
+        last[slot] = f2;
+        return f2 - before;
+    }
+    if (f1 >> 28) {                             /* procedure start, branch, procedure call */
+        *target = f2;
+        *run = 0;
+    }                                           /* call parts change nothing */
+    return f2;
+}
+
+/* out[i] = in[i] coded (out may be in). */
 static inline void smait_delta_encode(smait_delta *d, smait_raw *out, const smait_raw *in, size_t n)
 {
-    uint32_t target = d->target, run = d->run, *last = d->last;
+    uint32_t target = d->target, run = d->run;
     for (size_t i = 0; i < n; i++) {
         uint32_t f1 = in[i].f1, f2 = in[i].f2;
         out[i].f1 = f1;
-        if ((f1 >> 12) == 0) {                  /* a memory record */
-            uint32_t slot = smait_delta_place(target, &run);
-            out[i].f2 = f2 - last[slot];
-            last[slot] = f2;
-        } else {
-            out[i].f2 = f2;
-            if (f1 >> 28) {                     /* procedure start, branch, procedure call */
-                target = f2;
-                run = 0;
-            }                                   /* call parts change nothing */
-        }
+        out[i].f2 = smait_delta_code(&target, &run, d->last, f1, f2);
     }
     d->target = target;
     d->run = run;

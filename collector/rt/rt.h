@@ -36,6 +36,9 @@ struct rt_sink {
     bool wants_records;     /* false: records are dropped unfolded (suppressed) */
     int (*write)(rt_sink *s, const smait_raw *r, size_t n);   /* 0 or errno */
     int (*close)(rt_sink *s);
+    struct smait_delta *delta;  /* the sink takes delta-coded records (formats/SMAIT.md
+                                 * §11.1): rt_flush codes them as it folds them, in
+                                 * this state; NULL: as they are */
 };
 rt_sink *rt_sink_open(int type, const char *path, int *err);
 

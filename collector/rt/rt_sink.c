@@ -34,12 +34,10 @@ typedef struct { rt_sink s; int fd; } file_sink;
  * ones would be recorded). A child of fork, which has no helper, never
  * writes (rt_main.c).
  *
- * The records are delta coded before they are compressed (formats/SMAIT.md
- * §11.1): zstd level 1 then compresses mat_mul's trace at several GB/s
- * instead of about 1 GB/s. The helper codes a buffer in place before
- * compressing it; compressing inline, the program codes into `code`, a
- * buffer of ZS_CODE_RECS in the workspace. */
-enum { ZS_HELP_RECS = 1 << 15, ZS_RING = 4, ZS_HELP_STACK = 1 << 18, ZS_CODE_RECS = 1 << 12 };
+ * The records arrive delta coded (formats/SMAIT.md §11.1; rt_flush codes
+ * them in the sink's state as it folds them): zstd level 1 then compresses
+ * mat_mul's trace at several GB/s instead of about 1 GB/s. */
+enum { ZS_HELP_RECS = 1 << 15, ZS_RING = 4, ZS_HELP_STACK = 1 << 18 };
 typedef struct {
     rt_sink s;
     int fd;
@@ -58,8 +56,7 @@ typedef struct {
     bool waiting[2];                    /* the program [0] or the helper [1] sleeps */
     bool closing;
     int err;                            /* the helper's first error */
-    smait_raw *code;                    /* without a helper: the coded records before compressing */
-    smait_delta delta;                  /* the coder's state */
+    smait_delta delta;                  /* the coder's state (s.delta points here) */
 } zs_sink;
 
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -148,7 +145,6 @@ static void *zs_helper(void *p)
             break;
         unsigned i = (z->fill - z->queued) % ZS_RING;
         __real_pthread_mutex_unlock(&z->mu);
-        smait_delta_encode(&z->delta, z->buf[i], z->buf[i], z->n[i]);
         int err = z->err ? 0 : zs_run(z, z->buf[i], z->n[i] * sizeof *z->buf[i], ZSTD_e_continue);
         __real_pthread_mutex_lock(&z->mu);
         if (err && !z->err)
@@ -174,17 +170,8 @@ static int zs_wait(zs_sink *z, unsigned most)
 static int zs_write(rt_sink *s, const smait_raw *r, size_t n)
 {
     zs_sink *z = (zs_sink *)s;
-    if (!z->helper) {
-        while (n > 0) {
-            size_t k = n < ZS_CODE_RECS ? n : ZS_CODE_RECS;
-            smait_delta_encode(&z->delta, z->code, r, k);
-            int err = zs_run(z, z->code, k * sizeof *r, ZSTD_e_continue);
-            if (err)
-                return err;
-            r += k, n -= k;
-        }
-        return 0;
-    }
+    if (!z->helper)
+        return zs_run(z, r, n * sizeof *r, ZSTD_e_continue);
     while (n > 0) {
         unsigned f = z->fill % ZS_RING;
         size_t k = ZS_HELP_RECS - z->n[f] < n ? ZS_HELP_RECS - z->n[f] : n;
@@ -219,10 +206,8 @@ static int zs_close(rt_sink *s)
         __real_pthread_join(z->tid, NULL);
     }
     /* The records not yet handed over, then the end of the frame. */
-    if (!err && z->helper && z->n[f] > 0) {
-        smait_delta_encode(&z->delta, z->buf[f], z->buf[f], z->n[f]);
+    if (!err && z->helper && z->n[f] > 0)
         err = zs_run(z, z->buf[f], z->n[f] * sizeof *z->buf[0], ZSTD_e_continue);
-    }
     if (!err)
         err = zs_run(z, NULL, 0, ZSTD_e_end);
     if (close(z->fd) && !err)
@@ -267,9 +252,8 @@ static zs_sink *zs_open(int fd, bool helper)
     cp = ZSTD_adjustCParams(cp, ZSTD_CONTENTSIZE_UNKNOWN, 0);
     size_t size = ZSTD_estimateCStreamSize_usingCParams(cp);
     size = (size + 63) & ~(size_t)63;
-    /* after the context, with a helper: the ring's buffers and its stack;
-     * else the buffer of coded records */
-    size_t bufs = (helper ? ZS_RING * ZS_HELP_RECS : ZS_CODE_RECS) * sizeof(smait_raw);
+    /* with a helper: the ring's buffers and its stack after the context */
+    size_t bufs = helper ? ZS_RING * ZS_HELP_RECS * sizeof(smait_raw) : 0;
     zs_sink *z = calloc(1, sizeof *z);
     void *ws = NULL;
     if (posix_memalign(&ws, 4096, size + bufs + (helper ? ZS_HELP_STACK : 0)))
@@ -286,8 +270,7 @@ static zs_sink *zs_open(int fd, bool helper)
     z->fd = fd;
     z->cc = cc;
     z->ws = ws;
-    z->s = (rt_sink){ true, zs_write, zs_close };
-    z->code = (smait_raw *)((unsigned char *)ws + size);
+    z->s = (rt_sink){ true, zs_write, zs_close, &z->delta };
     smait_delta_init(&z->delta);
     /* the coding's marker record first (it goes out with the first block) */
     const smait_raw marker = { SMAIT_DELTA_F1, SMAIT_DELTA_VERSION };
@@ -331,7 +314,7 @@ rt_sink *rt_sink_open(int type, const char *path, int *err)
         rt_sink *s = malloc(sizeof *s);
         if (!s)
             return *err = ENOMEM, NULL;
-        *s = (rt_sink){ false, null_write, null_close };
+        *s = (rt_sink){ false, null_write, null_close, NULL };
         return s;
     }
     bool helper = type == RT_TYPE_COMPRESSED && zs_helper_wanted();   /* may stop: before the file */
@@ -351,7 +334,7 @@ rt_sink *rt_sink_open(int type, const char *path, int *err)
         close(fd);
         return *err = ENOMEM, NULL;
     }
-    f->s = (rt_sink){ true, file_write, file_close };
+    f->s = (rt_sink){ true, file_write, file_close, NULL };
     f->fd = fd;
     return &f->s;
 }
