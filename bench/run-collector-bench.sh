@@ -90,7 +90,7 @@ P=$(ls "$DIR"/mm.*.map | sed -E 's/.*\.([0-9]+)\.map$/\1/')
 plain_bytes=$(cat "$DIR"/mm.$P.[0-9]* | wc -c)
 zstd_bytes=$(cat "$DIR"/z/zz.$P.[0-9]* | wc -c)
 awk -v z="$zstd_bytes" -v p="$plain_bytes" 'BEGIN {
-    printf "zstd bytes / plain bytes:           %.3f (target <= 0.25): %d / %d\n", z / p, z, p }'
+    printf "zstd bytes / plain bytes:           %.5f (target <= 0.25): %d / %d\n", z / p, z, p }'
 awk -v c="${secs[compressed]}" -v n="${secs[normal]}" 'BEGIN {
     printf "compressed / normal tracing time:   %.2f (target <= 1.3): %.3f s / %.3f s\n", c / n, c, n }'
 cat "$DIR"/mm.$P.[0-9]* > /dev/null           # plain traces in the page cache
