@@ -105,7 +105,7 @@ static void sink_open(sink *k, const char *out, convert_to to, int level)
 static void sink_write(sink *k, const void *p, size_t n, bool last)
 {
     if (k->cc) zstd_write(k->of, k->cc, k->zbuf, k->zcap, p, n, last);
-    else out_file_write(k->of, p, n);
+    else if (n) out_file_write(k->of, p, n);       /* the end: p may be NULL */
 }
 
 static void sink_commit(sink *k)
