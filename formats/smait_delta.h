@@ -30,7 +30,7 @@ enum { SMAIT_DELTA_F1 = 0x7DE17A00u, SMAIT_DELTA_VERSION = 1 };
 enum { SMAIT_DELTA_SLOT_BITS = 12, SMAIT_DELTA_RUN_MAX = 63 };
 
 typedef struct smait_delta {
-    uint32_t target;            /* f2 of the last record of another kind (a branch's target) */
+    uint32_t target;            /* f2 of the last procedure start, branch or procedure call */
     uint32_t run;               /* memory records since then, at most SMAIT_DELTA_RUN_MAX */
     uint32_t last[1u << SMAIT_DELTA_SLOT_BITS];     /* the address last seen at each place */
 } smait_delta;
