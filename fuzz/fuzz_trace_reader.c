@@ -9,8 +9,8 @@
  *
  * Checks: every record handed out is valid and whole (a call record's six
  * parts grouped); indices go up; for a plain trace without a call trace the
- * records handed out, the skipped ones and the truncated bytes add up to the
- * file size; a second reader with another buffer size and access path hands
+ * records handed out, the skipped ones, the truncated bytes and a delta
+ * coding's marker (formats/SMAIT.md §11.1) add up to the file size; a second reader with another buffer size and access path hands
  * out the same records; an error is exit 2 naming the trace (or its call
  * trace) with the byte offset and record index. */
 #include "fuzz_support.h"
@@ -26,6 +26,7 @@ typedef struct job {
     trace_reader_opts o;
     bool bulk;
     uint64_t records, simple, sum;  /* what the pass handed out */
+    bool delta;                     /* the records were delta coded (an 8-byte marker first) */
     trace_reader_problems problems;
 } job;
 
@@ -74,6 +75,7 @@ static int read_all(void *arg)
         FZ_CHECK(trace_reader_next(r) == NULL, "a record after trace_reader_at_end");
     }
     j->problems = trace_reader_problem_counts(r);
+    j->delta = trace_reader_delta_coded(r);
     trace_reader_close(r);
     return 0;
 }
@@ -122,10 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!gz && !j.calls) {
         uint64_t seen = j.simple + j.problems.skipped_records;
-        FZ_CHECK(seen * 8 + j.problems.truncated_bytes == len[0],
-                 "records %llu + skipped %llu (x 8) + truncated %llu bytes != file size %zu",
+        FZ_CHECK((seen + j.delta) * 8 + j.problems.truncated_bytes == len[0],
+                 "records %llu + skipped %llu (x 8) + truncated %llu bytes + marker %d != file size %zu",
                  (unsigned long long)j.simple, (unsigned long long)j.problems.skipped_records,
-                 (unsigned long long)j.problems.truncated_bytes, len[0]);
+                 (unsigned long long)j.problems.truncated_bytes, j.delta ? 8 : 0, len[0]);
         FZ_CHECK(j.o.lenient || (seen == j.simple && !j.problems.truncated_bytes),
                  "problems counted without --lenient");
     }
