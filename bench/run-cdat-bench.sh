@@ -10,12 +10,14 @@
 # Then the irregular mix (bench/gen_irregular: private streams, a hot shared
 # region, random words over 256 MiB): its data references alone
 # (bench/data_refs_only: no fetches) at 1x1, beside Dinero IV on the same
-# references when dineroIV is on the PATH, and the whole mix at 4x4 with 16
+# references when dineroIV is on the PATH (or DINERO names it; its binary
+# input form, bench/data_refs_only --dinero), and the whole mix at 4x4 with 16
 # threads; each with the directory's memory (CDAT_DIRECTORY_STATS): its
 # table's bytes per line the caches hold at the end, and its line map's bytes
 # per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
 # table <= 32 bytes per cached line; 4x4 with 16 threads >= 30 M refs/s.
-# Environment: BIN, BENCH, BENCH_DIR as run-bench.sh; BENCH_IRREGULAR_K:
+# Environment: BIN, BENCH, BENCH_DIR as run-bench.sh; DINERO: a Dinero IV
+# binary to compare with (default: dineroIV on the PATH); BENCH_IRREGULAR_K:
 # thousands of data references of the irregular runs (default 20000).
 set -euo pipefail
 : "${BIN:?}" "${BENCH:?}"
@@ -23,7 +25,7 @@ DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
 CONFIGS=$(cd "$(dirname "$0")/../configs" && pwd)
 mkdir -p "$DIR"
 trap 'rm -f "$DIR"/cd.1.* "$DIR"/cdb.1.* "$DIR"/cd.16.* "$DIR"/cd-*.ini "$DIR/time.out" "$DIR"/ir*.1.* \
-    "$DIR"/ir.16.* "$DIR/dir.out" "$DIR/ir.din"' EXIT
+    "$DIR"/ir.16.* "$DIR/dir.out" "$DIR/ir.din" "$DIR/din.out"' EXIT
 MK=${BENCH_KERNEL_MRECORDS:-16}
 "$BENCH/gen_kernel" "$DIR/cdb" 1 "$MK" blocked
 "$BENCH/gen_kernel" "$DIR/cd" 1 "$MK"
@@ -82,19 +84,23 @@ runi() {    # LABEL SET CONFIG
     dir_stats
 }
 for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done
-if command -v dineroIV >/dev/null; then
-    # The same references in Dinero IV's din format (0 read, 1 write), the same cache.
-    "$BIN/smait" dump "$DIR/ir.1.0" | awk '$2 == "load" || $2 == "store" { print ($2 == "store"), substr($4, 3) }' \
-        >"$DIR/ir.din"
+DINERO=${DINERO:-$(command -v dineroIV || true)}
+if [ -n "$DINERO" ]; then
+    # The same references in Dinero IV's binary input form (bench/data_refs_only
+    # --dinero), the same cache; Dinero IV reads them from standard input.
+    "$BENCH/data_refs_only" --dinero "$DIR/ir.1.0" "$DIR/ir.din"
     for r in 1 2 3; do
-        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" dineroIV -l1-dsize 64k -l1-dassoc 2 -l1-dbsize 64 \
-            -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a -informat d <"$DIR/ir.din" >/dev/null
+        /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$DINERO" -l1-dsize 64k -l1-dassoc 2 -l1-dbsize 64 \
+            -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a -informat b <"$DIR/ir.din" >"$DIR/din.out"
         read -r dsecs drss <"$DIR/time.out"
-        awk -v t="$dsecs" -v m="$drss" -v d="$IK" 'BEGIN { printf "dineroIV 1x1 irregular data references: %.2f s,"
-            " %.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
+        awk -v t="$dsecs" -v m="$drss" -v d="$IK" 'BEGIN { printf "dineroIV 1x1 irregular data references: %.2f s, " \
+            "%.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
     done
+    # The two must agree on the misses (a check on the comparison, not only a figure).
+    awk '$1 == "Demand" && $2 == "Misses" { print "dineroIV demand misses: " $3 }' "$DIR/din.out"
+    awk '$1 == "RxTxL01:" { print "cdat data misses:       " $9 }' "$DIR/ir.1.cdat_report"
 else
-    echo "(dineroIV is not on the PATH: no Dinero IV comparison)"
+    echo "(dineroIV is not on the PATH and DINERO is not set: no Dinero IV comparison)"
 fi
 for r in 1 2; do runi "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini"; done
 rm -f "$DIR"/ir.*.cdat_report
