@@ -11,7 +11,8 @@
 # region, random words over 256 MiB): its data references alone
 # (bench/data_refs_only: no fetches) at 1x1, beside Dinero IV on the same
 # references when dineroIV is on the PATH (or DINERO names it; its binary
-# input form, bench/data_refs_only --dinero), and the whole mix at 4x4 with 16
+# input form, bench/data_refs_only --dinero) and beside a bare model of the
+# same cache (bench/cache_floor: the floor), and the whole mix at 4x4 with 16
 # threads; each with the directory's memory (CDAT_DIRECTORY_STATS): its
 # table's bytes per line the caches hold at the end, and its line map's bytes
 # per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
@@ -25,7 +26,7 @@ DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
 CONFIGS=$(cd "$(dirname "$0")/../configs" && pwd)
 mkdir -p "$DIR"
 trap 'rm -f "$DIR"/cd.1.* "$DIR"/cdb.1.* "$DIR"/cd.16.* "$DIR"/cd-*.ini "$DIR/time.out" "$DIR"/ir*.1.* \
-    "$DIR"/ir.16.* "$DIR/dir.out" "$DIR/ir.din" "$DIR/din.out"' EXIT
+    "$DIR"/ir.16.* "$DIR/dir.out" "$DIR/ir.din" "$DIR/din.out" "$DIR/floor.out"' EXIT
 MK=${BENCH_KERNEL_MRECORDS:-16}
 "$BENCH/gen_kernel" "$DIR/cdb" 1 "$MK" blocked
 "$BENCH/gen_kernel" "$DIR/cd" 1 "$MK"
@@ -84,6 +85,16 @@ runi() {    # LABEL SET CONFIG
     dir_stats
 }
 for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done
+# The floor: a bare model of the same d-cache (bench/cache_floor), no protocol,
+# statistics or scheduler; the fastest any simulator of it runs here.
+for r in 1 2 3; do
+    /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BENCH/cache_floor" "$DIR/ir.1.0" 64 2 64 >"$DIR/floor.out"
+    read -r fsecs frss <"$DIR/time.out"
+    awk -v t="$fsecs" -v m="$frss" -v d="$IK" 'BEGIN { printf "floor (bench/cache_floor) 1x1 irregular data " \
+        "references: %.2f s, %.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
+done
+awk '{ print "floor misses:           " $4 }' "$DIR/floor.out"
+awk '$1 == "RxTxL01:" { print "cdat data misses:       " $9 }' "$DIR/ir.1.cdat_report"
 DINERO=${DINERO:-$(command -v dineroIV || true)}
 if [ -n "$DINERO" ]; then
     # The same references in Dinero IV's binary input form (bench/data_refs_only
@@ -96,9 +107,8 @@ if [ -n "$DINERO" ]; then
         awk -v t="$dsecs" -v m="$drss" -v d="$IK" 'BEGIN { printf "dineroIV 1x1 irregular data references: %.2f s, " \
             "%.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
     done
-    # The two must agree on the misses (a check on the comparison, not only a figure).
+    # It must agree with cdat on the misses (a check on the comparison, not only a figure).
     awk '$1 == "Demand" && $2 == "Misses" { print "dineroIV demand misses: " $3 }' "$DIR/din.out"
-    awk '$1 == "RxTxL01:" { print "cdat data misses:       " $9 }' "$DIR/ir.1.cdat_report"
 else
     echo "(dineroIV is not on the PATH and DINERO is not set: no Dinero IV comparison)"
 fi
