@@ -1,11 +1,12 @@
-/* cache_floor.c — a bare model of one processor's data cache, to show how
- * fast any simulator of it can be on this machine: the yardstick beside
+/* cache_floor.c — a bare model of one processor's data cache, to show what
+ * simulating the cache alone costs on this machine: the yardstick beside
  * cdat's 1x1 line in make bench (bench/run-cdat-bench.sh).
  *
- *   cache_floor TRACE [SIZE_KIB [WAYS [LINE]]]
+ *   cache_floor SET [SIZE_KIB [WAYS [LINE]]]
  *
- * reads a little-endian trace file (its memory-access records; others are
- * skipped) and simulates a write-back, write-allocate LRU cache (defaults:
+ * reads a little-endian trace set (SET = PREFIX.P, as the tools name it; its
+ * memory-access records, every thread's through the one cache, the threads
+ * in turn a block at a time: bench/floor_in.h) and simulates a write-back, write-allocate LRU cache (defaults:
  * 64 KiB, 2 ways, 64-byte lines, as configs/1x1.ini's d-cache) plus one byte
  * per line ever missed, which is all a one-processor directory must keep
  * (cdat's line map is a byte a line too). It prints its references, misses
@@ -15,14 +16,9 @@
  * lines is one reference per line, as in cdat.
  *
  * A benchmark helper, not a tool. */
-#include "../formats/smait.h"
+#include "floor_in.h"
 
-#include <fcntl.h>
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 typedef struct model {
     uint32_t *tag;              /* per set, ways entries MRU first: line << 2 | state (0 empty, 1 clean, 3 dirty) */
@@ -61,7 +57,7 @@ static void reference(model *m, uint32_t line, int store)
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 5) {
-        fprintf(stderr, "usage: cache_floor TRACE [SIZE_KIB [WAYS [LINE]]]\n");
+        fprintf(stderr, "usage: cache_floor SET [SIZE_KIB [WAYS [LINE]]]\n");
         return 1;
     }
     unsigned kib = argc > 2 ? (unsigned)atoi(argv[2]) : 64, ways = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
@@ -73,34 +69,28 @@ int main(int argc, char **argv)
         return 1;
     }
     model m = { .tag = calloc(sets * ways, sizeof(uint32_t)), .set_mask = (uint32_t)(sets - 1), .ways = ways,
-                .shift = shift, .seen = calloc((size_t)1 << (32 - shift), 1) };
-    int fd = open(argv[1], O_RDONLY);
-    if (fd < 0 || !m.tag || !m.seen) {
-        perror(argv[1]);
+                .shift = shift, .seen = floor_reserve((size_t)1 << (32 - shift)) };
+    if (!m.tag || !m.seen) {
+        fprintf(stderr, "cache_floor: out of memory\n");
         return 2;
     }
-    static unsigned char buf[8 << 15];
-    size_t have = 0;            /* bytes of a record cut by the last read, at buf's start */
-    ssize_t n;
-    while ((n = read(fd, buf + have, sizeof buf - have)) > 0) {
-        size_t end = have + (size_t)n, i = 0;
-        for (; i + 8 <= end; i += 8) {
-            smait_raw r = smait_load_raw(buf + i, SMAIT_ORDER_LITTLE);
-            if (smait_classify(r.f1) != SMAIT_MEM) continue;
-            uint64_t last_byte = (uint64_t)r.f2 + smait_size_last_byte(smait_mem_size_code(r.f1));
-            uint32_t first = r.f2 >> shift, last = last_byte > UINT32_MAX ? first : (uint32_t)(last_byte >> shift);
-            int store = smait_mem_access(r.f1) != SMAIT_LOAD;
+    floor_in in;
+    floor_open(&in, argv[1]);
+    uint32_t rec[2 * FLOOR_BLOCK];
+    int t;
+    unsigned n;
+    while ((n = floor_block(&in, &t, rec)) > 0) {
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t f1 = rec[2 * k], addr = rec[2 * k + 1];
+            if (smait_classify(f1) != SMAIT_MEM) continue;
+            uint64_t last_byte = (uint64_t)addr + smait_size_last_byte(smait_mem_size_code(f1));
+            uint32_t first = addr >> shift, last = last_byte > UINT32_MAX ? first : (uint32_t)(last_byte >> shift);
+            int store = smait_mem_access(f1) != SMAIT_LOAD;
             for (uint32_t l = first;; l++) {
                 reference(&m, l, store);
                 if (l == last) break;
             }
         }
-        have = end - i;
-        memmove(buf, buf + i, have);
-    }
-    if (n < 0) {
-        perror(argv[1]);
-        return 2;
     }
     printf("cache_floor: %" PRIu64 " references, %" PRIu64 " misses, %" PRIu64 " write-backs, %" PRIu64
            " lines ever missed\n", m.refs, m.misses, m.write_backs, m.lines);

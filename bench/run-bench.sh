@@ -40,6 +40,8 @@ for set in mm.4 mm.64; do "$BENCH/bench_sched" "$DIR/$set"; done
 # RSS against the bytes it touched beside the bound (bench/ciat-run.sh).
 # shellcheck source=ciat-run.sh
 . "$(dirname "$0")/ciat-run.sh"
+# shellcheck source=floor-run.sh
+. "$(dirname "$0")/floor-run.sh"
 
 echo "== ciat (targets: >= 50 M records/s on mat_mul (4 threads) and on the irregular mix,"
 echo "   >= 40 M at 64 threads, >= 25 M at 256; peak RSS <= 4 x touched bytes + 64 MiB)"
@@ -50,6 +52,12 @@ echo "-- irregular footprint (bench/gen_irregular)"
 "$BENCH/gen_irregular" "$DIR/irr"
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
 for run in 1 2; do ciat_run "irregular irr.4" "$DIR/irr.4" -p; done
+# The floor: ciat's communication analysis alone, last writer and readers per
+# word in dense pages (bench/ciat_floor; no strings, usage or instruction stream).
+irr_records=$(( $(cat "$DIR"/irr.4.[0-9]* | wc -c) / 8 ))
+for run in 1 2; do
+    floor_run "(bench/ciat_floor) irregular irr.4" "$irr_records" records "$BENCH/ciat_floor" "$DIR/irr.4"
+done
 rm -f "$DIR"/irr.*
 echo "-- pointer chasing (bench/gen_chase)"
 "$BENCH/gen_chase" "$DIR/chase"
@@ -75,7 +83,8 @@ echo "-- ciat on gzip input (bounded by zlib)"
 gzip -1 -k -f "$DIR"/mm.4.0 "$DIR"/mm.4.1 "$DIR"/mm.4.2 "$DIR"/mm.4.3
 mkdir -p "$DIR/gz" && for t in 0 1 2 3; do mv "$DIR/mm.4.$t.gz" "$DIR/gz/mm.4.$t"; done
 /usr/bin/env time -f "ciat gzip mm.4: %e s, peak RSS %M KiB" "$BIN/ciat" -p -q -o "$DIR" "$DIR/gz/mm.4"
-rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_report "$DIR"/mm.64.memory "$DIR/time.out"
+rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_report "$DIR"/mm.64.memory "$DIR/time.out" \
+    "$DIR/floor.out"
 
 # ---- cdat ----
 "$(dirname "$0")/run-cdat-bench.sh"

@@ -13,9 +13,9 @@
 # references when dineroIV is on the PATH (or DINERO names it; its binary
 # input form, bench/data_refs_only --dinero) and beside a bare model of the
 # same cache (bench/cache_floor: the floor), and the whole mix at 4x4 with 16
-# threads; each with the directory's memory (CDAT_DIRECTORY_STATS): its
-# table's bytes per line the caches hold at the end, and its line map's bytes
-# per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
+# threads beside its own floor (bench/dsm_floor); each with the directory's
+# memory (CDAT_DIRECTORY_STATS): its table's bytes per line the caches hold at
+# the end, and its line map's bytes per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
 # table <= 32 bytes per cached line; 4x4 with 16 threads >= 30 M refs/s.
 # Environment: BIN, BENCH, BENCH_DIR as run-bench.sh; DINERO: a Dinero IV
 # binary to compare with (default: dineroIV on the PATH); BENCH_IRREGULAR_K:
@@ -37,6 +37,8 @@ cat "$DIR"/cdb.1.* "$DIR"/cd.1.* "$DIR"/cd.16.* >/dev/null
 # peak RSS; sets $secs (wall) and $cpu (user + system) (bench/cdat-run.sh).
 # shellcheck source=cdat-run.sh
 . "$(dirname "$0")/cdat-run.sh"
+# shellcheck source=floor-run.sh
+. "$(dirname "$0")/floor-run.sh"
 
 echo "== cdat (targets: 1x1 >= 40 M data refs/s; 4x4 with 16 threads >= 15 M/s)"
 for r in 1 2 3; do cdat_run "1x1 tiled mat_mul 1 thread" "$DIR/cdb.1" "$CONFIGS/1x1.ini" -p; done
@@ -86,12 +88,10 @@ runi() {    # LABEL SET CONFIG
 }
 for r in 1 2 3; do runi "1x1 irregular data references, 1 thread" ir.1 "$CONFIGS/1x1.ini"; done
 # The floor: a bare model of the same d-cache (bench/cache_floor), no protocol,
-# statistics or scheduler; the fastest any simulator of it runs here.
+# statistics or scheduler: what simulating the cache alone costs here.
 for r in 1 2 3; do
-    /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$BENCH/cache_floor" "$DIR/ir.1.0" 64 2 64 >"$DIR/floor.out"
-    read -r fsecs frss <"$DIR/time.out"
-    awk -v t="$fsecs" -v m="$frss" -v d="$IK" 'BEGIN { printf "floor (bench/cache_floor) 1x1 irregular data " \
-        "references: %.2f s, %.1f M data refs/s, peak RSS %d KiB\n", t, d * 1000 / t / 1e6, m }'
+    floor_run "(bench/cache_floor) 1x1 irregular data references" "$IK"000 "data refs" \
+        "$BENCH/cache_floor" "$DIR/ir.1" 64 2 64
 done
 awk '{ print "floor misses:           " $4 }' "$DIR/floor.out"
 awk '$1 == "RxTxL01:" { print "cdat data misses:       " $9 }' "$DIR/ir.1.cdat_report"
@@ -113,4 +113,10 @@ else
     echo "(dineroIV is not on the PATH and DINERO is not set: no Dinero IV comparison)"
 fi
 for r in 1 2; do runi "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini"; done
+# Its floor: the data side of 16 processors' d-caches and a full-map
+# directory (bench/dsm_floor): no fetches, protocol variants or statistics.
+for r in 1 2; do
+    floor_run "(bench/dsm_floor) 4x4 irregular mix, data side, 16 threads" "$IK"000 "data refs" \
+        "$BENCH/dsm_floor" "$DIR/ir.16"
+done
 rm -f "$DIR"/ir.*.cdat_report
