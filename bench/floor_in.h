@@ -3,8 +3,10 @@
  * handed out a block of one thread's records at a time, the threads in turn.
  * That is not the scheduler's order by clock: a floor times the analysis of
  * the references, and its counts are not ciat's or cdat's (but for a single
- * thread, where the order is the trace's). Header-only: each floor is one
- * program of its own. */
+ * thread, where the order is the trace's). The floors mean something at
+ * make bench's default sizes: on a set of a tenth of that, zeroing the dense
+ * state of ciat_floor and dsm_floor can cost more than the tools' sparse
+ * state does. Header-only: each floor is one program of its own. */
 #ifndef DSM_BENCH_FLOOR_IN_H
 #define DSM_BENCH_FLOOR_IN_H
 
