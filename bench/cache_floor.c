@@ -6,8 +6,9 @@
  *
  * reads a little-endian trace set (SET = PREFIX.P, as the tools name it; its
  * memory-access records, every thread's through the one cache, the threads
- * in turn a block at a time: bench/floor_in.h) and simulates a write-back, write-allocate LRU cache (defaults:
- * 64 KiB, 2 ways, 64-byte lines, as configs/1x1.ini's d-cache) plus one byte
+ * in turn a block at a time: bench/floor_in.h) and simulates a write-back,
+ * write-allocate LRU cache (defaults: 64 KiB, 2 ways, 64-byte lines, as
+ * configs/1x1.ini's d-cache) plus one byte
  * per line ever missed, which is all a one-processor directory must keep
  * (cdat's line map is a byte a line too). It prints its references, misses
  * (which must equal cdat's data misses on the same configuration), write-
@@ -23,7 +24,7 @@
 typedef struct model {
     uint32_t *tag;              /* per set, ways entries MRU first: line << 2 | state (0 empty, 1 clean, 3 dirty) */
     uint32_t set_mask;
-    unsigned ways, shift;
+    unsigned ways;
     uint8_t *seen;              /* a byte per line: ever missed */
     uint64_t refs, misses, write_backs, lines;
 } model;
@@ -69,13 +70,13 @@ int main(int argc, char **argv)
         return 1;
     }
     model m = { .tag = calloc(sets * ways, sizeof(uint32_t)), .set_mask = (uint32_t)(sets - 1), .ways = ways,
-                .shift = shift, .seen = floor_reserve((size_t)1 << (32 - shift)) };
+                .seen = floor_reserve((size_t)1 << (32 - shift)) };
     if (!m.tag || !m.seen) {
         fprintf(stderr, "cache_floor: out of memory\n");
         return 2;
     }
     floor_in in;
-    floor_open(&in, argv[1]);
+    floor_open(&in, argv[1], FLOOR_MAX_THREADS);
     uint32_t rec[2 * FLOOR_BLOCK];
     int t;
     unsigned n;

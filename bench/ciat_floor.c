@@ -13,19 +13,18 @@
  * WAR, after another's store a WAW, a load after others' loads a RAR. The
  * state of each access is prefetched in two steps, as ciat's look-ahead
  * does: its page's pointer 32 records ahead, its word 16 ahead (within the
- * block of records). Nothing
- * else: no instruction stream, strings, usage, sharing degrees, validation,
- * grain or size handling, and no bound on memory (2 bytes per word of every
- * page touched, however little of it is touched). It prints its counts and
- * megabytes of state; they are not ciat's (another order, one word per
- * access).
+ * block of records). Nothing else: no instruction stream, strings, usage,
+ * sharing degrees, validation, grain or size handling, and no bound on
+ * memory (2 bytes per word of every page touched, however little of it is
+ * touched). It prints its counts and megabytes of state; they are not
+ * ciat's (another order, one word per access).
  *
  * A benchmark helper, not a tool. */
 #include "floor_in.h"
 
 #include <inttypes.h>
 
-enum { FLOOR_THREADS = 8, WORDS_PER_PAGE = 1024, RESERVE_BYTES = 1u << 30 };
+enum { MAX_THREADS = 8, WORDS_PER_PAGE = 1024, RESERVE_BYTES = 1u << 30 };
 
 typedef struct word_state { uint8_t writer, readers; } word_state;   /* writer: thread + 1, 0 none */
 
@@ -51,11 +50,7 @@ int main(int argc, char **argv)
         return 1;
     }
     floor_in in;
-    floor_open(&in, argv[1]);
-    if (in.n > FLOOR_THREADS) {
-        fprintf(stderr, "ciat_floor: at most %d threads\n", FLOOR_THREADS);
-        return 1;
-    }
+    floor_open(&in, argv[1], MAX_THREADS);   /* a byte of readers per word */
     arena = floor_reserve(RESERVE_BYTES);
     uint64_t raw = 0, war = 0, waw = 0, rar = 0, records = 0;
     uint32_t rec[2 * FLOOR_BLOCK];

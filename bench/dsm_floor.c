@@ -9,8 +9,8 @@
  * each with a 64 KiB 2-way LRU d-cache of 64-byte lines (configs/4x4.ini's),
  * and a full-map directory keeps per line its state (idle, shared,
  * exclusive), owner and sharers (4 bytes a line, indexed by the line:
- * floor_reserve). A load miss of a line another holds exclusive makes both shared,
- * of an idle line exclusive; a store miss or a store to a shared line
+ * floor_reserve). A load miss of a line another holds exclusive makes both
+ * shared, of an idle line exclusive; a store miss or a store to a shared line
  * invalidates every other copy and makes it the writer's; a victim leaves
  * the directory's record. Nothing else: no instruction fetches, i-caches,
  * nodes, homes, transactions, statistics, protocol variants, scheduler or
@@ -112,11 +112,7 @@ int main(int argc, char **argv)
         return 1;
     }
     floor_in in;
-    floor_open(&in, argv[1]);
-    if (in.n > PROCS) {
-        fprintf(stderr, "dsm_floor: at most %d threads\n", PROCS);
-        return 1;
-    }
+    floor_open(&in, argv[1], PROCS);         /* thread t on processor t */
     dir_map = floor_reserve(sizeof(dir_line) << 26);
     uint32_t rec[2 * FLOOR_BLOCK];
     int t;

@@ -60,15 +60,17 @@ static inline uint32_t floor_le32(const unsigned char *b)
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-/* Opens the files of set (PREFIX.P, as the tools name a set: PREFIX.P.0 …);
- * exits with status 2 and the reason when it cannot. */
-static inline void floor_open(floor_in *in, const char *set)
+/* Opens the files of set (PREFIX.P, as the tools name a set: PREFIX.P.0 …),
+ * a set of at most max_threads (<= FLOOR_MAX_THREADS) threads: a model's
+ * limit. Exits with status 1 for a set it does not take, 2 (with the reason)
+ * for a file it cannot open. */
+static inline void floor_open(floor_in *in, const char *set, int max_threads)
 {
     const char *dot = strrchr(set, '.');
     char *end;
     long threads = dot ? strtol(dot + 1, &end, 10) : 0;
-    if (!dot || end == dot + 1 || *end || threads < 1 || threads > FLOOR_MAX_THREADS) {
-        fprintf(stderr, "floor: %s: not a trace set PREFIX.P with P from 1 to %d\n", set, FLOOR_MAX_THREADS);
+    if (!dot || end == dot + 1 || *end || threads < 1 || threads > max_threads) {
+        fprintf(stderr, "floor: %s: not a trace set PREFIX.P with P from 1 to %d\n", set, max_threads);
         exit(1);
     }
     in->n = in->live = (int)threads;

@@ -15,8 +15,9 @@
 # same cache (bench/cache_floor: the floor), and the whole mix at 4x4 with 16
 # threads beside its own floor (bench/dsm_floor); each with the directory's
 # memory (CDAT_DIRECTORY_STATS): its table's bytes per line the caches hold at
-# the end, and its line map's bytes per line ever requested. Targets (issue 15): 1x1 >= 70 M data refs/s,
-# table <= 32 bytes per cached line; 4x4 with 16 threads >= 30 M refs/s.
+# the end, and its line map's bytes per line ever requested. Targets (issue
+# 15): 1x1 >= 70 M data refs/s, table <= 32 bytes per cached line; 4x4 with 16
+# threads >= 30 M refs/s.
 # Environment: BIN, BENCH, BENCH_DIR as run-bench.sh; DINERO: a Dinero IV
 # binary to compare with (default: dineroIV on the PATH); BENCH_IRREGULAR_K:
 # thousands of data references of the irregular runs (default 20000).
