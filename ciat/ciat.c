@@ -223,6 +223,31 @@ static void class_tables(void)
         }
 }
 
+/* The block of the location at a, an address after addr (whose block is b). */
+static inline block *block_after(ciat *c, block *b, uint32_t addr, uint32_t a, int t)
+{
+    return (a >> c->map.block_shift) == (addr >> c->map.block_shift) ? b : locmap_block(&c->map, a, t);
+}
+
+/* The communication analysis of one location an access covers: the first
+ * counts the access, the others note its thread (locmap.h, "the locations an
+ * access covers"); an atomic is a load then a store of each. */
+static inline void comm_location(ciat *c, block *b, uint32_t a, bool first, bool load, bool store, int t,
+                                 uint64_t clock)
+{
+    loc *l = locmap_loc(&c->map, b, a);
+    if (load) {
+        if (first) locmap_count_access(&c->map, b, l, a, false, t);
+        else locmap_note_access(b, l, false, t);
+        comm_load(c, l, t, clock, a);
+    }
+    if (store) {
+        if (first) locmap_count_access(&c->map, b, l, a, false, t);
+        else locmap_note_access(b, l, false, t);
+        comm_store(c, l, t, clock, a);
+    }
+}
+
 /* The general memory hook: every case. */
 static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
@@ -235,25 +260,28 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
     block *b = locmap_block(&c->map, addr, t);
     if (size) locmap_touch(&c->map, b, addr, size, false, t);
-    loc *l = locmap_loc(&c->map, b, addr);     /* after the touch, which may move records */
     if (c->fs && c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
     if (c->fs && load) fs_access(c->fs, t, addr, size, false);
     if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
         st->load_class[load_class_of[rt][code]]++;
         string_step(c, t, 1);
-        locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
-        comm_load(c, l, t, clock, addr);
     }
     if (store) {
         st->store_class[store_class_of[rt][code]]++;
         string_step(c, t, 2);
-        locmap_count_access(&c->map, b, l, addr, false, t);
         c->data_sizes += size;
-        comm_store(c, l, t, clock, addr);
     }
     if (load && store) st->atomics++;
+    /* Every location the access covers, in address order (after the touch,
+     * which may move records). */
+    comm_location(c, b, addr, true, load, store, t, clock);
+    uint32_t last = locmap_last_loc(&c->map, addr, size);
+    for (uint32_t a = addr & ~(c->map.grain - 1); a != last;) {
+        a += c->map.grain;
+        comm_location(c, block_after(c, b, addr, a, t), a, false, load, store, t, clock);
+    }
     if (size) locmap_cache_note(&c->map, b, addr, t);   /* for on_mem's inline part */
 }
 
@@ -281,12 +309,20 @@ static __attribute__((noinline)) void fast_switch(ciat *c, int t, uint32_t f1, u
     fast_commit(c, t, f1, &h, l);
 }
 
+/* Whether a load (a store) by t leaves l's sharing state as it is: t wrote
+ * it or already read it (t wrote it and nobody read it since). */
+static inline bool fast_unchanged(const ciat *c, const loc *l, int t, unsigned access)
+{
+    if (access == SMAIT_LOAD) return l->writer == (uint16_t)t || rs_contains(&c->rs, l->readers, t);
+    return l->writer == (uint16_t)t && l->readers == 0;
+}
+
 /* The memory hook. Its inline part handles the common access that changes no
  * sharing state: a load or store in the location map's fast case
  * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
- * location the thread already owns or that are shared, a data count), a load
- * of a value the thread wrote or already read, a store to a location it wrote
- * and nobody read since (a load after stores, or a store after loads, ends
+ * locations the thread already owns or that are shared, a data count), that
+ * for every location it covers loads a value the thread wrote or already
+ * read, or stores to a location it wrote and nobody read since (a load after stores, or a store after loads, ends
  * the thread's string on the way: fast_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
@@ -300,9 +336,12 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
     if (!l) goto slow;
-    if (access == SMAIT_LOAD) {
-        if (l->writer != (uint16_t)t && !rs_contains(&c->rs, l->readers, t)) goto slow;
-    } else if (l->writer != (uint16_t)t || l->readers != 0) goto slow;
+    if (!fast_unchanged(c, l, t, access)) goto slow;
+    /* The further locations of a wide access: in the same touched word of one
+     * dense block, so their records follow l's. */
+    uint32_t n = locmap_locs_covered(&c->map, addr, size);
+    for (uint32_t i = 1; i < n; i++)
+        if (!locmap_noted(l + i, t) || !fast_unchanged(c, l + i, t, access)) goto slow;
     /* Nothing changes but counts, touched bits and strings. */
     if (c->string_kind[t] != access + 1) {
         fast_switch(c, t, f1, h.word, h.mask, l);
@@ -365,6 +404,17 @@ static void memo_flush(ciat *c, fetch_memo *e, int t)
     e->pending = 0;
 }
 
+/* Grains 1 and 2: a fetch's further locations (its 4 bytes cover 2 or 4). */
+static __attribute__((noinline)) void fetch_tail(ciat *c, block *b, uint32_t addr, int t)
+{
+    uint32_t last = locmap_last_loc(&c->map, addr, ISTREAM_INSN_BYTES);
+    for (uint32_t a = addr & ~(c->map.grain - 1); a != last;) {
+        a += c->map.grain;
+        block *lb = block_after(c, b, addr, a, t);
+        locmap_note_access(lb, locmap_loc(&c->map, lb, a), true, t);
+    }
+}
+
 /* A fetch the memo does not know (or whose pending count is full). */
 /* The whole work of one fetch: touched bits, owners, count. */
 static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t addr, int t)
@@ -373,6 +423,7 @@ static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t a
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     loc *l = locmap_loc(&c->map, b, addr);
     locmap_count_access(&c->map, b, l, addr, true, t);
+    if (c->map.grain < ISTREAM_INSN_BYTES) fetch_tail(c, b, addr, t);
 }
 
 static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)

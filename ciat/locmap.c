@@ -329,6 +329,18 @@ void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, in
         spill_count(m, l, addr, code);
 }
 
+void locmap_note_slow(block *b, loc *l, bool code, int thread)
+{
+    locmap_note(&b->accessor, thread);
+    if (l->owner == LOC_NONE) {
+        if (locmap_dense(b)) b->used++;
+        l->owner = (uint16_t)thread;
+        l->count = code ? COUNT_CODE : 0;   /* noted, not counted */
+        return;
+    }
+    l->owner = LOC_SHARED;
+}
+
 void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)
 {
     uint32_t c = l->count;

@@ -243,6 +243,52 @@ static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t add
     locmap_count_slow(m, b, l, addr, code, thread);
 }
 
+void locmap_note_slow(block *b, loc *l, bool code, int thread);
+
+/* Note that thread accessed the location l (in block b; data or code)
+ * without counting an access: the further locations an access covers
+ * (below). */
+static inline void locmap_note_access(block *b, loc *l, bool code, int thread)
+{
+    if (l->owner == (uint16_t)thread || l->owner == LOC_SHARED) return;
+    locmap_note_slow(b, l, code, thread);
+}
+
+/* ---- the locations an access covers ----
+ *
+ * A data access of size bytes at addr covers every location holding one of
+ * its bytes [addr, addr + size), cut at the top of the address space; a
+ * zero-byte access covers the location holding addr; a fetch its 4 bytes
+ * (more than one location only at grains 1 and 2). It is counted once, on
+ * its first location (locmap_count_access: the usage lines count accesses as
+ * the instruction mix does), and every further location notes its thread
+ * (locmap_note_access), so owners, sharing and the communication analysis see
+ * every byte the access moved, whatever the width the compiler chose
+ * (docs/ciat-report.md, "Wide accesses"). */
+
+/* The locations covered by an access whose bytes stay below 2^32 (as they do
+ * in one touched-bitmap word of a dense block): 1 for most. */
+static inline uint32_t locmap_locs_covered(const locmap *m, uint32_t addr, unsigned size)
+{
+    uint32_t span = (addr & (m->grain - 1)) + size;
+    return span <= m->grain ? 1 : ((span - 1) >> m->grain_shift) + 1;
+}
+
+/* The first address of the last location an access covers. */
+static inline uint32_t locmap_last_loc(const locmap *m, uint32_t addr, unsigned size)
+{
+    uint64_t end = size ? (uint64_t)addr + size - 1 : addr;
+    if (end > UINT32_MAX) end = UINT32_MAX;
+    return (uint32_t)end & ~(m->grain - 1);
+}
+
+/* Whether thread may count an access to l without noting it: it owns l or
+ * l is shared. */
+static inline bool locmap_noted(const loc *l, int thread)
+{
+    return l->owner == (uint16_t)thread || l->owner == LOC_SHARED;
+}
+
 /* Add n (> 0) accesses of one kind by thread to l, a location thread has
  * accessed before through locmap_count_access (so its owner and its block's
  * accessor already note thread): the deferred counts of ciat's fetch memo. */

@@ -39,6 +39,17 @@ golden_run rar rar 3 -p -ciat_events
 golden_run atomic atomic 2 -p -ciat_events
 golden_run final-sharing final-sharing 3 -ciat_events
 golden_run events events 2 -p -ciat_events
+golden_run wide wide 3 -ciat_events       # wide accesses: every location they cover
+# The same data flow in 4-byte accesses (wide-pieces.txt) gives the same L10-L15
+# and shared_bytes at every grain: the figures do not depend on the access width.
+smait asm "$D/wide-pieces.txt" wide-pieces
+for g in 4 8 16; do
+    ciat -grain "$g" wide.3
+    ciat -grain "$g" wide-pieces.3
+    grep -E '^RxT[0-9x]+L1[0-5]:|^RxTxL26:' wide.3.ciat_report >wide.lines
+    grep -E '^RxT[0-9x]+L1[0-5]:|^RxTxL26:' wide-pieces.3.ciat_report >pieces.lines
+    check_same "wide accesses, grain $g: L10-L15 and shared_bytes as in 4-byte pieces" pieces.lines wide.lines
+done
 # The communication matrix (--comm-matrix) and true and false sharing
 # with sharing patterns (--false-sharing): the "# comm_matrix:" and
 # "# false_sharing:" header lines, L10-L19 of every block and L40-L44 against

@@ -155,11 +155,15 @@ RxTxL11: raw_degree 1:1
 --- exit 0
 EOF
 done
+# grain 1: every byte is a location, and an access is one of every byte it
+# covers (docs/ciat-report.md, "Wide accesses"): 0x1004-0x1007 (T0's fetch
+# of its second instruction, T1's load) and 0x40000000-0x40000003 (both
+# loads) are shared: 8 bytes.
 ciat -p -grain 1 opt.2
 check "-grain 1 (the smallest): RAW 0, shared bytes of 1-byte locations" show opt.2 '^# options|^RxTxL(10|26):' <<'EOF'
 # options: gap_limit 4096 parallel_start yes lenient no events no grain 1 page_size 4096
 RxTxL10: raw 0
-RxTxL26: shared_bytes 2
+RxTxL26: shared_bytes 8
 --- exit 0
 EOF
 # grain 64: 0x1000-0x103f (T0's store and fetches, T1's load) and

@@ -7,7 +7,8 @@
 # L20-L36 totals; Tx and Rx lines are the sums of their parts). The sets mix
 # loads, stores and atomics of every size over a small address pool, code
 # shared by all threads, barriers with arg2 0, critical sections, calls, two
-# parallel regions and thread 0's markers, so they have many phases.
+# parallel regions and thread 0's markers, so they have many phases. L10-L15
+# are also replayed by an independent model (tests/cli/ciat/comm-model.awk).
 D=$CLI_DIR/ciat
 . "$D/lib.sh"
 
@@ -52,6 +53,32 @@ ciat -ciat_events rs.16
 for f in ciat_report ciat_events memory; do
     check_same "16 threads, seed 163: a second run writes the same .$f" "first/rs.16.$f" "rs.16.$f"
 done
+
+# L10-L15 against an independent model (tests/cli/ciat/comm-model.awk,
+# replayed on `smait schedule`'s order and written apart from ciat): every
+# location an access covers sees it, whatever its size and alignment (the
+# sets have accesses of every size from 0 to 64 bytes, aligned or not), at
+# grains 1 to 64.
+prop_comm() {
+    local p=$1 seed=$2 n=$3 grain=$4 name
+    shift 4
+    name="L10-L15 as the model's, $p threads, seed $seed, grain $grain${*:+, $*}"
+    rm -f rs.*
+    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
+    smait asm rs.txt rs
+    ciat -grain "$grain" "$@" "rs.$p"
+    smait schedule "$@" "rs.$p" 2>/dev/null | awk -v grain="$grain" -v threads="$p" -f "$D/comm-model.awk" >model.txt
+    grep -E '^RxT[0-9]+L1[0-5]:' "rs.$p.ciat_report" | sed 's/ *$//' >got.txt
+    check_same "$name" model.txt got.txt
+}
+
+prop_comm 2 31 20000 4
+prop_comm 2 32 20000 1
+prop_comm 4 33 20000 8
+prop_comm 4 34 20000 16 -p
+prop_comm 16 35 5000 64
+prop_comm 16 36 5000 2 -p
+prop_comm 128 37 1500 4 -p
 
 # The communication matrix (--comm-matrix, L16 comm and L17 inval): on random
 # sets, row t of comm sums to t's RAW and row t of inval to sum k*I[k] of t in

@@ -121,15 +121,16 @@ EOF
 # ---- what ciat finds ---------------------------------------------------------
 # Replayed in the order it happened, every version has the data flow of the
 # pthread_barrier one: the 1024 ints written once by the producer and read by
-# each of the 3 consumers (RAW 3072, S[3] += 1024), the mode string main
-# sets before the threads start and each consumer reads (RAW 3, S[3] += 1),
-# the 3 results the producer reads after the joins (RAW 3, S[1] += 3): RAW
-# 3078, nothing else. (Before the replay followed the records, the consumers
+# each of the 3 consumers (RAW 3072, S[3] += 1024), the mode string's
+# pointer main sets before the threads start and each consumer reads (8
+# bytes: two 4-byte locations, docs/ciat-report.md "Wide accesses"; RAW 6,
+# S[3] += 2), the 3 results the producer reads after the joins (RAW 3, S[1]
+# += 3): RAW 3081, nothing else. (Before the replay followed the records, the consumers
 # ran ahead of the producer: RAW 6, WAR 1024, RAR 2048 for sem and rwlock.)
 for m in barrier sem rwlock spin mutex; do
 check "ciat on $m: the barrier version's figures" figures h-$m.4 <<'EOF'
-RxTxL10: raw 3078
-RxTxL11: raw_degree 1:3 3:1025
+RxTxL10: raw 3081
+RxTxL11: raw_degree 1:3 3:1026
 RxTxL12: war 0
 RxTxL13: war_degree
 RxTxL14: waw 0
@@ -142,8 +143,8 @@ done
 # other two: RAR 2), the producer's store invalidates the 3 readers (WAR 1,
 # degree 3), and each consumer reads the 1 (RAW 3, S[3] += 1).
 check "ciat on cond: the barrier version's figures + the flag's" figures h-cond.4 <<'EOF'
-RxTxL10: raw 3081
-RxTxL11: raw_degree 1:3 3:1026
+RxTxL10: raw 3084
+RxTxL11: raw_degree 1:3 3:1027
 RxTxL12: war 1
 RxTxL13: war_degree 3:1
 RxTxL14: waw 0
@@ -157,8 +158,8 @@ EOF
 # first), written by the last (WAR 1, degree 3) and read again by the 3
 # others after their wake-up (RAW 3, S[3] += 1).
 check "ciat on cbarrier: the barrier version's figures + the barrier variables'" figures h-cbarrier.4 <<'EOF'
-RxTxL10: raw 3084
-RxTxL11: raw_degree 1:6 3:1026
+RxTxL10: raw 3087
+RxTxL11: raw_degree 1:6 3:1027
 RxTxL12: war 1
 RxTxL13: war_degree 3:1
 RxTxL14: waw 3
@@ -265,15 +266,16 @@ check "C++: std::thread's threads are traces 1-3, created and joined (the two-th
 EOF
 # The data flow is handoff.c's: data (RAW 3072, S[3] += 1024) and the results
 # (RAW 3, S[1] += 3). Each thread also reads the std::thread state the main
-# thread built for it (the function and its argument: RAW 2 each, S[1] += 6).
+# thread built for it (the function's 8-byte pointer, two locations, and its
+# int argument: RAW 3 each, S[1] += 9).
 # The flag as in handoff.c's cond (RAW 3, S[3] += 1; WAR 1 of degree 3;
 # RAR 2). nreg: the main thread reads 0 first (holding m), the first
 # consumer reads the 0 (RAR 1) and stores 1 (WAR 1, degree 1: the main
 # thread had read it), the second and third read and overwrite (RAW 2, WAW
 # 2, S[1] += 2), and the main thread reads 3 (RAW 1, S[1] += 1).
 check "C++: ciat's figures" figures hx.4 <<'EOF'
-RxTxL10: raw 3087
-RxTxL11: raw_degree 1:12 3:1025
+RxTxL10: raw 3090
+RxTxL11: raw_degree 1:15 3:1025
 RxTxL12: war 2
 RxTxL13: war_degree 1:1 3:1
 RxTxL14: waw 2

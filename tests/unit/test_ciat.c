@@ -81,8 +81,19 @@ static void ref_free(ref *r)
     free(r->page_accessor);
 }
 
+/* Note that t accessed the location holding the byte at slot o. */
+static ref_loc *ref_note(ref *r, size_t o, int t)
+{
+    note(&r->block_accessor[o / r->block], t);
+    note(&r->page_accessor[o / r->page], t);
+    ref_loc *l = &r->locs[o / r->grain];
+    note(&l->owner, t);
+    return l;
+}
+
 /* One access as ciat makes it: bytes touched (up to the top of the address
- * space), then the location of addr counted. */
+ * space), every location holding one of them (or, for zero bytes, addr)
+ * accessed by t, the location of addr counted. */
 static ref_loc *ref_access(ref *r, uint32_t addr, uint32_t size, bool code, int t)
 {
     for (uint64_t a = addr; a < (uint64_t)addr + size && a <= UINT32_MAX; a++) {
@@ -90,15 +101,24 @@ static ref_loc *ref_access(ref *r, uint32_t addr, uint32_t size, bool code, int 
         r->touched[o] |= code ? 2 : 1;
         note(&r->block_owner[o / r->block], t);
         note(&r->page_owner[o / r->page], t);
+        ref_note(r, o, t);
     }
-    size_t o = win_off(addr);
-    note(&r->block_accessor[o / r->block], t);
-    note(&r->page_accessor[o / r->page], t);
-    ref_loc *l = &r->locs[o / r->grain];
-    note(&l->owner, t);
+    ref_loc *l = ref_note(r, win_off(addr), t);
     if (code) l->code++;
     else l->data++;
     return l;
+}
+
+/* The further locations an access covers, through the map as ciat notes
+ * them (b: the block of addr). */
+static void note_covered(locmap *m, block *b, uint32_t addr, uint32_t size, bool code, int t)
+{
+    uint32_t last = locmap_last_loc(m, addr, size);
+    for (uint32_t a = addr & ~(m->grain - 1); a != last;) {
+        a += m->grain;
+        block *lb = (a >> m->block_shift) == (addr >> m->block_shift) ? b : locmap_block(m, a, t);
+        locmap_note_access(lb, locmap_loc(m, lb, a), code, t);
+    }
 }
 
 /* A random address: mostly a few hot words, else anywhere in a window (but
@@ -262,7 +282,7 @@ START_TEST(locmap_random_against_reference)
     uint32_t hot[48];
     for (int i = 0; i < 48; i++) hot[i] = win_base[rnd(NWIN)] + rnd(WIN - 64);
     uint32_t last_fetch[8] = { 0 };
-    uint64_t fast = 0;
+    uint64_t fast = 0, wide = 0;
     for (int step = 0; step < 30000; step++) {
         int t = (int)rnd((uint32_t)threads);
         uint32_t addr = random_addr(hot, 48);
@@ -272,6 +292,7 @@ START_TEST(locmap_random_against_reference)
             block *b = locmap_block(&m, addr, t);
             locmap_touch(&m, b, addr, 4, true, t);
             locmap_count_access(&m, b, locmap_loc(&m, b, addr), addr, true, t);
+            note_covered(&m, b, addr, 4, true, t);
             ref_access(&r, addr, 4, true, t);
             last_fetch[t] = addr;
         } else if (kind == 1 && last_fetch[t]) {   /* the fetch memo's deferred repeats */
@@ -284,14 +305,20 @@ START_TEST(locmap_random_against_reference)
             if (addr > UINT32_MAX - 64 && rnd(2)) addr = UINT32_MAX - rnd(8);   /* spans cut at the top */
             locmap_hit h;
             loc *l = locmap_fast_data(&m, addr, size, t, &h);
+            /* the fast path needs every location covered noted already */
+            for (uint32_t i = 1; l && i < locmap_locs_covered(&m, addr, size); i++)
+                if (!locmap_noted(l + i, t)) l = NULL;
             if (l) {
                 locmap_fast_commit(&h, l);
                 fast++;
+                wide += locmap_locs_covered(&m, addr, size) > 1;
             } else {
                 block *b = locmap_block(&m, addr, t);
                 if (size) locmap_touch(&m, b, addr, size, false, t);
                 l = locmap_loc(&m, b, addr);
                 locmap_count_access(&m, b, l, addr, false, t);
+                note_covered(&m, b, addr, size, false, t);
+                l = locmap_loc(&m, b, addr);    /* the notes may have moved records */
                 if (size) locmap_cache_note(&m, b, addr, t);
             }
             ref_loc *e = ref_access(&r, addr, size, false, t);
@@ -302,6 +329,7 @@ START_TEST(locmap_random_against_reference)
         }
     }
     ck_assert_uint_gt(fast, 100);              /* the fast path was taken */
+    if (grain < 64) ck_assert_uint_gt(wide, 10);   /* also by accesses covering several locations */
     check_map(&m, &r);
     private_ranges none = { 0 };
     check_usage(&m, &r, &none);
