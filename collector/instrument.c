@@ -10,7 +10,11 @@
  * calls and taken branches over a synthetic code layout: every function is
  * laid out block after block, 4 bytes per recorded access, per call and per
  * terminator, so ciat's instruction-stream reconstruction (docs/scheduler.md §2) walks
- * exactly the recorded instructions. At every level, atomics that
+ * exactly the recorded instructions. A slot no record would walk over before
+ * the next access (a call of code that is not instrumented, an invoke's way
+ * on, a branch falling through to a block that begins with an access) gets
+ * a branch of its own, so every access is fetched at its own slot, whose
+ * source line is its instruction's (docs/collector.md §5). At every level, atomics that
  * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
  * record their release/acquire (rt_atomic.c), and fences are counted; level 1
  * adds nothing else (the runtime's pthread wrappers still write call
@@ -41,7 +45,7 @@ typedef struct inst {
     LLVMBuilderRef b;
     LLVMTypeRef i1, i8, i32, i64, p8, vd;
     LLVMTypeRef t_mem, t_call, t_br, t_xfer, t_abegin, t_aend, t_um;    /* function types */
-    LLVMValueRef f_mem, f_call, f_enter, f_ret, f_br, f_xfer, f_abegin, f_aend, f_um;
+    LLVMValueRef f_mem, f_call, f_called, f_enter, f_ret, f_br, f_xfer, f_abegin, f_aend, f_um;
     LLVMValueRef desc;                           /* the module descriptor, as i8* */
     LLVMValueRef f_site;                         /* __smait_alloc_site */
     LLVMTypeRef t_site;
@@ -536,6 +540,7 @@ static void bracket_atomic(inst *s, LLVMValueRef I, const access *a, LLVMValueRe
     LLVMValueRef p = LLVMBuildPointerCast(s->b, a->ptr, s->p8, "");
     call(s, s->t_abegin, s->f_abegin, &p, 1);
     LLVMPositionBuilderBefore(s->b, after);
+    LLVMSetCurrentDebugLocation2(s->b, LLVMInstructionGetDebugLoc(I));  /* I's, not after's */
     unsigned mode = a->sync | (a->kind == K_MEM ? 0 : RT_AT_NO_ACCESS);
     LLVMValueRef m;
     if (LLVMGetInstructionOpcode(I) == LLVMAtomicCmpXchg) {
@@ -564,11 +569,29 @@ static void branch(inst *s, uint32_t src, LLVMValueRef tgt)
     call(s, s->t_br, s->f_br, args, 3);
 }
 
-/* Taken-branch call before a terminator; rel(b) = 0 for the layout-next block. */
+/* Whether the first instruction of bb's layout is an access: then a
+ * terminator that falls through into it has to be walked over before the
+ * access, or the access would be fetched at the terminator's slot (an
+ * instrumented call, a memcpy or a taken branch walks over the slots before
+ * it by itself). */
+static bool starts_with_access(inst *s, LLVMBasicBlockRef bb)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && I != term; I = LLVMGetNextInstruction(I))
+        if (slots(s, I))
+            return classify(s, I).kind == K_MEM;
+    return false;
+}
+
+/* Taken-branch call before a terminator; rel(b) = 0 for the layout-next
+ * block (falls through: no record), unless that block starts with an
+ * access: then the fall-through is a branch to the next slot too, which
+ * executes the terminator (docs/collector.md §5). */
 static void record_terminator(inst *s, LLVMValueRef T, uint32_t src, const bbmap *bm,
                               LLVMBasicBlockRef next)
 {
-#define REL(bb) ((bb) == next ? 0u : bb_get(bm, (bb)))
+    bool step = next && starts_with_access(s, next);
+#define REL(bb) ((bb) == next && !step ? 0u : bb_get(bm, (bb)))
     switch (LLVMGetInstructionOpcode(T)) {
     case LLVMBr:
         if (!LLVMIsConditional(T)) {
@@ -606,6 +629,48 @@ static void record_terminator(inst *s, LLVMValueRef T, uint32_t src, const bbmap
         break;          /* unreachable, indirectbr, …: no record */
     }
 #undef REL
+}
+
+/* An invoke (a C++ call that may throw) at the terminator slot src - 4:
+ * __smait_call before it, as for a call, and at the start of its normal
+ * destination __smait_called(src, destination): a callee that is not
+ * instrumented leaves the invoke's slot unwalked and a callee that is
+ * returns to src, the layout-next slot, so the runtime records the way on to
+ * the destination. The destination may have other predecessors: the hook
+ * gets src through a phi, 0 on their edges (nothing to record). Unwinding
+ * into the landing pad is not recorded. */
+static void record_invoke(inst *s, LLVMValueRef f, LLVMBasicBlockRef from, LLVMValueRef T, uint32_t src,
+                          const bbmap *bm)
+{
+    LLVMValueRef args[] = { s->desc, c32(s, src) };
+    call(s, s->t_call, s->f_call, args, 2);
+    LLVMBasicBlockRef n = LLVMGetNormalDest(T);
+    bool others = false;
+    for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(f); p && !others; p = LLVMGetNextBasicBlock(p)) {
+        LLVMValueRef pt = LLVMGetBasicBlockTerminator(p);
+        for (unsigned i = 0, k = pt ? LLVMGetNumSuccessors(pt) : 0; i < k; i++)
+            others |= p != from && LLVMGetSuccessor(pt, i) == n;
+    }
+    LLVMValueRef first = LLVMGetFirstInstruction(n), ip = first;
+    while (ip && LLVMGetInstructionOpcode(ip) == LLVMPHI)
+        ip = LLVMGetNextInstruction(ip);
+    LLVMValueRef v = c32(s, src);
+    if (others) {
+        LLVMPositionBuilderBefore(s->b, first);
+        v = LLVMBuildPhi(s->b, s->i32, "");
+        for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(f); p; p = LLVMGetNextBasicBlock(p)) {
+            LLVMValueRef pt = LLVMGetBasicBlockTerminator(p);
+            for (unsigned i = 0, k = pt ? LLVMGetNumSuccessors(pt) : 0; i < k; i++)
+                if (LLVMGetSuccessor(pt, i) == n) {
+                    LLVMValueRef in = c32(s, p == from ? src : 0);
+                    LLVMAddIncoming(v, &in, &p, 1);
+                }
+        }
+    }
+    LLVMPositionBuilderBefore(s->b, ip);
+    LLVMSetCurrentDebugLocation2(s->b, LLVMInstructionGetDebugLoc(T));
+    LLVMValueRef back[] = { s->desc, v, c32(s, bb_get(bm, n)) };
+    call(s, s->t_br, s->f_called, back, 3);
 }
 
 /* ---- allocation sites (heap lines of the map) ------------------------------------ */
@@ -715,8 +780,15 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
                 record_xfer(s, I, a.xfer, s->level >= 3 ? pc + 4 : 0);
                 pc += 4;
             } else {
+                /* __smait_call before the call, __smait_called after it
+                 * (with the call's debug location): a callee that is not
+                 * instrumented leaves its slot to the second (rt_record.c) */
                 LLVMValueRef args[] = { s->desc, c32(s, pc + 4) };
                 call(s, s->t_call, s->f_call, args, 2);
+                LLVMPositionBuilderBefore(s->b, next);
+                LLVMSetCurrentDebugLocation2(s->b, LLVMInstructionGetDebugLoc(I));
+                LLVMValueRef back[] = { s->desc, c32(s, pc + 4), c32(s, pc + 4) };
+                call(s, s->t_br, s->f_called, back, 3);
                 pc += 4;
             }
         }
@@ -725,7 +797,10 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
             redirect_alloc(s, term, af, pc);
         if (term && s->level >= 3) {
             LLVMPositionBuilderBefore(s->b, term);
-            record_terminator(s, term, pc + 4, &bm, LLVMGetNextBasicBlock(bb));
+            if (LLVMGetInstructionOpcode(term) == LLVMInvoke)
+                record_invoke(s, f, bb, term, pc + 4, &bm);
+            else
+                record_terminator(s, term, pc + 4, &bm, LLVMGetNextBasicBlock(bb));
         }
     }
 out:
@@ -1028,6 +1103,7 @@ int main(int argc, char **argv)
 
     s.f_mem = declare(&s, "__smait_mem", s.t_mem);
     s.f_call = declare(&s, "__smait_call", s.t_call);
+    s.f_called = declare(&s, "__smait_called", s.t_br);
     s.f_enter = declare(&s, "__smait_enter", s.t_call);
     s.f_ret = declare(&s, "__smait_ret", s.t_call);
     s.f_br = declare(&s, "__smait_br", s.t_br);

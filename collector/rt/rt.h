@@ -51,8 +51,9 @@ typedef struct rt_fold_entry { uint64_t page64; uint32_t page32; } rt_fold_entry
 typedef struct rt_slot {
     rt_ent *cur, *lim, *end, *buf;      /* hot: lim = end, or buf when detail is off */
     uint32_t stack[RT_STACK];           /* return addresses of instrumented calls */
+    uint32_t site[RT_STACK];            /* per frame: its call under way (site + 4), or 0 */
     unsigned depth;
-    uint32_t pending;                   /* call site + 4 of the last instrumented call, or 0 */
+    uint32_t pending;                   /* call site + 4 of the last call not yet entered, or 0 */
     bool detail_on;
     int slot;
     rt_sink *sink;

@@ -26,14 +26,47 @@ HOT void __smait_mem(uint32_t f1, const void *addr)
 }
 
 /* Before a call of a (possibly) instrumented function: the callee's entry
- * turns it into a procedure-call record. */
+ * turns it into a procedure-call record. While the call is under way, its
+ * site is also the frame's outstanding call (site[], for callbacks). */
 HOT void __smait_call(rt_module *m, uint32_t next_rel)
 {
     rt_slot *t = rt_self;
-    if (t)
+    if (t) {
         t->pending = m->base + next_rel;
+        if (t->depth - 1 < RT_STACK)    /* (depth 0: no frame) */
+            t->site[t->depth - 1] = t->pending;
+    }
 }
 
+/* After a call (dest = next) or on the normal edge of an invoke (dest = its
+ * normal destination; next 0 when the destination was reached by another
+ * edge). When no instrumented function was entered through the call (a
+ * library function, a wrapped pthread, semaphore, OpenMP or allocation
+ * call), nothing has walked over the call's own slot: a branch from the call
+ * to dest executes it, so that the accesses after it are fetched at their
+ * own slots (docs/collector.md §5). An instrumented callee's return already
+ * went to next: a branch on only when dest is elsewhere. */
+HOT void __smait_called(rt_module *m, uint32_t next_rel, uint32_t dest_rel)
+{
+    rt_slot *t = rt_self;
+    if (!t || !next_rel)
+        return;
+    uint32_t next = m->base + next_rel, dest = m->base + dest_rel;
+    if (t->depth - 1 < RT_STACK)        /* (depth 0: no frame) */
+        t->site[t->depth - 1] = 0;
+    bool entered = t->pending != next;
+    t->pending = 0;
+    if (!entered || dest != next)
+        put(t, 0x80000000u | (next & SMAIT_BRANCH_ADDR_MASK), dest, 0);
+}
+
+/* The entry of an instrumented function: from an instrumented call (the
+ * pending site), or from code that is not instrumented during a call of
+ * the frame below (a callback: qsort's comparator, an OpenMP task run in a
+ * barrier, the second and later callbacks of one call) — a procedure call
+ * from that call's site, so that its return comes back there — or neither
+ * (a thread's start, a signal handler outside any call): a procedure start
+ * only. */
 HOT void __smait_enter(rt_module *m, uint32_t rel)
 {
     rt_slot *t = rt_self;
@@ -41,10 +74,14 @@ HOT void __smait_enter(rt_module *m, uint32_t rel)
         return;
     uint32_t fn = m->base + rel, ret = t->pending;
     t->pending = 0;
+    if (!ret && t->depth - 1 < RT_STACK)        /* (depth 0: no frame) */
+        ret = t->site[t->depth - 1];
     if (ret)
         put(t, 0xC0000000u | (ret & SMAIT_BRANCH_ADDR_MASK), fn, 0);
-    if (t->depth < RT_STACK)
+    if (t->depth < RT_STACK) {
         t->stack[t->depth] = ret;
+        t->site[t->depth] = 0;
+    }
     t->depth++;
     put(t, 0x40000000u, fn, 0);
 }
