@@ -2,6 +2,7 @@
 #
 #   make                 build the tools into build/bin
 #   make check           unit tests (Check) + CLI golden and bad-input tests
+#   make check-quick     unit tests + the golden tests (the edit-compile-test loop)
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
 #   make demo            run the tools on the bundled example and traced kernels
 #   make bench           throughput benchmarks (records/s, peak memory)
@@ -60,7 +61,7 @@ TDAT_LIB_SRCS := $(filter-out tdat/tdat.c,$(TDAT_SRCS))
 CIAT_LIB_SRCS := $(filter-out ciat/ciat.c,$(CIAT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 
-.PHONY: all build check check-run demo demo-run bench bench-run fuzz fuzz-build fuzz-run install install-run clean deps FORCE
+.PHONY: all build check check-run check-quick check-quick-run demo demo-run bench bench-run fuzz fuzz-build fuzz-run install install-run clean deps FORCE
 
 all:
 	@scripts/install-deps --check build
@@ -134,10 +135,25 @@ $(BUILD)/tests/mutate: tests/tools/mutate.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 
+# Unit suites and CLI test files run side by side, CHECK_JOBS at a time
+# (default: one per processor); outputs are printed in a fixed order.
+CHECK_JOBS ?=
+CLI_ENV = BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
+	SANITIZE=$(SANITIZE) PREFIX=$(PREFIX) SRC=$(abspath .) $(if $(CHECK_JOBS),CLI_JOBS=$(CHECK_JOBS))
+# check-quick: the unit tests and the golden tests, for the edit-compile-test loop.
+QUICK_CLI := ciat-golden smait-golden tdat-golden schedule cdat-protocol sync-reports
+
 check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate
-	$(BUILD)/tests/unit_tests
-	BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
-		SANITIZE=$(SANITIZE) PREFIX=$(PREFIX) SRC=$(abspath .) tests/run-cli-tests.sh
+	$(CLI_ENV) tests/run-unit-tests.sh $(BUILD)/tests/unit_tests
+	$(CLI_ENV) tests/run-cli-tests.sh
+
+check-quick:
+	@scripts/install-deps --check build test
+	@$(MAKE) --no-print-directory check-quick-run
+
+check-quick-run: build $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check
+	$(CLI_ENV) tests/run-unit-tests.sh $(BUILD)/tests/unit_tests
+	$(CLI_ENV) tests/run-cli-tests.sh $(QUICK_CLI)
 
 # ---- manual pages --------------------------------------------------------------
 # Section 1 from each tool's --help (help2man) with docs/man/TOOL.h2m;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # run-cli-tests.sh — the command-line tests: runs every tests/cli/*.sh.
 #
-#   BIN=/abs/path/to/build/bin tests/run-cli-tests.sh [NAME...]
+#   BIN=/abs/path/to/build/bin tests/run-cli-tests.sh [-j N] [NAME...]
 #
 # Each test file runs in a fresh temporary directory (its working directory)
 # with the helpers of tests/cli-lib.sh, the tools of $BIN first on PATH and
 # LC_ALL=C. Every check prints one line, "ok" or "FAIL" (a failure with a diff
 # of expected and actual output). NAMEs pick test files (e.g. smait-bad-input).
+# Test files run N at a time (-j N, else $CLI_JOBS, else one per processor
+# the process may run on); each file's lines are printed together, in the
+# order of the files, so the output is the same whatever N.
 # Exit status: 0 when every check passed, 1 otherwise.
 set -u
 
@@ -17,8 +20,22 @@ if [ -z "${BIN:-}" ] || [ ! -d "$BIN" ]; then
 fi
 BIN=$(cd "$BIN" && pwd)
 
-results=$(mktemp "${TMPDIR:-/tmp}/dsm-cli-results.XXXXXX")
-trap 'rm -f "$results"' EXIT
+jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if [ "${1:-}" = -j ]; then
+    jobs=${2:-}
+    shift 2 || true
+fi
+case $jobs in
+    '' | *[!0-9]* | 0)
+        echo "run-cli-tests.sh: -j (or CLI_JOBS) must be a positive number, not '$jobs'" >&2
+        exit 1
+        ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-cli-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+results=$work/results
+: >"$results"
 
 if [ $# -gt 0 ]; then
     files=()
@@ -27,29 +44,58 @@ else
     files=("$here"/cli/*.sh)
 fi
 
-for t in "${files[@]}"; do
+# run_file T OUT: run test file T, its lines (and the script's own failure)
+# into OUT, each check's verdict into its own results file OUT.results.
+run_file() {
+    local t=$1 out=$2 name dir status
     name=$(basename "$t" .sh)
+    : >"$out.results"
     if [ ! -f "$t" ]; then
-        echo "FAIL $name: no such test file $t"
-        echo FAIL >>"$results"
-        continue
+        echo "FAIL $name: no such test file $t" >"$out"
+        echo FAIL >>"$out.results"
+        return
     fi
     dir=$(mktemp -d "${TMPDIR:-/tmp}/dsm-cli.$name.XXXXXX")
     (
         cd "$dir" || exit 99
-        export PATH="$BIN:$PATH" LC_ALL=C BIN CLI_DIR="$here/cli" CLI_RESULTS="$results" CLI_FILE="$name"
+        export PATH="$BIN:$PATH" LC_ALL=C BIN CLI_DIR="$here/cli" CLI_RESULTS="$out.results" CLI_FILE="$name"
         # shellcheck source=cli-lib.sh
         . "$here/cli-lib.sh"
         . "$t"
-    ) </dev/null
+    ) </dev/null >"$out" 2>&1
     status=$?
     if [ "$status" -ne 0 ]; then
-        echo "FAIL $name: the test script itself exited with status $status"
-        echo FAIL >>"$results"
+        echo "FAIL $name: the test script itself exited with status $status" >>"$out"
+        echo FAIL >>"$out.results"
     fi
     chmod -R u+rwx "$dir" 2>/dev/null
     rm -rf "$dir"
+    : >"$out.done"
+}
+
+# Start the files N at a time; print each file's output, in order, as soon
+# as it and every file before it are done.
+next_print=0
+print_ready() {
+    while [ "$next_print" -lt "${#files[@]}" ] && [ -e "$work/$next_print.done" ]; do
+        cat "$work/$next_print"
+        cat "$work/$next_print.results" >>"$results"
+        next_print=$((next_print + 1))
+    done
+}
+running=0
+for i in "${!files[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+        print_ready
+    fi
+    run_file "${files[$i]}" "$work/$i" &
+    running=$((running + 1))
 done
+wait
+for i in "${!files[@]}"; do : >>"$work/$i.done"; done     # a file killed before its end: print what it has
+print_ready
 
 total=$(wc -l <"$results")
 failed=$(grep -c '^FAIL' "$results")

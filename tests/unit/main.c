@@ -2,6 +2,8 @@
  *
  *   build/tests/unit_tests            run everything (CK_VERBOSITY=verbose lists each test)
  *   CK_RUN_SUITE=trace_reader ...      one suite; CK_RUN_CASE=... one test case
+ *   build/tests/unit_tests --list      the suites' names, one a line (tests/run-unit-tests.sh
+ *                                      runs them side by side)
  *
  * Tests run in forked children (Check's default), so a crash fails one test,
  * not the run. Scratch files go to one mkdtemp directory removed at the end. */
@@ -11,8 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(void)
+/* Every suite, with the name its suite_create gives it (CK_RUN_SUITE). */
+static const struct {
+    const char *name;
+    Suite *(*make)(void);
+} suites[] = {
+    { "smait", smait_suite }, { "smait_text", smait_text_suite }, { "trace_reader", trace_reader_suite },
+    { "trace_set", trace_set_suite }, { "options", options_suite }, { "io", io_suite },
+    { "clock_queue", clock_queue_suite }, { "scheduler", scheduler_suite },
+    { "slice_mode", slice_mode_suite },
+    { "report", report_suite }, { "fanout", fanout_suite }, { "cache", cache_suite },
+    { "cdat_config", cdat_config_suite }, { "machine", machine_suite }, { "cdat_io", cdat_io_suite },
+    { "tdat", tdat_suite }, { "read_ahead", read_ahead_suite }, { "ciat", ciat_suite },
+    { "ciat_reader_sets", ciat_reader_sets_suite }, { "miss_class", miss_class_suite },
+    { "addr_map", addr_map_suite }, { "attribution", attribution_suite },
+    { "huge_arena", huge_arena_suite }, { "decimal", decimal_suite },
+};
+enum { NSUITES = sizeof suites / sizeof suites[0] };
+
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < NSUITES; i++) printf("%s\n", suites[i].name);
+        return EXIT_SUCCESS;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: unit_tests [--list]\n");
+        return 1;
+    }
     const char *tmp = getenv("TMPDIR");
     char templ[4096];
     snprintf(templ, sizeof templ, "%s/dsm-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -22,29 +50,8 @@ int main(void)
         return 3;
     }
 
-    SRunner *sr = srunner_create(smait_suite());
-    srunner_add_suite(sr, smait_text_suite());
-    srunner_add_suite(sr, trace_reader_suite());
-    srunner_add_suite(sr, trace_set_suite());
-    srunner_add_suite(sr, options_suite());
-    srunner_add_suite(sr, io_suite());
-    srunner_add_suite(sr, clock_queue_suite());
-    srunner_add_suite(sr, scheduler_suite());
-    srunner_add_suite(sr, slice_mode_suite());
-    srunner_add_suite(sr, report_suite());
-    srunner_add_suite(sr, fanout_suite());
-    srunner_add_suite(sr, cache_suite());
-    srunner_add_suite(sr, cdat_config_suite());
-    srunner_add_suite(sr, machine_suite());
-    srunner_add_suite(sr, cdat_io_suite());
-    srunner_add_suite(sr, tdat_suite());
-    srunner_add_suite(sr, read_ahead_suite());
-    srunner_add_suite(sr, ciat_suite());
-    srunner_add_suite(sr, miss_class_suite());
-    srunner_add_suite(sr, addr_map_suite());
-    srunner_add_suite(sr, attribution_suite());
-    srunner_add_suite(sr, huge_arena_suite());
-    srunner_add_suite(sr, decimal_suite());
+    SRunner *sr = srunner_create(suites[0].make());
+    for (int i = 1; i < NSUITES; i++) srunner_add_suite(sr, suites[i].make());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -36,6 +36,7 @@ Suite *cdat_io_suite(void);
 Suite *tdat_suite(void);
 Suite *read_ahead_suite(void);
 Suite *ciat_suite(void);
+Suite *ciat_reader_sets_suite(void);
 Suite *miss_class_suite(void);
 Suite *addr_map_suite(void);
 Suite *attribution_suite(void);
