@@ -4,6 +4,8 @@
 #   make check           unit tests (Check) + CLI golden and bad-input tests
 #   make check-quick     unit tests + the golden tests (the edit-compile-test loop)
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
+#   make check SLOW_PATHS=1  the same with every fast path skipped (build-slow/),
+#                        and its outputs compared with the normal build's
 #   make demo            run the tools on the bundled example and traced kernels
 #   make bench           throughput benchmarks (records/s, peak memory)
 #   make fuzz [FUZZ_SECONDS=N]  libFuzzer harnesses (clang; build-fuzz/), N s each
@@ -23,10 +25,16 @@ DATADIR = $(PREFIX)/share/dsmtrace
 DOCDIR = $(PREFIX)/share/doc/dsmtrace
 MANDIR = $(PREFIX)/share/man
 SANITIZE ?=
+SLOW_PATHS ?=
 
 ifeq ($(SANITIZE),1)
 BUILD := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else ifeq ($(SLOW_PATHS),1)
+# Every fast path skipped (common/fast_paths.h): make check SLOW_PATHS=1 checks
+# that the general paths alone give the normal build's outputs.
+BUILD := build-slow
+SANFLAGS := -DDSM_SLOW_PATHS
 else
 BUILD := build
 SANFLAGS :=
@@ -139,11 +147,17 @@ $(BUILD)/tests/mutate: tests/tools/mutate.c
 # (default: one per processor); outputs are printed in a fixed order.
 CHECK_JOBS ?=
 CLI_ENV = BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
-	SANITIZE=$(SANITIZE) PREFIX=$(PREFIX) SRC=$(abspath .) $(if $(CHECK_JOBS),CLI_JOBS=$(CHECK_JOBS))
+	SANITIZE=$(SANITIZE) PREFIX=$(PREFIX) SRC=$(abspath .) $(if $(CHECK_JOBS),CLI_JOBS=$(CHECK_JOBS)) \
+	BENCH_BIN=$(abspath $(BUILD)/bench) $(if $(filter 1,$(SLOW_PATHS)),FAST_BIN=$(abspath build/bin))
+# The bench generators (tests/cli/slow-paths.sh makes its differential sets with them).
+BENCH_GENS := $(patsubst %,$(BUILD)/bench/%,gen_irregular gen_kernel gen_fft gen_chase)
 # check-quick: the unit tests and the golden tests, for the edit-compile-test loop.
 QUICK_CLI := ciat-golden smait-golden tdat-golden schedule cdat-protocol sync-reports
 
-check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate
+check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate $(BENCH_GENS)
+ifeq ($(SLOW_PATHS),1)
+	@$(MAKE) --no-print-directory SLOW_PATHS= build      # the normal build, to compare with
+endif
 	$(CLI_ENV) tests/run-unit-tests.sh $(BUILD)/tests/unit_tests
 	$(CLI_ENV) tests/run-cli-tests.sh
 
@@ -281,6 +295,6 @@ install-run: build man
 	else echo "dsmtrace: smait-cc not installed (not built: make deps installs what it needs)" >&2; fi
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-slow build-fuzz
 
--include $(shell find build build-san build-fuzz -name '*.d' 2>/dev/null)
+-include $(shell find build build-san build-slow build-fuzz -name '*.d' 2>/dev/null)

@@ -156,6 +156,7 @@ on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t 
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
+        if (!FAST_PATHS) k = 1;                 /* every fetch through the machine */
         if (__builtin_expect(mach_hit(&c->m, p, line, MACH_IFETCH), 1)) {
             hits += k;
         } else {
@@ -211,7 +212,8 @@ static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int c
     int p = c->proc_of[cpu];
     uint32_t line = mach_line(&c->m, addr);
     /* The first and last byte (wrapping past 2^32 as mem_slow does) in different lines? */
-    if (__builtin_expect(((addr + smait_size_last_byte(smait_mem_size_code(f1))) ^ addr) >> c->m.line_shift, 0)) {
+    if (!FAST_PATHS ||
+        __builtin_expect(((addr + smait_size_last_byte(smait_mem_size_code(f1))) ^ addr) >> c->m.line_shift, 0)) {
         mem_slow(c, p, clock, addr, smait_size_bytes(smait_mem_size_code(f1)), access);
         return;
     }

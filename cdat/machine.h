@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "cache.h"
+#include "../common/fast_paths.h"
 #include "config.h"
 #include "directory.h"
 #include "placement.h"
@@ -155,6 +156,7 @@ static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint3
  * calls' own hit would swap them). */
 static inline bool mach_hit(machine *m, int cpu, uint32_t line, int kind)
 {
+    if (!FAST_PATHS) return false;
     if (kind == MACH_IFETCH) return cache_hit(&m->p[cpu].i, line) != CS_INVALID;
     return mach_data_hits(mach_data_probe(m, cpu, line), kind == MACH_STORE);
 }

@@ -598,7 +598,8 @@ mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool
     cache_state vst = cache_lru(&m->p[cpu].d, line, &victim);
     if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
     mach_ref r = { REF_MISS, SRC_NONE, 0 };
-    if (m->simple_misses && !m->tx_fields && simple_data_miss(m, cpu, clock, line, store, &r)) return r;
+    if (FAST_PATHS && m->simple_misses && !m->tx_fields && simple_data_miss(m, cpu, clock, line, store, &r))
+        return r;
     return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
 }
 

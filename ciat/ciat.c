@@ -331,7 +331,7 @@ static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *r
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (access == SMAIT_ATOMIC || c->fs) goto slow;
+    if (!FAST_PATHS || access == SMAIT_ATOMIC || c->fs) goto slow;
     unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     locmap_hit h;
     loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
@@ -436,7 +436,7 @@ static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_
 static inline void fetch_one(ciat *c, fetch_memo *memo, uint32_t addr, int t)
 {
     fetch_memo *e = &memo[(addr >> 2) & (FETCH_MEMO - 1)];
-    if (e->addr == addr && e->pending < FETCH_PENDING_MAX) {
+    if (FAST_PATHS && e->addr == addr && e->pending < FETCH_PENDING_MAX) {
         e->pending++;
         return;
     }
@@ -499,7 +499,7 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     (void)cpu; (void)clock;
     ciat *c = ctx;
     run_memo *e = &c->runs[(size_t)t * RUN_MEMO + ((addr >> 2) & (RUN_MEMO - 1))];
-    if (e->addr == addr && e->n == n && e->pending < FETCH_PENDING_MAX) {
+    if (FAST_PATHS && e->addr == addr && e->n == n && e->pending < FETCH_PENDING_MAX) {
         e->pending++;
         return;
     }

@@ -338,7 +338,7 @@ void locmap_note_slow(block *b, loc *l, bool code, int thread)
         l->count = code ? COUNT_CODE : 0;   /* noted, not counted */
         return;
     }
-    l->owner = LOC_SHARED;
+    if (l->owner != (uint16_t)thread) l->owner = LOC_SHARED;
 }
 
 void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)

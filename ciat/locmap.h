@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/fast_paths.h"
 #include "../common/huge_arena.h"
 
 #define LOC_NONE 0xFFFFu        /* no writer / untouched */
@@ -170,7 +171,7 @@ static inline block *locmap_block(locmap *m, uint32_t addr, int thread)
 {
     uint32_t n = addr >> m->block_shift;
     const block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if ((r->tag >> 1) == n) return r->b;
+    if (FAST_PATHS && (r->tag >> 1) == n) return r->b;
     return locmap_block_slow(m, addr, thread);
 }
 
@@ -219,7 +220,7 @@ void locmap_touch_span_slow(locmap *m, uint32_t addr, uint32_t len, bool code, i
 static inline void locmap_touch(locmap *m, block *b, uint32_t addr, uint32_t len, bool code, int thread)
 {
     uint32_t off = addr & (m->block_size - 1);
-    if (locmap_dense(b) && len <= 64 && off + len <= m->block_size && (off & 63) + len <= 64) {
+    if (FAST_PATHS && locmap_dense(b) && len <= 64 && off + len <= m->block_size && (off & 63) + len <= 64) {
         uint64_t mask = (len == 64 ? ~0ull : (1ull << len) - 1) << (off & 63);
         locmap_dense_touched(m, b, code)[off >> 6] |= mask;
         locmap_block_owner(b, thread);
@@ -235,7 +236,7 @@ void locmap_count_slow(locmap *m, block *b, loc *l, uint32_t addr, bool code, in
 static inline void locmap_count_access(locmap *m, block *b, loc *l, uint32_t addr, bool code, int thread)
 {
     uint32_t c = l->count;
-    if ((l->owner == (uint16_t)thread || l->owner == LOC_SHARED) && c != COUNT_SPILLED &&
+    if (FAST_PATHS && (l->owner == (uint16_t)thread || l->owner == LOC_SHARED) && c != COUNT_SPILLED &&
         ((c & COUNT_CODE) != 0) == code && (c & ~COUNT_CODE) < COUNT_MAX) {
         l->count = c + 1;
         return;
@@ -250,7 +251,7 @@ void locmap_note_slow(block *b, loc *l, bool code, int thread);
  * (below). */
 static inline void locmap_note_access(block *b, loc *l, bool code, int thread)
 {
-    if (l->owner == (uint16_t)thread || l->owner == LOC_SHARED) return;
+    if (FAST_PATHS && (l->owner == (uint16_t)thread || l->owner == LOC_SHARED)) return;
     locmap_note_slow(b, l, code, thread);
 }
 
@@ -312,7 +313,7 @@ static inline loc *locmap_fast_data(const locmap *m, uint32_t addr, unsigned siz
 {
     uint32_t n = addr >> m->block_shift;
     const block_ref *r = &m->cache[(size_t)thread * LOCMAP_CACHE + (n & (LOCMAP_CACHE - 1))];
-    if (r->tag != (n << 1 | 1)) return NULL;    /* not cached, sparse, or its owner does not note thread */
+    if (!FAST_PATHS || r->tag != (n << 1 | 1)) return NULL;    /* not cached, sparse, or its owner does not note thread */
     uint32_t off = addr & (m->block_size - 1);
     if ((off & 63) + size > 64) return NULL;    /* dense blocks are multiples of 64 bytes */
     uint64_t *touched = r->dense;
