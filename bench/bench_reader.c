@@ -31,21 +31,27 @@ static int gen(const char *path, uint64_t n, smait_order order, uint64_t seed)
     unsigned char *buf = xmalloc(CHUNK * 8);
     uint64_t x = 88172645463325252ull ^ (seed * 0x9E3779B97F4A7C15ull), written = 0;
     uint32_t pc = 0x10000;
-    /* Like SMAIT, begin with a start_trace call record: it also decides the
-     * byte order of the file unambiguously (formats/SMAIT.md §2). */
+    /* Like SMAIT, begin with a start_trace call record (it also decides the
+     * byte order of the file unambiguously, formats/SMAIT.md §2) and end
+     * with end_trace (without it the trace is cut, §12). */
     bool started = false;
+    uint64_t body = n >= 2 * SMAIT_CALL_PARTS ? n - SMAIT_CALL_PARTS : n;  /* records before end_trace */
     while (written < n) {
         size_t k = 0;
-        if (!started && n >= SMAIT_CALL_PARTS) {
+        if (!started && n >= 2 * SMAIT_CALL_PARTS) {
             for (unsigned j = 0; j < SMAIT_CALL_PARTS; j++)
                 smait_store_raw(buf + 8 * k++, (smait_raw){ smait_call_f1(SMAIT_CT_START_TRACE, j), 0 }, order);
             started = true;
         }
-        while (k < CHUNK - SMAIT_CALL_PARTS && written + k < n) {
+        if (started && written + k == body) {
+            for (unsigned j = 0; j < SMAIT_CALL_PARTS; j++)
+                smait_store_raw(buf + 8 * k++, (smait_raw){ smait_call_f1(SMAIT_CT_END_TRACE, j), 0 }, order);
+        }
+        while (k < CHUNK - SMAIT_CALL_PARTS && written + k < body) {
             x ^= x << 13; x ^= x >> 7; x ^= x << 17;
             uint64_t i = written + k;
             smait_raw r;
-            if (i % 1000 == 999 && written + k + SMAIT_CALL_PARTS <= n) {
+            if (i % 1000 == 999 && written + k + SMAIT_CALL_PARTS <= body) {
                 for (unsigned j = 0; j < SMAIT_CALL_PARTS; j++) {
                     r.f1 = smait_call_f1(SMAIT_CT_SYSCALL, j);
                     r.f2 = j;

@@ -183,6 +183,21 @@ static long read_plain(byte_source *s, unsigned char *buf, size_t n, const char 
     return (long)(got + (size_t)k);
 }
 
+long byte_source_tail(byte_source *s, void *buf, size_t n, uint64_t *size)
+{
+    if (s->codec != CODEC_PLAIN || !s->path || s->size == 0) return -1;
+    uint64_t at = s->size > n ? s->size - n : 0;
+    size_t want = (size_t)(s->size - at), got = 0;
+    while (got < want) {
+        ssize_t k = pread(s->fd, (unsigned char *)buf + got, want - got, (off_t)(at + got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;      /* a read error, or the file shrank: the reads will say */
+        got += (size_t)k;
+    }
+    *size = s->size;
+    return (long)got;
+}
+
 static const char TRUNCATED[] = "compressed stream is truncated (unexpected end of file)";
 static const char TRAILING[] = "trailing data after the end of the compressed stream";
 

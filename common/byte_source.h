@@ -33,6 +33,14 @@ void byte_source_read_ahead(byte_source *s);
  * failure comes with the call after them. */
 long byte_source_read(byte_source *s, void *buf, size_t n, const char **why);
 
+/* For a plain regular file (standard input too, when it is one): the n
+ * bytes that end at the size the file had when it was opened (fewer when it
+ * is shorter), read into buf without moving the read position. Returns the
+ * count read and sets *size to that size; -1 for compressed input, a pipe or
+ * a terminal, whose end is only known once it is read, or on a read error
+ * (the sequential reads then say what it is). */
+long byte_source_tail(byte_source *s, void *buf, size_t n, uint64_t *size);
+
 bool byte_source_compressed(const byte_source *s);
 /* "gzip" or "zstd", or NULL for a plain file. */
 const char *byte_source_format(const byte_source *s);

@@ -14,7 +14,11 @@ static diag_trap *trap;
 
 void diag_set_tool(const char *name) { tool_name = name; }
 const char *diag_tool(void) { return tool_name; }
-void diag_set_trap(diag_trap *t) { trap = t; }
+void diag_set_trap(diag_trap *t)
+{
+    trap = t;
+    diag_lenient_reset();
+}
 bool diag_trapped(void) { return trap && trap->fatal; }
 
 /* The trap's message function gets the formatted text instead of stderr. */
@@ -83,13 +87,10 @@ void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list a
     fputc('\n', stderr);
 }
 
-void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
+static void vwarn(const char *file, uint64_t offset, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     if (trap && trap->message) {
         trap_message(file, offset, true, fmt, ap);
-        va_end(ap);
         return;
     }
     fflush(stdout);     /* keep the order when both streams go to one place */
@@ -100,7 +101,81 @@ void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
         fprintf(stderr, "%" PRIu64 ": ", offset);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+}
+
+void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(file, offset, fmt, ap);
     va_end(ap);
+}
+
+/* ---- --lenient warnings: capped per kind, counted, summed up ---- */
+
+static _Atomic uint64_t lenient_counts[DIAG_LENIENT_KINDS];
+
+/* What one of each kind is, for the note and the summary: "N <plural>". */
+static const char *const lenient_what[DIAG_LENIENT_KINDS][2] = {
+    [DIAG_LENIENT_BAD_RECORD] = { "bad record skipped", "bad records skipped" },
+    [DIAG_LENIENT_TRUNCATED] = { "truncated final record dropped", "truncated final records dropped" },
+    [DIAG_LENIENT_STREAM] = { "broken compressed stream ended early", "broken compressed streams ended early" },
+    [DIAG_LENIENT_CUT] = { "cut trace read to its last record", "cut traces read to their last record" },
+    [DIAG_LENIENT_CALLS] = { "call trace not paired to its end", "call traces not paired to their end" },
+    [DIAG_LENIENT_BAD_UNLOCK] = { "bad unlock ignored", "bad unlocks ignored" },
+    [DIAG_LENIENT_DUP_RELEASE] = { "release replayed twice ignored", "releases replayed twice ignored" },
+    [DIAG_LENIENT_DEADLOCK] = { "deadlock released", "deadlocks released" },
+};
+
+void diag_lenient_reset(void)
+{
+    for (int k = 0; k < DIAG_LENIENT_KINDS; k++)
+        atomic_store(&lenient_counts[k], 0);
+}
+
+void diag_lenient(diag_lenient_kind kind, const char *file, uint64_t offset, const char *fmt, ...)
+{
+    uint64_t n = atomic_fetch_add(&lenient_counts[kind], 1);
+    if (n < DIAG_LENIENT_SHOWN) {
+        va_list ap;
+        va_start(ap, fmt);
+        vwarn(file, offset, fmt, ap);
+        va_end(ap);
+    } else if (n == DIAG_LENIENT_SHOWN) {
+        diag_warn(NULL, DIAG_NO_OFFSET, "--lenient: more %s than the %d shown: the rest are only counted",
+                  lenient_what[kind][1], DIAG_LENIENT_SHOWN);
+    }
+}
+
+uint64_t diag_lenient_count(diag_lenient_kind kind)
+{
+    return atomic_load(&lenient_counts[kind]);
+}
+
+void diag_lenient_summary(void)
+{
+    char line[1024];
+    size_t len = 0;
+    for (int k = 0; k < DIAG_LENIENT_KINDS; k++) {
+        uint64_t n = atomic_load(&lenient_counts[k]);
+        if (!n) continue;
+        int w = snprintf(line + len, sizeof line - len, "%s%" PRIu64 " %s", len ? ", " : "", n,
+                         lenient_what[k][n != 1]);
+        if (w > 0 && (size_t)w < sizeof line - len) len += (size_t)w;
+        if (n > DIAG_LENIENT_SHOWN) {
+            w = snprintf(line + len, sizeof line - len, " (%d shown)", DIAG_LENIENT_SHOWN);
+            if (w > 0 && (size_t)w < sizeof line - len) len += (size_t)w;
+        }
+    }
+    if (!len) return;
+    if (trap && trap->message) {
+        char text[1100];
+        snprintf(text, sizeof text, "--lenient: %s", line);
+        trap->message(trap, NULL, DIAG_NO_OFFSET, true, text);
+        return;
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s: --lenient: %s\n", tool_name, line);
 }
 
 noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)

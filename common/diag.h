@@ -30,6 +30,34 @@ void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list a
 void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* --lenient warnings, by kind (README.md, "Exit status and messages"). Of
+ * each kind the first DIAG_LENIENT_SHOWN are printed as warnings (with the
+ * next one a note that the rest are only counted); diag_lenient_summary
+ * then prints one line with the count of every kind that happened:
+ *     ciat: --lenient: 1234 bad records skipped (10 shown), 3 bad unlocks ignored
+ * Callers pass the warning's text; the kind only counts it. Thread-safe. */
+typedef enum diag_lenient_kind {
+    DIAG_LENIENT_BAD_RECORD,    /* an invalid record or malformed call record skipped */
+    DIAG_LENIENT_TRUNCATED,     /* the 1..7 bytes of a truncated final record dropped */
+    DIAG_LENIENT_STREAM,        /* a compressed stream broken: its trace ends there */
+    DIAG_LENIENT_CUT,           /* a cut trace (no end_trace) read to its last record */
+    DIAG_LENIENT_CALLS,         /* a call trace not paired to its end */
+    DIAG_LENIENT_BAD_UNLOCK,    /* a section ended on a lock not held: ignored */
+    DIAG_LENIENT_DUP_RELEASE,   /* a release replayed a second time: ignored */
+    DIAG_LENIENT_DEADLOCK,      /* a deadlock: blocked threads released */
+    DIAG_LENIENT_KINDS
+} diag_lenient_kind;
+enum { DIAG_LENIENT_SHOWN = 10 };
+void diag_lenient(diag_lenient_kind kind, const char *file, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* How many of a kind so far. */
+uint64_t diag_lenient_count(diag_lenient_kind kind);
+/* The summary line, when any kind happened (else nothing); the counts stay. */
+void diag_lenient_summary(void);
+/* Every count back to 0 (for code that runs a tool's work more than once in
+ * one process: the unit tests; diag_set_trap does it for the harnesses). */
+void diag_lenient_reset(void);
+
 /* Print, remove unfinished outputs, exit with the given status. */
 noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -51,7 +79,8 @@ struct diag_trap {
     void (*message)(diag_trap *trap, const char *file, uint64_t offset, bool warning, const char *text);
     void (*fatal)(diag_trap *trap, int status);
 };
-/* NULL: print and exit, as without a trap. */
+/* NULL: print and exit, as without a trap. Setting or clearing a trap also
+ * sets the --lenient counts back to 0 (each trapped run counts its own). */
 void diag_set_trap(diag_trap *trap);
 /* A trap with a fatal function is set: a fatal error unwinds the calling
  * thread alone, so nothing may run on another thread (common/fanout.h). */

@@ -219,8 +219,9 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
             data_error_at(s, t, "thread %d ends %s on lock 0x%08x that it does not hold (%s)",
                           t, what, addr, held);
         uint64_t idx = trace_reader_index(s->th[t].r);
-        diag_warn(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": thread %d ends"
-                  " %s on lock 0x%08x that it does not hold (%s); ignored", idx, t, what, addr, held);
+        diag_lenient(DIAG_LENIENT_BAD_UNLOCK, trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64
+                     ": thread %d ends %s on lock 0x%08x that it does not hold (%s); ignored", idx, t, what,
+                     addr, held);
         s->problems.bad_unlocks++;
         return;
     }
@@ -300,8 +301,9 @@ static void on_dup_release(void *ctx, const sync_release *again)
     if (!d->s->o.lenient)
         diag_data_error(path, again->index * 8, "record %" PRIu64 ": thread %d replays release %u of %s,"
                         " which is replayed already", again->index, again->thread, again->seq, what);
-    diag_warn(path, again->index * 8, "record %" PRIu64 ": thread %d replays release %u of %s, which is"
-              " replayed already; ignored", again->index, again->thread, again->seq, what);
+    diag_lenient(DIAG_LENIENT_DUP_RELEASE, path, again->index * 8, "record %" PRIu64 ": thread %d replays"
+                 " release %u of %s, which is replayed already; ignored", again->index, again->thread,
+                 again->seq, what);
     d->s->problems.bad_unlocks++;
 }
 
@@ -754,8 +756,8 @@ static void nothing_runnable(scheduler *s)
     }
     /* --lenient: release every blocked thread (barrier waiters at the largest
      * clock of their barrier; lock waiters without the lock) and go on. */
-    diag_warn(NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d; blocked threads"
-              " released", s->phase.number);
+    diag_lenient(DIAG_LENIENT_DEADLOCK, NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d;"
+                 " blocked threads released", s->phase.number);
     s->problems.deadlocks++;
     /* Every target first: resuming a thread takes it out of its barrier's
      * group, so the group's largest clock must be known before anyone goes. */
@@ -860,16 +862,23 @@ static void warn_unmodelled(scheduler *s)
             diag_warn(NULL, DIAG_NO_OFFSET, "%s", text);
 }
 
+static void run_threads(scheduler *s);
+
+/* The run, then what it left unread, the unmodelled synchronisation and the
+ * --lenient summary (diag.h): the last words on standard error. */
 void sched_run(scheduler *s)
 {
     if (s->o.progress) s->progress = progress_start(s->readers, s->n);
-    if (s->slice) {
-        slice_run(s);
-        if (s->progress) progress_done(s->progress);
-        count_unprocessed(s);
-        warn_unmodelled(s);
-        return;
-    }
+    if (s->slice) slice_run(s);
+    else run_threads(s);
+    if (s->progress) progress_done(s->progress);
+    count_unprocessed(s);
+    warn_unmodelled(s);
+    diag_lenient_summary();
+}
+
+static void run_threads(scheduler *s)
+{
     if (s->o.parallel_start) begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
     else begin_phase(s, PHASE_SERIAL, PHASE_BY_START, 1);
     uint64_t steps = 0;
@@ -889,9 +898,6 @@ void sched_run(scheduler *s)
         s->prev = t;
         if (s->progress && (steps >> 20) != (before >> 20)) progress_tick(s->progress, steps);
     }
-    if (s->progress) progress_done(s->progress);
-    count_unprocessed(s);
-    warn_unmodelled(s);
 }
 
 /* Sums over any number of threads: saturated at 2^64 - 1 rather than wrapped

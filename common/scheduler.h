@@ -183,7 +183,9 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
 void sched_free(scheduler *s);
 
 /* Runs the whole analysis. Inconsistent traces stop with exit status 2 (a
- * message lists every blocked thread) unless lenient. */
+ * message lists every blocked thread) unless lenient. Ends with the
+ * --lenient summary of the process's warnings (diag_lenient_summary), so a
+ * process runs it once. */
 void sched_run(scheduler *s);
 
 int sched_threads(const scheduler *s);

@@ -3,11 +3,17 @@
  * The buffer holds whole simple records in host order. [cur, ready) has been
  * validated; [ready, fill) waits for more bytes (a call record cut by the
  * buffer end) or starts with a bad record, reported when the consumer gets
- * there, so every record before a bad one is still processed in order. */
+ * there, so every record before a bad one is still processed in order.
+ *
+ * A trace that begins with start_trace must end with end_trace (formats/
+ * SMAIT.md §12, "Cut trace"). A plain file's last record is read when it is
+ * opened (check_tail); any other input's end is only known when the reads
+ * reach it (settle_end). */
 #include "trace_reader.h"
 #include "byte_source.h"
 #include "diag.h"
 #include "../formats/smait_delta.h"
+#include "../formats/smait_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +45,12 @@ struct trace_reader {
     char stream_error[256];         /* read error after the last byte read, or "" */
     bool text_like;                 /* the first bytes are printable text: the text form? */
     smait_delta *delta;             /* a delta-coded stream's decoder (formats/SMAIT.md §11.1), or NULL */
+    bool started;                   /* record 0 is start_trace: the trace must end with end_trace */
+    bool end_settled;               /* whether it does is known (and reported) */
+    smait_raw last[SMAIT_CALL_PARTS];   /* the last logical record validated so far */
+    uint64_t last_index;            /* its index; UINT64_MAX: none yet */
+    uint64_t skip_end;              /* lenient: the index after a run of call parts skipped up to the
+                                     * buffer's end (the same run goes on after it), or UINT64_MAX */
     trace_reader_problems problems;
 };
 
@@ -70,8 +82,8 @@ static void read_error(trace_reader *r, const char *why)
 {
     uint64_t idx = index_of(r, r->fill), off = idx * 8 + r->partial_len;
     if (r->lenient && byte_source_compressed(r->src)) {
-        if (!r->quiet) diag_warn(r->path, off, "record %" PRIu64 ": %s; the trace is treated as ending here",
-                  idx, why);
+        if (!r->quiet) diag_lenient(DIAG_LENIENT_STREAM, r->path, off, "record %" PRIu64 ": %s; the trace is"
+                                    " treated as ending here", idx, why);
         r->problems.corrupt_streams++;
         return;
     }
@@ -170,8 +182,8 @@ static void pair_call(trace_reader *r, smait_raw *p)
         if (!r->lenient)
             diag_data_error(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s",
                             index_of(r, p), problem);
-        if (!r->quiet) diag_warn(r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s; using this trace's own"
-                  " times from here on", index_of(r, p), problem);
+        if (!r->quiet) diag_lenient(DIAG_LENIENT_CALLS, r->path, index_of(r, p) * 8, "record %" PRIu64 ": %s;"
+                                    " using this trace's own times from here on", index_of(r, p), problem);
         r->calls_broken = true;
         r->problems.unpaired_calls++;
         return;
@@ -227,9 +239,12 @@ static inline bool block8_ok(const smait_raw *p)
 
 /* Extend ready over every valid record in [ready, fill). Stops at a bad record
  * or at a call record whose parts are not all in the buffer yet. */
+static void note_last(trace_reader *r, const smait_raw *end);
+
 static void validate(trace_reader *r)
 {
     smait_raw *p = (smait_raw *)r->v.ready, *end = r->fill;
+    const smait_raw *from = p;
     for (;;) {
         /* Fast loops over memory and branch records: blocks of 8 without
          * branches (vectorised), then one by one up to the next call part. */
@@ -246,6 +261,74 @@ static void validate(trace_reader *r)
         p += SMAIT_CALL_PARTS;
     }
     r->v.ready = p;
+    if (p != from) note_last(r, p);
+}
+
+/* Keep the last of the records just validated (they end at end; a call
+ * record's parts are whole): the trace's last record, when the input ends. */
+static void note_last(trace_reader *r, const smait_raw *end)
+{
+    const smait_raw *l = end - (smait_classify(end[-1].f1) == SMAIT_CALL_PART ? SMAIT_CALL_PARTS : 1);
+    memcpy(r->last, l, (size_t)(end - l) * sizeof *l);
+    r->last_index = index_of(r, l);
+}
+
+static bool is_call_of(const smait_raw *p, unsigned type)
+{
+    return smait_classify(p->f1) == SMAIT_CALL_PART && smait_call_index(p->f1) == 0 &&
+           smait_call_type(p->f1) == type;
+}
+
+/* The trace began with start_trace, and its last record, at idx, is not
+ * end_trace: stop, or (--lenient) warn and read it as ending there. */
+static void report_cut(trace_reader *r, const smait_raw *last, uint64_t idx)
+{
+    char text[SMAIT_TEXT_MAX];
+    smait_text_format(last, text, sizeof text);
+    r->end_settled = true;
+    if (!r->lenient)
+        diag_data_error(r->path, idx * 8, "record %" PRIu64 ": trace is cut: no end_trace after the last record"
+                        " (%s; a trace that begins with start_trace ends with end_trace: was the program"
+                        " killed, or the disk full?)", idx, text);
+    r->problems.cut_traces++;
+    if (!r->quiet)
+        diag_lenient(DIAG_LENIENT_CUT, r->path, idx * 8, "record %" PRIu64 ": trace is cut: no end_trace after"
+                     " the last record (%s); the trace is read as ending there", idx, text);
+}
+
+/* The input has ended, every record handed out: a trace that began with
+ * start_trace must have ended with end_trace. (A broken compressed stream
+ * has said already that its trace ends early.) */
+static void settle_end(trace_reader *r)
+{
+    r->end_settled = true;
+    if (!r->started || r->problems.corrupt_streams || r->last_index == UINT64_MAX) return;
+    if (!is_call_of(r->last, SMAIT_CT_END_TRACE)) report_cut(r, r->last, r->last_index);
+}
+
+/* At open, for a plain file: its last record, read from the end of the file,
+ * settles the question before any record is handed out. Nothing is decided
+ * when the file's size is not a multiple of 8 or its last record is bad: the
+ * reads report that where they meet it, and settle_end the rest. Not for a
+ * delta-coded file, whose last memory record cannot be decoded alone. */
+static void check_tail(trace_reader *r)
+{
+    unsigned char bytes[8 * SMAIT_CALL_PARTS];
+    uint64_t size;
+    long k = byte_source_tail(r->src, bytes, sizeof bytes, &size);
+    if (k < 8 * SMAIT_CALL_PARTS || size % 8) return;
+    smait_raw t[SMAIT_CALL_PARTS];
+    for (int i = 0; i < SMAIT_CALL_PARTS; i++) t[i] = smait_load_raw(bytes + 8 * i, r->order);
+    const smait_raw *last = NULL;
+    if (smait_classify(t[SMAIT_CALL_PARTS - 1].f1) != SMAIT_CALL_PART) {
+        if (simple_record_ok(t[SMAIT_CALL_PARTS - 1].f1)) last = &t[SMAIT_CALL_PARTS - 1];
+    } else if (smait_call_index(t[0].f1) == 0 && smait_call_group_ok(t)) {
+        last = t;
+    }
+    if (!last) return;
+    r->end_settled = true;
+    if (!is_call_of(last, SMAIT_CT_END_TRACE))
+        report_cut(r, last, size / 8 - (uint64_t)(t + SMAIT_CALL_PARTS - last));
 }
 
 /* Describe the bad record at p (it is not valid) and stop, or skip it. */
@@ -298,6 +381,13 @@ static void bad_record(trace_reader *r)
     }
     if (!r->lenient)
         diag_data_error(r->path, idx * 8, "record %" PRIu64 ": %s%s", idx, why, text_hint(r));
+    /* A run of call parts cut by the buffer's end and taken up again here is
+     * the same bad record: one warning whatever the buffer's size. */
+    bool same_run = idx == r->skip_end && smait_classify(p->f1) == SMAIT_CALL_PART;
+    r->skip_end = smait_classify(p->f1) == SMAIT_CALL_PART && skip == avail && !r->eof ? idx + skip : UINT64_MAX;
+    if (!r->quiet && !same_run)
+        diag_lenient(DIAG_LENIENT_BAD_RECORD, r->path, idx * 8, "record %" PRIu64 ": %s%s; skipped%s", idx, why,
+                     text_hint(r), smait_classify(p->f1) == SMAIT_CALL_PART ? " to the next good record" : "");
     r->problems.skipped_records += skip;
     r->v.ready = p + skip;
     r->v.cur = r->v.ready;
@@ -330,9 +420,14 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
                     diag_data_error(r->path, off, "record %" PRIu64 ": truncated final record"
                                     " (file size is not a multiple of 8; %zu bytes left over)%s",
                                     index_of(r, r->fill), r->partial_len, text_hint(r));
+                if (!r->quiet && !r->problems.corrupt_streams)  /* a broken stream's cut record: said */
+                    diag_lenient(DIAG_LENIENT_TRUNCATED, r->path, off, "record %" PRIu64 ": truncated final"
+                                 " record (file size is not a multiple of 8; %zu bytes left over)%s; dropped",
+                                 index_of(r, r->fill), r->partial_len, text_hint(r));
                 r->problems.truncated_bytes += r->partial_len;
                 r->partial_len = 0;
             }
+            if (!r->end_settled) settle_end(r);
             if (r->calls && !r->calls_broken) {
                 const smait_raw *q;
                 do {
@@ -344,9 +439,10 @@ const smait_raw *trace_reader_refill_next(trace_reader *r)
                                         "record %" PRIu64 ": call trace has more call records than"
                                         " %s (which has %" PRIu64 ")", trace_reader_index(r->calls),
                                         r->path, r->calls_paired);
-                    if (!r->quiet) diag_warn(trace_reader_path(r->calls), trace_reader_index(r->calls) * 8,
-                              "call trace has more call records than %s (%" PRIu64 "); extra"
-                              " ones ignored", r->path, r->calls_paired);
+                    if (!r->quiet) diag_lenient(DIAG_LENIENT_CALLS, trace_reader_path(r->calls),
+                                                trace_reader_index(r->calls) * 8, "call trace has more call"
+                                                " records than %s (%" PRIu64 "); extra ones ignored", r->path,
+                                                r->calls_paired);
                     for (; q; q = trace_reader_next(r->calls))
                         r->problems.unpaired_calls += smait_classify(q->f1) == SMAIT_CALL_PART;
                 }
@@ -416,12 +512,16 @@ trace_reader *trace_reader_open(const char *path, const trace_reader_opts *opts)
     r->buf = xcalloc_lines(r->cap, sizeof *r->buf);
     r->fill = r->buf;
     r->v.cur = r->v.ready = r->buf;
+    r->last_index = r->skip_end = UINT64_MAX;
     /* Read the first block now so the byte order and the coding are known
      * right away; then decompress ahead, unless the records are delta coded
      * (byte_source_read_ahead says why). */
     read_more(r);
     if (!r->delta) byte_source_read_ahead(src);
     if (r->order == SMAIT_ORDER_AUTO) r->order = SMAIT_ORDER_LITTLE;
+    r->started = r->fill - r->buf >= SMAIT_CALL_PARTS && is_call_of(r->buf, SMAIT_CT_START_TRACE) &&
+                 smait_call_group_ok(r->buf);
+    if (r->started && !r->delta) check_tail(r);
     /* Every tool treats an empty trace the same way: a warning naming it,
      * then a report of what there is. */
     if (r->eof && r->fill == r->buf && !r->partial_len && !r->stream_error[0] && !r->quiet &&
@@ -463,6 +563,7 @@ void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_p
     into->truncated_bytes += from->truncated_bytes;
     into->unpaired_calls += from->unpaired_calls;
     into->corrupt_streams += from->corrupt_streams;
+    into->cut_traces += from->cut_traces;
 }
 
 trace_reader_problems trace_reader_problem_counts(const trace_reader *r)

@@ -113,6 +113,7 @@ typedef struct trace_reader_problems {
     uint64_t truncated_bytes;
     uint64_t unpaired_calls;
     uint64_t corrupt_streams;   /* compressed streams cut short */
+    uint64_t cut_traces;        /* traces that begin with start_trace but do not end with end_trace */
 } trace_reader_problems;
 /* Includes the problems of a paired call trace. */
 trace_reader_problems trace_reader_problem_counts(const trace_reader *r);
@@ -121,7 +122,7 @@ void trace_reader_problems_add(trace_reader_problems *into, const trace_reader_p
 trace_reader_problems trace_readers_problem_sum(trace_reader *const *readers, int n);
 static inline bool trace_reader_problems_any(const trace_reader_problems *p)
 {
-    return p->skipped_records || p->truncated_bytes || p->unpaired_calls || p->corrupt_streams;
+    return p->skipped_records || p->truncated_bytes || p->unpaired_calls || p->corrupt_streams || p->cut_traces;
 }
 
 /* Bytes of the file read so far, and the bytes they gave (decompressed, for a

@@ -17,6 +17,8 @@ typedef struct parse {
     uint64_t lineno;
     char *p;                    /* the rest of the line */
     uint64_t last_line[AM_KINDS];   /* the map line of each kind's last entry */
+    unsigned version;           /* of the format: 1 (no version line), 2 or 3 */
+    uint64_t end_line;          /* version 3: the line of AM_END_LINE, or 0 before it */
 } parse;
 
 static noreturn void bad(const parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -152,18 +154,73 @@ static void parse_line(addr_map *m, parse *ps)
     add_entry(m, ps, kind, &e);
 }
 
+/* The blank-separated words of l after a leading '#' equal those of want
+ * (blanks around them are free)? */
+static bool comment_is(const char *l, const char *want)
+{
+    while (blank(*l)) l++;
+    if (*l++ != '#') return false;
+    for (;;) {
+        while (blank(*l)) l++;
+        while (*want == ' ') want++;
+        if (!*l || !*want) return !*l && !*want;
+        while (*l && !blank(*l) && *l == *want) l++, want++;
+        if ((*l && !blank(*l)) || (*want && *want != ' ')) return false;
+    }
+}
+
+/* The version line "# smait address map vN" (N = 1 .. 9 digits): N; else 0. */
+static uint64_t version_of(const char *l)
+{
+    const char *v = strrchr(l, 'v');
+    if (!v || v == l) return 0;
+    size_t n = strspn(v + 1, "0123456789");
+    if (n == 0 || n > 9) return 0;
+    for (const char *c = v + 1 + n; *c; c++)
+        if (!blank(*c)) return 0;
+    char head[64];
+    size_t len = (size_t)(v - l);
+    if (len >= sizeof head) return 0;
+    memcpy(head, l, len);
+    head[len] = '\0';
+    if (len == 0 || !blank(head[len - 1]) || !comment_is(head, "smait address map")) return 0;
+    return strtoull(v + 1, NULL, 10);
+}
+
 void am_load(addr_map *m, const char *path)
 {
     memset(m, 0, sizeof *m);
     m->path = xstrdup(path);
     line_reader *r = line_reader_open(path);
-    parse ps = { .path = path };
+    parse ps = { .path = path, .version = 1 };
     char *l;
     while ((l = line_reader_next(r, NULL)) != NULL) {
         ps.lineno = line_reader_lineno(r);
+        if (ps.lineno == 1) {
+            uint64_t v = version_of(l);
+            if (v > AM_VERSION)
+                bad(&ps, "address map of format version %" PRIu64 ": this reader knows versions 1 to %d"
+                    " (formats/ADDRESS-MAP.md)", v, AM_VERSION);
+            if (v) ps.version = (unsigned)v;
+        }
+        if (ps.end_line) {
+            for (const char *c = l; *c; c++)
+                if (!blank(*c))
+                    bad(&ps, "a line after the end of the map ('%s' at line %" PRIu64 ")", AM_END_LINE,
+                        ps.end_line);
+            continue;
+        }
+        if (ps.version >= 3 && comment_is(l, AM_END_LINE + 1)) {
+            ps.end_line = ps.lineno;
+            continue;
+        }
         ps.p = l;
         parse_line(m, &ps);
     }
+    if (ps.version >= 3 && !ps.end_line)
+        bad(&ps, "address map is cut: no '%s' line after line %" PRIu64 " (a map of format version %u ends"
+            " with one: was the program killed while it wrote the map, or the disk full?)", AM_END_LINE,
+            ps.lineno, ps.version);
     line_reader_close(r);
 }
 

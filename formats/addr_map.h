@@ -11,6 +11,14 @@
 
 enum { AM_CODE, AM_LINE, AM_DATA, AM_OBJECT, AM_HEAP, AM_KINDS };
 
+/* The format's version and the lines that give it (formats/ADDRESS-MAP.md):
+ * a map of version 3 begins with "# smait address map v3" and ends with
+ * AM_END_LINE; without it the map is cut. Versions 1 (no version line) and
+ * 2 have no end line. */
+enum { AM_VERSION = 3 };
+#define AM_VERSION_LINE "# smait address map v3"
+#define AM_END_LINE "# end of address map"
+
 /* One line of the map: the folded range [start, end) and its fields.
  *   code:   a = FUNCTION, b = MODULE
  *   line:   a = FILE, num = LINE
@@ -32,7 +40,8 @@ typedef struct addr_map {
     size_t n[AM_KINDS];
 } addr_map;
 
-/* Reads path (plain or compressed text); a bad line exits 2. */
+/* Reads path (plain or compressed text); a bad line, or a map cut short
+ * (version 3 without its end line), exits 2. */
 void am_load(addr_map *m, const char *path);
 void am_free(addr_map *m);
 

@@ -19,6 +19,7 @@ static void dump_one(trace_reader *r)
         printf("# lenient: skipped %" PRIu64 " bad simple records, %" PRIu64
                " trailing bytes, %" PRIu64 " corrupt compressed streams\n",
                pr.skipped_records, pr.truncated_bytes, pr.corrupt_streams);
+    if (pr.cut_traces) printf("# lenient: the trace is cut (no end_trace after its last record)\n");
 }
 
 int smait_dump(char **paths, int n, const trace_reader_opts *opts)

@@ -117,8 +117,10 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
     sched_run(p.s);
     trace_reader_problems rp = trace_readers_problem_sum(readers, ts->count);
     printf("# bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64 " unpaired_calls %"
-           PRIu64 " corrupt_streams %" PRIu64 "\n", rp.skipped_records, rp.truncated_bytes,
+           PRIu64 " corrupt_streams %" PRIu64, rp.skipped_records, rp.truncated_bytes,
            rp.unpaired_calls, rp.corrupt_streams);
+    if (rp.cut_traces) printf(" cut_traces %" PRIu64, rp.cut_traces);     /* only then: as before */
+    printf("\n");
     sched_problems pr = sched_problem_counts(p.s);
     printf("# phases %d unprocessed_records %" PRIu64 " deadlocks_released %" PRIu64
            " bad_unlocks %" PRIu64 "\n", sched_phase_count(p.s), pr.unprocessed, pr.deadlocks,

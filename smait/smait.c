@@ -194,6 +194,7 @@ int main(int argc, char **argv)
     } else {
         diag_usage_error("unknown command '%s' (dump, asm, stat, convert, schedule or diff)", cmd);
     }
+    diag_lenient_summary();     /* dump, stat, convert: the --lenient warnings' counts */
     trace_set_free(&ts);
     free(ops);
     return status;

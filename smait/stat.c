@@ -74,6 +74,7 @@ static void print_counts(const char *path, trace_reader *r, const counts *c)
     printf("skipped_records %" PRIu64 "\n", pr.skipped_records);
     printf("truncated_bytes %" PRIu64 "\n", pr.truncated_bytes);
     printf("corrupt_streams %" PRIu64 "\n", pr.corrupt_streams);
+    printf("cut_traces %" PRIu64 "\n", pr.cut_traces);
     printf("valid %s\n", trace_reader_problems_any(&pr) ? "no" : "yes");
 }
 

@@ -193,7 +193,7 @@ int rt_fold_write_map(const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return errno;
-    fprintf(f, "# smait address map v2\n"
+    fprintf(f, "# smait address map v3\n"
                "# folded 32-bit addresses -> code, source lines and data (docs/collector.md)\n"
                "# code FOLDED_START FOLDED_END FUNCTION MODULE   (synthetic code, 4 bytes an instruction)\n"
                "# line START END LINE FILE   (synthetic code from a source line; -g only)\n"
@@ -234,6 +234,7 @@ int rt_fold_write_map(const char *path)
     rt_object_map_write(f);
     rt_heap_map_write(f);
     rt_fold_unlock();
+    fputs("# end of address map\n", f);     /* v3: without it the map is cut (formats/ADDRESS-MAP.md) */
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)
         err = errno;

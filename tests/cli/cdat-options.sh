@@ -440,6 +440,9 @@ cdat: bad.2.0: 32: record 4: invalid record kind: bytes ffffffff 00000000 (f1 ff
 EOF
 for spelling in "--lenient" "-lenient"; do
     check "$spelling: skipped, counted in the header, the simulation goes on" cdat -p $spelling bad.2 opt.ini <<'EOF'
+--- stderr
+cdat: warning: bad.2.0: 32: record 4: invalid record kind: bytes ffffffff 00000000 (f1 ffffffff as little-endian); skipped
+cdat: --lenient: 1 bad record skipped
 --- exit 0
 EOF
     check "$spelling: the header, T0's data references" rpt bad.2 '^# (options|lenient|bad_input)|^RxT0L01:' <<'EOF'

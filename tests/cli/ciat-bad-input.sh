@@ -68,6 +68,7 @@ kept "deadlock" dl
 check "deadlock with --lenient: a warning, exit 0" ciat --lenient dl.2 <<'EOF'
 --- stderr
 ciat: warning: inconsistent traces: deadlock in phase 2; blocked threads released
+ciat: --lenient: 1 deadlock released
 --- exit 0
 EOF
 check "… and the count in the header" grep '^# scheduler' dl.2.ciat_report <<'EOF'
@@ -218,6 +219,7 @@ kept "missing call records" ct
 check "fewer call records with --lenient: a warning, the trace's own times" ciat --lenient cless.2 ct.2 <<'EOF'
 --- stderr
 ciat: warning: ct.2.1: 56: record 7: call record 1 has no partner: call trace cless.2.1 ends after 1 call records; using this trace's own times from here on
+ciat: --lenient: 1 call trace not paired to its end
 --- exit 0
 EOF
 check "… counted in the header; T1's join keeps its own time (6..7)" \

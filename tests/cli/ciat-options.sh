@@ -418,6 +418,9 @@ ciat: bad.2.0: 8: record 1: invalid record kind: bytes ffffffff 00000000 (f1 fff
 EOF
 for spelling in "--lenient" "-lenient"; do
     check "$spelling: skipped, counted in the header, the analysis goes on" ciat -p $spelling bad.2 <<'EOF'
+--- stderr
+ciat: warning: bad.2.0: 8: record 1: invalid record kind: bytes ffffffff 00000000 (f1 ffffffff as little-endian); skipped
+ciat: --lenient: 1 bad record skipped
 --- exit 0
 EOF
     check "$spelling: the header and the loads" show bad.2 '^# (options|lenient|bad_input)|^RxTxL01:' <<'EOF'

@@ -12,7 +12,7 @@ check "smait-cc -g builds attr.c" smait-cc -g -O1 -pthread "$D/attr.c" -o attr <
 EOF
 check "the map's first line names its version" bash -c '
     TRACE_FILE_NAME=at SMAIT_QUIET=1 ./attr > at.syms && head -1 at.1.map' <<'EOF'
-# smait address map v2
+# smait address map v3
 --- exit 0
 EOF
 # The store in fill's loop is one slot of its own line, inside fill. The

@@ -80,9 +80,9 @@ sched sync-wrap sync-wrap-lenient -p --lenient                  # numbers modulo
     echo "threads 40"
     printf 'thread 0\nstart_trace sync=1\nbegin_critical lock=0x9000 kind=8\nend_critical lock=0x9000 seq=1 kind=8\n'
     printf 'begin_critical lock=0x9000 seq=1 kind=8\nend_critical lock=0x9000 seq=5 kind=8\n'
-    printf 'begin_critical lock=0x9000 seq=2147483647 kind=8\n'
+    printf 'begin_critical lock=0x9000 seq=2147483647 kind=8\nend_trace\n'
     for i in $(seq 1 39); do
-        printf 'thread %d\nstart_trace sync=1\nload 4 0x100\nbegin_critical lock=0x9000 seq=2147483647 kind=8\n' "$i"
+        printf 'thread %d\nstart_trace sync=1\nload 4 0x100\nbegin_critical lock=0x9000 seq=2147483647 kind=8\nend_trace\n' "$i"
     done
 } >edges.txt
 E=a-deadlock-of-forty-threads-waiting-on-recorded-edges-x

@@ -163,6 +163,8 @@ cdat: bad.2.1: 216: record 27: invalid record kind: bytes 00000020 00100000 (f1 
 EOT
 check_true "no report, no general trace left" test ! -e bad.2.ciat_report -a ! -e bad.2.cdat_report -a ! -e bad.2.general.0
 check "--lenient in slice mode: skipped once, not once per reader" bash -c 'ciat -q -i 1 --lenient bad.2 2>&1; grep "^# bad_input" bad.2.ciat_report' <<'EOT'
+ciat: warning: bad.2.1: 216: record 27: invalid record kind: bytes 00000020 00100000 (f1 20000000 as little-endian); it is valid as big-endian: try --byte-order=big; skipped
+ciat: --lenient: 1 bad record skipped
 # bad_input: skipped_records 1 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0
 --- exit 0
 EOT

@@ -42,9 +42,12 @@ smait --byte-order=little asm all-kinds-be.dump relittle.bin
 check_same "--byte-order on asm overrides the text's byteorder" all-kinds.bin relittle.bin
 
 # dump -> asm -> cmp from binaries made by hand (not by smait asm): start_trace
-# @1000:1000, load 4 0x1000, branch 0x4c18 0x4d20, store 8 0x2000 fp.
+# @1000:1000, load 4 0x1000, branch 0x4c18 0x4d20, store 8 0x2000 fp,
+# end_trace @2000:2000.
 printf '\0\0\x11\x70\0\0\x03\xe8\0\0\x11\x71\0\0\x03\xe8\0\0\x11\x72\0\0\0\0\0\0\x11\x73\0\0\0\0\0\0\x11\x74\0\0\0\0\0\0\x11\x75\0\0\0\0\0\0\0\x40\0\0\x10\0\x80\0\x4c\x18\0\0\x4d\x20\0\0\x01\x81\0\0\x20\0' >hand.be
+printf '\0\0\x11\x80\0\0\x07\xd0\0\0\x11\x81\0\0\x07\xd0\0\0\x11\x82\0\0\0\0\0\0\x11\x83\0\0\0\0\0\0\x11\x84\0\0\0\0\0\0\x11\x85\0\0\0\0' >>hand.be
 printf '\x70\x11\0\0\xe8\x03\0\0\x71\x11\0\0\xe8\x03\0\0\x72\x11\0\0\0\0\0\0\x73\x11\0\0\0\0\0\0\x74\x11\0\0\0\0\0\0\x75\x11\0\0\0\0\0\0\x40\0\0\0\0\x10\0\0\x18\x4c\0\x80\x20\x4d\0\0\x81\x01\0\0\0\x20\0\0' >hand.le
+printf '\x80\x11\0\0\xd0\x07\0\0\x81\x11\0\0\xd0\x07\0\0\x82\x11\0\0\0\0\0\0\x83\x11\0\0\0\0\0\0\x84\x11\0\0\0\0\0\0\x85\x11\0\0\0\0\0\0' >>hand.le
 check "dump of a hand-made big-endian file" smait dump hand.be <<'EOF'
 # smait dump of hand.be
 byteorder big
@@ -52,6 +55,7 @@ byteorder big
 6: load 4 0x00001000
 7: branch 0x00004c18 0x00004d20
 8: store 8 0x00002000 fp
+9: end_trace @2000:2000
 --- exit 0
 EOF
 check "dump of the same, little-endian" smait dump hand.le <<'EOF'
@@ -61,6 +65,7 @@ byteorder little
 6: load 4 0x00001000
 7: branch 0x00004c18 0x00004d20
 8: store 8 0x00002000 fp
+9: end_trace @2000:2000
 --- exit 0
 EOF
 for f in hand.be hand.le; do

@@ -1,9 +1,10 @@
 /* test_addr_map.c — formats/addr_map (formats/ADDRESS-MAP.md): a map of every
  * kind of line read back, names with blanks, comments and blank lines; the
  * lookups at range edges and in gaps, the data order object, heap, data,
- * none; random maps against a linear search; and every bad input with its
- * exact "TOOL: FILE:LINE: reason" message and exit status 2 (am_load runs in
- * a child, tu_run). */
+ * none; random maps against a linear search; the format versions (3's end
+ * line; a version 3 map cut short); and every bad input with its exact
+ * "TOOL: FILE:LINE: reason" message and exit status 2 (am_load runs in a
+ * child, tu_run). */
 #include "suites.h"
 #include "../../formats/addr_map.h"
 #include "../../common/diag.h"
@@ -231,6 +232,65 @@ START_TEST(kinds_independent)
 }
 END_TEST
 
+/* Version 3 (the collector's now): the end line closes the map; without it
+ * the map is cut, whatever line it stops at. Blanks around the words of the
+ * two lines are free; blank lines may follow the end line, nothing else. */
+START_TEST(v3_end_line)
+{
+    addr_map m;
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s%s\n", AM_VERSION_LINE "\n", good + strlen("# smait address map v2\n"),
+             AM_END_LINE);
+    am_load(&m, write_map(text));
+    ck_assert_uint_eq(m.n[AM_CODE], 3);
+    ck_assert_uint_eq(m.n[AM_HEAP], 2);
+    am_free(&m);
+    am_load(&m, write_map("  #smait  address map   v3 \ncode 0x00001000 0x00001010 f m\n\t#  end of  address map\n\n \n"));
+    ck_assert_uint_eq(m.n[AM_CODE], 1);
+    am_free(&m);
+    am_load(&m, write_map("# smait address map v3\n# end of address map"));     /* no final newline: whole */
+    ck_assert_uint_eq(m.n[AM_CODE], 0);
+    am_free(&m);
+    /* Version 2 and 1 maps have no end line; in them it is a comment. */
+    am_load(&m, write_map("# smait address map v2\n# end of address map\ncode 0x00001000 0x00001010 f m\n"));
+    ck_assert_uint_eq(m.n[AM_CODE], 1);
+    am_free(&m);
+    am_load(&m, write_map("# smait address map v1\ncode 0x00001000 0x00001010 f m\n"));
+    ck_assert_uint_eq(m.n[AM_CODE], 1);
+    am_free(&m);
+    /* Only line 1 gives the version; elsewhere such a line is a comment. */
+    am_load(&m, write_map("\n# smait address map v3\ncode 0x00001000 0x00001010 f m\n"));
+    ck_assert_uint_eq(m.n[AM_CODE], 1);
+    am_free(&m);
+}
+END_TEST
+
+#define CUT "address map is cut: no '# end of address map' line after line "
+#define CUT_WHY " (a map of format version 3 ends with one: was the program killed while it wrote the map," \
+                " or the disk full?)"
+
+START_TEST(v3_cut)
+{
+    EXPECT_ERROR("# smait address map v3\ncode 0x00001000 0x00001010 f m\n", 2, CUT "2" CUT_WHY);
+    EXPECT_ERROR("# smait address map v3\n", 1, CUT "1" CUT_WHY);
+    /* cut inside a line: the line is read as it is (here still good) */
+    EXPECT_ERROR("# smait address map v3\ncode 0x00001000 0x00001010 f m\ndata 0x00002000 0x00003000 0x2000 /li",
+                 3, CUT "3" CUT_WHY);
+    /* cut inside the end line */
+    EXPECT_ERROR("# smait address map v3\ncode 0x00001000 0x00001010 f m\n# end of addr", 3, CUT "3" CUT_WHY);
+    /* a bad line before the cut is found first */
+    EXPECT_ERROR("# smait address map v3\ncode 0x00001000 0x0000", 2, "END 0x00000000 is not above START 0x00001000");
+    /* lines after the end */
+    EXPECT_ERROR("# smait address map v3\n# end of address map\ncode 0x00001000 0x00001010 f m\n", 3,
+                 "a line after the end of the map ('# end of address map' at line 2)");
+    EXPECT_ERROR("# smait address map v3\n# end of address map\n\n# a comment\n", 4,
+                 "a line after the end of the map ('# end of address map' at line 2)");
+    /* a version this reader does not know */
+    EXPECT_ERROR("# smait address map v4\ncode 0x00001000 0x00001010 f m\n# end of address map\n", 1,
+                 "address map of format version 4: this reader knows versions 1 to 3 (formats/ADDRESS-MAP.md)");
+}
+END_TEST
+
 /* A map that is not there: the file named, exit 2. */
 START_TEST(missing_file)
 {
@@ -253,6 +313,8 @@ Suite *addr_map_suite(void)
     tcase_add_test(tc, random_against_linear);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, kinds_independent);
+    tcase_add_test(tc, v3_end_line);
+    tcase_add_test(tc, v3_cut);
     tcase_add_test(tc, missing_file);
     suite_add_tcase(s, tc);
     return s;

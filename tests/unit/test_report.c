@@ -271,10 +271,12 @@ START_TEST(standard_header)
     tu_recs t = { 0 };
     tu_add_call(&t, SMAIT_CT_START_TRACE, 1, 2, 0, 0, 0, 0);
     tu_add_mem(&t, SMAIT_LOAD, 4, SMAIT_REG_FIXED, 0x1000);
+    tu_add_call(&t, SMAIT_CT_END_TRACE, 3, 4, 0, 0, 0, 0);     /* (without it the trace is cut) */
     tu_write_trace(p0, &t, SMAIT_ORDER_LITTLE);
     tu_write_trace_gz(p1, &t, SMAIT_ORDER_BIG);
     tu_recs_free(&t);
     tu_add_call(&t, SMAIT_CT_START_TRACE, 5, 6, 0, 0, 0, 0);
+    tu_add_call(&t, SMAIT_CT_END_TRACE, 7, 8, 0, 0, 0, 0);
     tu_write_trace(c0, &t, SMAIT_ORDER_LITTLE);
     tu_write_trace(c1, &t, SMAIT_ORDER_LITTLE);
     tu_recs_free(&t);
@@ -304,7 +306,9 @@ START_TEST(standard_header)
     free(got);
     trace_set_close_readers(&ts, rd);
 
-    /* With call traces and a lenient reader that skipped records. */
+    /* With call traces and a lenient reader that skipped records. Trace 1
+     * is cut (start_trace, no end_trace): cut_traces 1, shown only when not
+     * 0, and its call trace's end_trace is an extra call record. */
     tu_add_call(&t, SMAIT_CT_START_TRACE, 1, 2, 0, 0, 0, 0);
     tu_add(&t, 0x20000000, 0);                                  /* invalid */
     tu_add(&t, 0x20000000, 0);
@@ -328,8 +332,9 @@ START_TEST(standard_header)
              "# calls 0: %s\n"
              "# trace 1: %s (little-endian)\n"
              "# calls 1: %s\n"
-             "# lenient: trace 1: skipped_records 2 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0\n"
-             "# bad_input: skipped_records 2 truncated_bytes 0 unpaired_calls 0 corrupt_streams 0\n",
+             "# lenient: trace 1: skipped_records 2 truncated_bytes 0 unpaired_calls 1 corrupt_streams 0"
+             " cut_traces 1\n"
+             "# bad_input: skipped_records 2 truncated_bytes 0 unpaired_calls 1 corrupt_streams 0 cut_traces 1\n",
              prefix, p0, c0, p1, c1);
     ck_assert_str_eq(got, want);
     free(got);

@@ -204,6 +204,7 @@ static void gen(rng *r, tu_recs *t, gen_proc *g)
     uint32_t now = rbelow(r, 50);
     int want = 1 + (int)rbelow(r, MAXREC - 2);
     bool framed = rbelow(r, 4) != 0;        /* start_trace ... end_trace */
+    if (framed && want < 2) want = 2;       /* both (start_trace alone: a cut trace) */
     uint64_t simple = 0;
     for (int i = 0; i < want; i++) {
         unsigned kind = rbelow(r, 100);

@@ -3,6 +3,7 @@
  * small buffers so call records straddle refills; every bad-input message; the
  * --lenient counts; pairing with call traces (formats/SMAIT.md; docs/trace-sets.md §3). */
 #include "suites.h"
+#include "../../common/diag.h"
 #include "../../formats/smait_delta.h"
 #include "../../formats/smait_text.h"
 
@@ -1015,6 +1016,7 @@ typedef struct lenient_case {
     void (*build)(tu_recs *t);
     unsigned skipped;
     const char *dump;           /* the records that survive */
+    unsigned warnings;          /* one per bad record (a run of call parts is one) */
 } lenient_case;
 
 static void l_invalid(tu_recs *t)
@@ -1066,17 +1068,17 @@ static void l_stray_before_cut_call(tu_recs *t)
 }
 
 static const lenient_case lenient_cases[] = {
-    { "invalid", l_invalid, 2, "0: load 4 0x00000001\n3: load 4 0x00000002\n" },
-    { "stray", l_stray_parts, 3, "3: join @1:2\n" },
-    { "index", l_wrong_index, 6, "6: store 8 0x00000008 fp\n" },
-    { "mixed", l_mixed_types, 6, "0: store 8 0x00000008 fp\n7: end_order lock=0x00000000 @9:9\n" },
-    { "cut", l_cut_at_end, 3, "0: store 8 0x00000008 fp\n" },
-    { "part0", l_part0_then_memory, 1, "1: store 8 0x00000008 fp\n" },
+    { "invalid", l_invalid, 2, "0: load 4 0x00000001\n3: load 4 0x00000002\n", 2 },
+    { "stray", l_stray_parts, 3, "3: join @1:2\n", 1 },
+    { "index", l_wrong_index, 6, "6: store 8 0x00000008 fp\n", 1 },
+    { "mixed", l_mixed_types, 6, "0: store 8 0x00000008 fp\n7: end_order lock=0x00000000 @9:9\n", 1 },
+    { "cut", l_cut_at_end, 3, "0: store 8 0x00000008 fp\n", 1 },
+    { "part0", l_part0_then_memory, 1, "1: store 8 0x00000008 fp\n", 1 },
     { "straddle", l_stray_before_cut_call, 1,
       "0: load 4 0x00000000\n1: load 4 0x00000001\n2: load 4 0x00000002\n"
       "3: load 4 0x00000003\n4: load 4 0x00000004\n5: load 4 0x00000005\n"
       "6: load 4 0x00000006\n7: load 4 0x00000007\n"
-      "9: barrier var=0x00000003 threads=4 @1:2\n15: load 4 0x00000063\n" },
+      "9: barrier var=0x00000003 threads=4 @1:2\n15: load 4 0x00000063\n", 1 },
 };
 enum { NLENIENT = sizeof lenient_cases / sizeof lenient_cases[0] };
 
@@ -1086,8 +1088,11 @@ START_TEST(lenient_skips)
     tu_recs t = { 0 };
     c->build(&t);
     const char *p = write_recs("lenient.trace", &t, SMAIT_ORDER_LITTLE);
-    /* Every buffer size (and gzip) skips the same records. */
+    /* Every buffer size (and gzip) skips the same records, with the same
+     * warnings: one per bad record, "; skipped" (a run of call parts cut by
+     * the buffer's end is still one). */
     for (int gz = 0; gz < 2; gz++) {
+        char *first = NULL;         /* the warnings with the default buffer */
         if (gz) {
             p = tu_file("lenient.trace.gz");
             tu_write_trace_gz(p, &t, SMAIT_ORDER_LITTLE);
@@ -1095,6 +1100,7 @@ START_TEST(lenient_skips)
         for (size_t cap = 11; cap <= 24; cap++) {
             trace_reader_opts o = { .lenient = true, .buffer_records = cap == 11 ? 0 : cap };
             trace_reader_problems pr;
+            diag_lenient_reset();       /* each read is a run of its own: its first warnings show */
             tu_capture_begin();
             char *got = tu_dump_path(p, &o, &pr);
             char *err = tu_capture_end();
@@ -1102,11 +1108,20 @@ START_TEST(lenient_skips)
                           c->name, cap, gz, got);
             ck_assert_msg(pr.skipped_records == c->skipped, "%s, buffer %zu, gzip %d: skipped %llu",
                           c->name, cap, gz, (unsigned long long)pr.skipped_records);
-            ck_assert_uint_eq(pr.truncated_bytes + pr.corrupt_streams + pr.unpaired_calls, 0);
-            ck_assert_str_eq(err, "");      /* skipping is silent; the count is reported */
+            ck_assert_uint_eq(pr.truncated_bytes + pr.corrupt_streams + pr.unpaired_calls + pr.cut_traces, 0);
+            unsigned lines = 0;
+            for (const char *q = err; (q = strstr(q, "; skipped")) != NULL; q++) lines++;
+            ck_assert_msg(lines == c->warnings && strncmp(err, "dsmtrace: warning: ", 19) == 0,
+                          "%s, buffer %zu, gzip %d: warnings\n%s", c->name, cap, gz, err);
+            if (!first) first = err;
+            else {
+                ck_assert_msg(strcmp(err, first) == 0, "%s, buffer %zu, gzip %d: warnings\n%s\nnot\n%s",
+                              c->name, cap, gz, err, first);
+                free(err);
+            }
             free(got);
-            free(err);
         }
+        free(first);
     }
     tu_recs_free(&t);
 }
@@ -1152,7 +1167,12 @@ START_TEST(lenient_truncated_final_record)
     ck_assert_int_eq(run_dump(&j, &out, &err), 100);
     ck_assert_str_eq(out, "0: load 4 0x00000010\n"
                      "problems skipped=1 truncated=5 unpaired=0 corrupt=0 order=little\n");
-    ck_assert_str_eq(err, "");
+    char want[1024];
+    snprintf(want, sizeof want, "dsmtrace: warning: %s: 8: record 1: invalid record kind: bytes 20000020 00000000"
+             " (f1 20000020 as little-endian); skipped\n"
+             "dsmtrace: warning: %s: 16: record 2: truncated final record (file size is not a multiple of 8;"
+             " 5 bytes left over); dropped\n", j.path, j.path);
+    ck_assert_str_eq(err, want);
     free(out);
     free(err);
     free(b);
@@ -1213,6 +1233,260 @@ START_TEST(lenient_gzip_truncated_and_corrupt)
     free(out);
     free(err);
     tu_recs_free(&t);
+}
+END_TEST
+
+/* ---- cut traces (formats/SMAIT.md §12) ------------------------------------------------------ */
+
+/* Prints what dump_job_run prints, but for problems the cut count only. */
+static void cut_job_run(void *arg)
+{
+    const dump_job *j = arg;
+    trace_reader *r = trace_reader_open(j->path, &j->opts);
+    if (j->calls) trace_reader_attach_calls(r, trace_reader_open(j->calls, &j->opts));
+    const smait_raw *q;
+    char text[SMAIT_TEXT_MAX];
+    while ((q = trace_reader_next(r)) != NULL) {
+        smait_text_format(q, text, sizeof text);
+        printf("%llu: %s\n", (unsigned long long)trace_reader_index(r), text);
+    }
+    trace_reader_problems p = trace_reader_problem_counts(r);
+    printf("cut=%llu skipped=%llu truncated=%llu\n", (unsigned long long)p.cut_traces,
+           (unsigned long long)p.skipped_records, (unsigned long long)p.truncated_bytes);
+    trace_reader_close(r);
+}
+
+static int run_cut(const dump_job *j, char **out, char **err)
+{
+    return tu_run(cut_job_run, (void *)j, NULL, out, err);
+}
+
+/* start_trace @1:2 (0..5), load (6), store (7): cut after the store. */
+static void started(tu_recs *t)
+{
+    tu_add_call(t, SMAIT_CT_START_TRACE, 1, 2, 0, 0, 0, 0);
+    tu_add_mem(t, SMAIT_LOAD, 4, 0, 0x1000);
+    tu_add_mem(t, SMAIT_STORE, 4, 0, 0x1004);
+}
+static const char STARTED[] = "0: start_trace @1:2\n6: load 4 0x00001000\n7: store 4 0x00001004\n";
+static const char CUT7[] = "56: record 7: trace is cut: no end_trace after the last record (store 4 0x00001004;"
+                           " a trace that begins with start_trace ends with end_trace: was the program killed,"
+                           " or the disk full?)";
+
+/* A plain file's last record is read when it is opened: the cut is found
+ * before any record is handed out, whatever the buffer. */
+START_TEST(cut_plain_found_before_any_record)
+{
+    tu_recs t = { 0 };
+    started(&t);
+    dump_job j = { .path = write_recs("cut.trace", &t, SMAIT_ORDER_LITTLE) };
+    for (size_t cap = 0; cap <= 20; cap = cap ? cap + 1 : 12) {
+        j.opts.buffer_records = cap;
+        expect_failure(&j, "", j.path, CUT7);
+    }
+    /* big-endian alike; and standard input that is a file */
+    j.path = write_recs("cut.be", &t, SMAIT_ORDER_BIG);
+    j.opts.buffer_records = 0;
+    expect_failure(&j, "", j.path, CUT7);
+    char *out, *err, want[1024];
+    ck_assert_int_eq(tu_run(read_stdin_job, NULL, j.path, &out, &err), 2);
+    snprintf(want, sizeof want, "dsmtrace: -: %s\n", CUT7);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+}
+END_TEST
+
+/* Compressed: the end is known when the reads reach it, so every record is
+ * handed out first; the message is the plain file's. */
+START_TEST(cut_stream_found_at_its_end)
+{
+    tu_recs t = { 0 };
+    started(&t);
+    dump_job j = { .path = tu_file("cut.trace.gz") };
+    tu_write_trace_gz(j.path, &t, SMAIT_ORDER_LITTLE);
+    for (size_t cap = 0; cap <= 20; cap = cap ? cap + 1 : 12) {
+        j.opts.buffer_records = cap;
+        expect_failure(&j, STARTED, j.path, CUT7);
+    }
+    j.path = tu_file("cut.trace.zst");
+    tu_write_trace_zst(j.path, &t, SMAIT_ORDER_BIG);
+    j.opts.buffer_records = 0;
+    expect_failure(&j, STARTED, j.path, CUT7);
+    /* A delta-coded plain file: its last memory record cannot be decoded
+     * alone, so it is found at the end too (with the decoded address). */
+    tu_recs d = { 0 };
+    delta_coded(&d, &t);
+    j.path = write_recs("cut.delta", &d, SMAIT_ORDER_LITTLE);
+    expect_failure(&j, STARTED, j.path, CUT7);
+    tu_recs_free(&d);
+    tu_recs_free(&t);
+}
+END_TEST
+
+/* What is not cut: a trace that ends with end_trace, one that does not begin
+ * with start_trace (a fragment: nothing to say), an empty one. What is: a
+ * trace of start_trace alone, one whose end_trace is followed by a record,
+ * one that ends in a call record (named by its first part). */
+START_TEST(cut_or_not)
+{
+    tu_recs t = { 0 };
+    started(&t);
+    tu_add_call(&t, SMAIT_CT_END_TRACE, 3, 4, 0, 0, 0, 0);
+    dump_job j = { .path = write_recs("whole.trace", &t, SMAIT_ORDER_LITTLE) };
+    char *out, *err;
+    ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+    ck_assert_str_eq(out, "0: start_trace @1:2\n6: load 4 0x00001000\n7: store 4 0x00001004\n"
+                     "8: end_trace @3:4\ncut=0 skipped=0 truncated=0\n");
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+
+    tu_add_mem(&t, SMAIT_LOAD, 4, 0, 0x1000);
+    tu_add_call(&t, SMAIT_CT_BARRIER, 1, 2, 0x8000, 2, 0, 0);
+    j.path = write_recs("fragment.trace", &t, SMAIT_ORDER_LITTLE);
+    ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+    ck_assert_str_eq(out, "0: load 4 0x00001000\n1: barrier var=0x00008000 threads=2 @1:2\n"
+                     "cut=0 skipped=0 truncated=0\n");
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+
+    tu_add_call(&t, SMAIT_CT_START_TRACE, 0, 0, 1, 0, 0, 0);
+    j.path = write_recs("start-only.trace", &t, SMAIT_ORDER_LITTLE);
+    expect_failure(&j, "", j.path, "0: record 0: trace is cut: no end_trace after the last record (start_trace"
+                   " sync=1; a trace that begins with start_trace ends with end_trace: was the program killed,"
+                   " or the disk full?)");
+    tu_add_call(&t, SMAIT_CT_END_TRACE, 0, 0, 0, 0, 0, 0);
+    tu_add_mem(&t, SMAIT_LOAD, 8, 1, 0x2000);
+    j.path = write_recs("after-end.trace", &t, SMAIT_ORDER_LITTLE);
+    expect_failure(&j, "", j.path, "96: record 12: trace is cut: no end_trace after the last record (load 8"
+                   " 0x00002000 fp; a trace that begins with start_trace ends with end_trace: was the program"
+                   " killed, or the disk full?)");
+    tu_recs_free(&t);
+
+    started(&t);
+    tu_add_call(&t, SMAIT_CT_BARRIER, 5, 6, 0x8000, 2, 0, 0);       /* 8..13 */
+    j.path = write_recs("barrier-last.trace", &t, SMAIT_ORDER_LITTLE);
+    expect_failure(&j, "", j.path, "64: record 8: trace is cut: no end_trace after the last record (barrier"
+                   " var=0x00008000 threads=2 @5:6; a trace that begins with start_trace ends with end_trace:"
+                   " was the program killed, or the disk full?)");
+    tu_recs_free(&t);
+}
+END_TEST
+
+/* A last record that is bad, or a size that is not a multiple of 8, leaves
+ * the question to the reads: they report the bad record where they meet it
+ * (no cut said first); with --lenient it is skipped, then the trace is cut. */
+START_TEST(cut_behind_a_bad_end)
+{
+    tu_recs t = { 0 };
+    started(&t);
+    tu_add(&t, 0x20000000, 0);                                      /* record 8: invalid */
+    dump_job j = { .path = write_recs("bad-last.trace", &t, SMAIT_ORDER_LITTLE) };
+    expect_failure(&j, STARTED, j.path, "64: record 8: invalid record kind: bytes 00000020 00000000 (f1 20000000"
+                   " as little-endian); it is valid as big-endian: try --byte-order=big");
+    j.opts.lenient = true;
+    char *out, *err, want[2048];
+    ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+    ck_assert_str_eq(out, "0: start_trace @1:2\n6: load 4 0x00001000\n7: store 4 0x00001004\n"
+                     "cut=1 skipped=1 truncated=0\n");
+    snprintf(want, sizeof want, "dsmtrace: warning: %s: 64: record 8: invalid record kind: bytes 00000020 00000000"
+             " (f1 20000000 as little-endian); it is valid as big-endian: try --byte-order=big; skipped\n"
+             "dsmtrace: warning: %s: 56: record 7: trace is cut: no end_trace after the last record (store 4"
+             " 0x00001004); the trace is read as ending there\n", j.path, j.path);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+
+    /* 3 bytes more than whole records: the truncated final record first */
+    started(&t);
+    unsigned char *b = tu_bytes(&t, SMAIT_ORDER_LITTLE);
+    j.path = tu_file("short-cut.trace");
+    tu_write(j.path, b, 8 * t.n + 3);
+    free(b);
+    j.opts.lenient = false;
+    expect_failure(&j, STARTED, j.path, "64: record 8: truncated final record (file size is not a multiple of 8;"
+                   " 3 bytes left over)");
+    j.opts.lenient = true;
+    ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+    ck_assert_str_eq(out, "0: start_trace @1:2\n6: load 4 0x00001000\n7: store 4 0x00001004\n"
+                     "cut=1 skipped=0 truncated=3\n");
+    snprintf(want, sizeof want, "dsmtrace: warning: %s: 64: record 8: truncated final record (file size is not a"
+             " multiple of 8; 3 bytes left over); dropped\n"
+             "dsmtrace: warning: %s: 56: record 7: trace is cut: no end_trace after the last record (store 4"
+             " 0x00001004); the trace is read as ending there\n", j.path, j.path);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+}
+END_TEST
+
+/* --lenient: one warning naming the trace, the records all handed out, the
+ * count; plain (warned at open) and gzip (at the end) alike. A compressed
+ * stream that breaks has said that its trace ends early: no second warning. */
+START_TEST(cut_lenient_one_warning)
+{
+    tu_recs t = { 0 };
+    started(&t);
+    char *out, *err, want[2048];
+    for (int gz = 0; gz < 2; gz++) {
+        dump_job j = { .path = gz ? tu_file("cutl.trace.gz") : write_recs("cutl.trace", &t, SMAIT_ORDER_LITTLE),
+                       .opts = { .lenient = true } };
+        if (gz) tu_write_trace_gz(j.path, &t, SMAIT_ORDER_LITTLE);
+        ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+        ck_assert_str_eq(out, "0: start_trace @1:2\n6: load 4 0x00001000\n7: store 4 0x00001004\n"
+                         "cut=1 skipped=0 truncated=0\n");
+        snprintf(want, sizeof want, "dsmtrace: warning: %s: 56: record 7: trace is cut: no end_trace after the"
+                 " last record (store 4 0x00001004); the trace is read as ending there\n", j.path);
+        ck_assert_str_eq(err, want);
+        free(out);
+        free(err);
+        /* a second reader of the trace (quiet) counts it and says nothing */
+        j.opts.quiet = true;
+        ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+        ck_assert(strstr(out, "cut=1 ") != NULL);
+        ck_assert_str_eq(err, "");
+        free(out);
+        free(err);
+    }
+    dump_job j = { .path = tu_file("cutl-broken.gz"), .opts = { .lenient = true } };
+    tu_write_trace_gz(j.path, &t, SMAIT_ORDER_LITTLE);
+    size_t n;
+    unsigned char *b = tu_read(j.path, &n);
+    tu_write(j.path, b, n - 4);                 /* the gzip trailer's size cut off */
+    free(b);
+    ck_assert_int_eq(run_cut(&j, &out, &err), 100);
+    ck_assert(strstr(out, "cut=0 ") != NULL);
+    snprintf(want, sizeof want, "dsmtrace: warning: %s: 64: record 8: compressed stream is truncated (unexpected"
+             " end of file); the trace is treated as ending here\n", j.path);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    tu_recs_free(&t);
+}
+END_TEST
+
+/* A cut call trace is named as such (the plain one at open, before any
+ * pairing problem its missing records would cause). */
+START_TEST(cut_call_trace)
+{
+    tu_recs t = { 0 }, c = { 0 };
+    started(&t);
+    tu_add_call(&t, SMAIT_CT_END_TRACE, 3, 4, 0, 0, 0, 0);
+    tu_add_call(&c, SMAIT_CT_START_TRACE, 10, 20, 0, 0, 0, 0);
+    dump_job j = { .path = write_recs("paired.trace", &t, SMAIT_ORDER_LITTLE),
+                   .calls = write_recs("cutcalls.trace", &c, SMAIT_ORDER_LITTLE) };
+    expect_failure(&j, "", j.calls, "0: record 0: trace is cut: no end_trace after the last record (start_trace"
+                   " @10:20; a trace that begins with start_trace ends with end_trace: was the program killed, or"
+                   " the disk full?)");
+    tu_recs_free(&t);
+    tu_recs_free(&c);
 }
 END_TEST
 
@@ -1453,6 +1727,15 @@ Suite *trace_reader_suite(void)
     tcase_add_test(tc, lenient_many_bad_records_any_buffer);
     tcase_add_test(tc, lenient_truncated_final_record);
     tcase_add_test(tc, lenient_gzip_truncated_and_corrupt);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cut");
+    tcase_add_test(tc, cut_plain_found_before_any_record);
+    tcase_add_test(tc, cut_stream_found_at_its_end);
+    tcase_add_test(tc, cut_or_not);
+    tcase_add_test(tc, cut_behind_a_bad_end);
+    tcase_add_test(tc, cut_lenient_one_warning);
+    tcase_add_test(tc, cut_call_trace);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("call_traces");
