@@ -63,7 +63,7 @@ traces $1, each the log of one thread: yes
 accesses checked: yes
 accesses right after a call: yes
 accesses with no pc: 0
-accesses the compiler gives a line, 3 in 4 at least: yes
+access sites (pcs) the compiler gives a line, 3 in 4 at least: yes
 accesses at a line other than the compiler's: 0
 ciat --by-code lines checked: yes
 cdat data misses checked: yes

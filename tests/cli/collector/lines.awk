@@ -117,7 +117,9 @@ function match_all(   i, j, t, s, n, k, e, r, b, lg) {
             expected_line[e] = 1
             for (b = 0; b < tsize[t, k]; b++) touched[e "|" taddr[t, k] + b] = 1
             if (tafter[t, k]) nafter++
-            if (e == "-") noline++
+            # sites (pcs), not accesses: a loop the run's timing repeats
+            # (a trylock spin) must not decide the share
+            if (!(tpc[t, k] in site)) { site[tpc[t, k]] = 1; nsites++; if (e == "-") noline++ }
             if (r != e) {
                 wrong++
                 differ(sprintf("%s record %s at pc 0x%08x: reported %s, compiler %s", t, trec[t, k], tpc[t, k], r, e))
@@ -132,7 +134,7 @@ END {
     print "accesses checked: " (checked > 0 ? "yes" : "none")
     print "accesses right after a call: " (nafter > 0 ? "yes" : "none")
     print "accesses with no pc: " nopc + 0
-    print "accesses the compiler gives a line, 3 in 4 at least: " (checked && noline <= checked / 4 ? "yes" : "no")
+    print "access sites (pcs) the compiler gives a line, 3 in 4 at least: " (nsites && noline <= nsites / 4 ? "yes" : "no")
     print "accesses at a line other than the compiler's: " wrong + 0
     if (CIAT != "") print "ciat --by-code lines checked: " (nciat > 0 ? "yes" : "none")
     if (MISSES != "") print "cdat data misses checked: " (nmiss > 0 ? "yes" : "none")
