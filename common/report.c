@@ -176,6 +176,8 @@ void report_sync_header(report *r, const scheduler *s)
     for (unsigned c = 1; c <= SMAIT_UM_COUNT; c++)     /* the unnamed causes (0) last */
         if (sched_unmodelled_warning(s, c % SMAIT_UM_COUNT, text, sizeof text))
             report_header(r, " warning: %s", text);
+    if (sched_tracing_summary(s, text, sizeof text)) report_header(r, " tracing: %s", text);
+    if (sched_tracing_warning(s, text, sizeof text)) report_header(r, " warning: %s", text);
 }
 
 void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint64_t idle)

@@ -398,6 +398,7 @@ uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
 {
     thread *x = &s->th[t];
     if (smait_call_type(rec->f1) == SMAIT_CT_UNMODELLED) count_unmodelled(s, t, rec);
+    if (smait_call_type(rec->f1) == SMAIT_CT_TRACING) tc_note(&s->cond, t, rec);
     uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
     /* Both modes wait from x->clock (slice mode: the processor's clock). */
     if (delay > SCHED_CLOCK_LIMIT || x->clock > SCHED_CLOCK_LIMIT - delay)
@@ -443,7 +444,10 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
         }
         break;
     case SMAIT_CT_BARRIER: barrier(s, t, arg1, arg2); break;
-    case SMAIT_CT_BEGIN_CRITICAL: lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind, wake); break;
+    case SMAIT_CT_BEGIN_CRITICAL:
+        if (s->recorded) tc_lock(&s->cond);         /* a lock taken in the order the tracing machine gave */
+        lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind, wake);
+        break;
     case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
     case SMAIT_CT_BEGIN_ORDER: lock_begin(s, t, WAIT_ORDERED, arg1, seq, kind, wake); break;
     case SMAIT_CT_END_ORDER: lock_end(s, t, WAIT_ORDERED, arg1, seq, kind); break;
@@ -818,6 +822,7 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     s->prev = -1;
     s->readers = readers;
     decide_sync(s);
+    tc_init(&s->cond, s->n);
     if (s->o.slice_cpus > 0) slice_create(s);
     return s;
 }
@@ -830,6 +835,7 @@ void sched_free(scheduler *s)
     free(s->th);
     sync_table_free(&s->sync);
     free(s->unmodelled);
+    tc_free(&s->cond);
     free(s->round_sorted);
     free(s->round_set);
     progress_free(s->progress);
@@ -853,13 +859,15 @@ static void count_unprocessed(scheduler *s)
     s->problems.unprocessed = total;
 }
 
-/* One warning per cause of unmodelled synchronisation. */
+/* One warning per cause of unmodelled synchronisation, and the tracing
+ * machine's time-slicing (tracing_conditions.h). */
 static void warn_unmodelled(scheduler *s)
 {
     char text[1024];
     for (unsigned c = 1; c <= SMAIT_UM_COUNT; c++)     /* the unnamed causes (0) last */
         if (sched_unmodelled_warning(s, c % SMAIT_UM_COUNT, text, sizeof text))
             diag_warn(NULL, DIAG_NO_OFFSET, "%s", text);
+    if (sched_tracing_warning(s, text, sizeof text)) diag_warn(NULL, DIAG_NO_OFFSET, "%s", text);
 }
 
 static void run_threads(scheduler *s);
@@ -926,6 +934,13 @@ uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].cloc
 sched_problems sched_problem_counts(const scheduler *s) { return s->problems; }
 int sched_phase_count(const scheduler *s) { return s->phase.number; }
 bool sched_traces_record_sync(const scheduler *s) { return s->traces_sync; }
+
+const char *sched_tracing_summary(const scheduler *s, char *buf, size_t n) { return tc_summary(&s->cond, buf, n); }
+
+const char *sched_tracing_warning(const scheduler *s, char *buf, size_t n)
+{
+    return tc_warning(&s->cond, s->recorded, buf, n);
+}
 
 const char *sched_sync_mode(const scheduler *s)
 {

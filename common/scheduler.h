@@ -217,6 +217,12 @@ uint64_t sched_unmodelled(const scheduler *s, unsigned cause, int thread);
  * system calls): …"), written to buf; NULL when the cause did not occur.
  * sched_run prints each one on standard error; reports repeat them. */
 const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *buf, size_t n);
+/* The conditions the traces were taken under (common/tracing_conditions.h):
+ * the header's figures, or NULL when no trace has a tracing record; the
+ * warning that the recorded lock order is partly the tracing machine's
+ * time-slicing, or NULL (given only when the replay follows that order). */
+const char *sched_tracing_summary(const scheduler *s, char *buf, size_t n);
+const char *sched_tracing_warning(const scheduler *s, char *buf, size_t n);
 
 /* into += from, field by field. */
 void sched_counts_add(sched_counts *into, const sched_counts *from);

@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "scheduler.h"
 #include "scheduler_sync.h"
+#include "tracing_conditions.h"
 
 #include <stdnoreturn.h>
 
@@ -55,6 +56,7 @@ struct scheduler {
     bool traces_sync;           /* trace 0 begins with start_trace sync=1 */
     sync_table sync;            /* releases replayed, per (key space, key) */
     uint64_t *unmodelled;       /* [cause * n + thread], allocated at the first one */
+    tracing_conditions cond;    /* the traces' tracing records */
     /* Lockstep rounds (run_rounds): the tied threads in thread order, listed
      * twice; those that stayed at base in a round (a ring of indices into
      * round_sorted); those that moved on, in the order they did; their set. */

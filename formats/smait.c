@@ -58,7 +58,7 @@ static const char *const call_names[] = {
     [SMAIT_CT_SYSCALL] = "syscall", [SMAIT_CT_START_TRACE] = "start_trace",
     [SMAIT_CT_END_TRACE] = "end_trace",
     [SMAIT_CT_ACQUIRE] = "acquire", [SMAIT_CT_RELEASE] = "release",
-    [SMAIT_CT_UNMODELLED] = "unmodelled",
+    [SMAIT_CT_UNMODELLED] = "unmodelled", [SMAIT_CT_TRACING] = "tracing",
 };
 
 const char *smait_sync_kind_name(unsigned kind)

@@ -39,8 +39,12 @@ enum {
     SMAIT_CT_LDCW = 0x13, SMAIT_CT_SEMOP = 0x14, SMAIT_CT_SEMCTL = 0x15,
     SMAIT_CT_SYSCALL = 0x16, SMAIT_CT_START_TRACE = 0x17, SMAIT_CT_END_TRACE = 0x18,
     /* This project's extension (formats/SMAIT.md §5.1): recorded synchronisation. */
-    SMAIT_CT_ACQUIRE = 0x20, SMAIT_CT_RELEASE = 0x21, SMAIT_CT_UNMODELLED = 0x22
+    SMAIT_CT_ACQUIRE = 0x20, SMAIT_CT_RELEASE = 0x21, SMAIT_CT_UNMODELLED = 0x22,
+    /* The conditions the trace was taken under (formats/SMAIT.md §5.2). */
+    SMAIT_CT_TRACING = 0x23
 };
+/* A tracing record's ran_us or waited_us that the tracing machine did not tell. */
+enum { SMAIT_TRACING_UNKNOWN = 0xFFFFFFFFu };
 
 /* start_trace arg1 bit: the trace records its synchronisation (§5.1): the
  * sections 04-07 carry seq (arg2) and kind (arg3), and acquire/release

@@ -31,6 +31,8 @@ static call_args args_of(unsigned type)
     case SMAIT_CT_ACQUIRE: case SMAIT_CT_RELEASE:
         a.name[0] = "obj"; a.name[1] = "seq"; a.name[2] = "kind"; a.hex = "x..."; break;
     case SMAIT_CT_UNMODELLED: a.name[0] = "what"; a.name[1] = "count"; break;
+    case SMAIT_CT_TRACING:
+        a.name[0] = "cpus"; a.name[1] = "allowed"; a.name[2] = "ran_us"; a.name[3] = "waited_us"; break;
     case SMAIT_CT_START_TRACE: a.name[0] = "sync"; a.opt = "o..."; break;
     case SMAIT_CT_MARKER: a.name[0] = "cmd"; a.name[1] = "num"; break;
     case SMAIT_CT_READ: case SMAIT_CT_WRITE:

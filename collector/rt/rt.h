@@ -69,6 +69,11 @@ typedef struct rt_slot {
     uint32_t join_time;
     bool running, detached, live, ended;
     uint32_t exit_time;
+    /* rt_sched.c: the time the slot's threads ran and waited for a processor */
+    int sched_tid;                      /* the kernel's id of the thread being measured */
+    bool sched_live, sched_unknown;     /* measuring; the kernel did not tell */
+    uint64_t sched_run0, sched_wait0;   /* ns at its start */
+    uint64_t sched_run, sched_wait;     /* ns, over the slot's threads so far */
     /* the start of the slot's current thread (no malloc: see rt_thread.c) */
     void *(*start_fn)(void *);
     void *start_arg;
@@ -96,6 +101,15 @@ void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
               uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4);
 void rt_flush(rt_slot *t);
 void rt_buffer_init(rt_slot *t);
+
+/* rt_sched.c — the conditions the trace is taken under (formats/SMAIT.md
+ * §5.2). rt_sched_begin in the thread itself when it starts to run for a
+ * slot, rt_sched_end when it stops (from any thread: it reads the kernel's
+ * figures of the thread by its id); rt_sched_write the tracing record, before
+ * end_trace. */
+void rt_sched_begin(rt_slot *t);
+void rt_sched_end(rt_slot *t);
+void rt_sched_write(rt_slot *t, uint32_t now);
 
 /* rt_sync.c — recorded synchronisation (formats/SMAIT.md §5.1).
  * Every object (by its unfolded address) has a count of its releases so far.

@@ -105,6 +105,7 @@ __attribute__((constructor(101))) static void rt_ctor(int argc, char **argv, cha
     rt_cxx_redirect();
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     rt_self = rt_slot_new(0);
+    rt_sched_begin(rt_self);
     traced_pid = getpid();
     if (pthread_atfork(NULL, NULL, fork_child) != 0)
         rt_fatal("pthread_atfork failed");

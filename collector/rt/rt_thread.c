@@ -127,6 +127,7 @@ static void thread_end(void *p)
         return;
     t->ended = true;
     t->exit_time = rt_now_us();
+    rt_sched_end(t);
     rt_flush(t);
     rt_self = NULL;
     rt_spin_lock(&slots_lock);
@@ -151,6 +152,7 @@ static void *trampoline(void *p)
     void *(*fn)(void *) = t->start_fn;
     void *arg = t->start_arg;
     rt_self = t;
+    rt_sched_begin(t);
     pthread_setspecific(exit_key, t);
     uint32_t now = rt_now_us();
     catch_up(t, t->used_region, now);
@@ -336,6 +338,7 @@ rt_slot *rt_team_enter(int slot, unsigned r)
     t->pending = 0;
     rt_spin_unlock(&slots_lock);
     rt_self = t;
+    rt_sched_begin(t);
     catch_up(t, r, rt_now_us());
     return t;
 }
@@ -351,6 +354,7 @@ void rt_team_size(unsigned r, int n)
  * untraced until its next region. */
 void rt_team_leave(rt_slot *t, uint32_t now)
 {
+    rt_sched_end(t);
     rt_self = NULL;
     rt_spin_lock(&slots_lock);
     t->join_pending = true;
@@ -372,6 +376,8 @@ void rt_threads_finish(void)
         }
         uint32_t now = rt_now_us();
         rt_unmodelled_write(t, now);
+        rt_sched_end(t);
+        rt_sched_write(t, now);
         rt_call(t, SMAIT_CT_END_TRACE, now, now, 0, false, 0);
         rt_flush(t);
     }

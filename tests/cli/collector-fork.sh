@@ -11,7 +11,7 @@ CFG=$CLI_DIR/../../configs/4x4.ini
 mkdir spill
 export TMPDIR=$PWD/spill
 # dump PREFIX: the set's records, times aside.
-dump() { smait dump --set "$1" | sed -E 's/ @[0-9:]+$//; s/#.*//'; }
+dump() { smait dump --set "$1" | sed -E '/: tracing /d; s/ @[0-9:]+$//; s/#.*//'; }
 # body REPORT: without the header and the calls' times (they are the run's).
 body() { grep -v '^#' "$1" | sed -E 's/ time_us [0-9]+/ time_us T/'; }
 export -f dump body
@@ -24,8 +24,9 @@ EOF
 
 # forked.c on every route: the program's output and status, the parent's
 # files only (each route in a directory of its own), no spill left. The
-# trace's last record is number 16402: the loops' records and a branch
-# over each of the four calls of the C library (docs/collector.md §5).
+# trace's last record is number 16408: the loops' records, a branch over
+# each of the four calls of the C library (docs/collector.md §5) and the
+# tracing record before end_trace (formats/SMAIT.md §5.2).
 check "forked.c: every route gives the parent's set alone, the child's exit leaves it be" bash -c '
     run() { d=$1; shift; mkdir $d && (cd $d && env "$@" TRACE_FILE_NAME=fk SMAIT_QUIET=1 ../forked); echo "$d: exit $? files $(ls $d | tr "\n" " ")"; }
     run normal TRACE_FILE_TYPE=normal
@@ -49,9 +50,9 @@ ciat: exit 0 files fk.1.ciat_report fk.1.map fk.1.memory
 forked: child 0, sum 8386560
 cdat: exit 0 files fk.1.cdat_report fk.1.map 
 spill: 
-16402: end_trace
-16402: end_trace
-16402: end_trace
+16408: end_trace
+16408: end_trace
+16408: end_trace
 --- exit 0
 EOF
 

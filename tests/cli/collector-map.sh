@@ -50,11 +50,14 @@ check_true "a second run writes the same map" bash -c '
 # call of a function that is not instrumented to the next slot, or from a
 # branch that falls through to a block that begins with an access
 # (docs/collector.md §5): the same 8384 records otherwise, in the same order.
+# Since then also the tracing record before end_trace (formats/SMAIT.md §5.2:
+# dropped from the dump, its values are the run's; its six raw records move
+# end_trace's index from 8399 to 8405).
 check "the records are unchanged (masked dump of 8397 lines)" bash -c '
-    smait dump --set at.1 | sed -E "s/ @[0-9:]+\$//; s/#.*//; s/0x[0-9a-f]+/A/g" > at.masked
+    smait dump --set at.1 | sed -E "/: tracing /d; s/ @[0-9:]+\$//; s/#.*//; s/0x[0-9a-f]+/A/g" > at.masked
     wc -l < at.masked; md5sum < at.masked | cut -c1-32' <<'EOF'
 8397
-ac0810cff811ab63d2c036e0f9312fd8
+87685efde4cd9e34b4ad8bb616c34f80
 --- exit 0
 EOF
 # Two workers allocate 100 blocks each from one site, at the same time: no

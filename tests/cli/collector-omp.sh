@@ -22,7 +22,7 @@ dump() {
 # hb PREFIX SYMS [REGEX]: hb.awk on the set (records whose named text matches
 # REGEX left out).
 hb() {
-    paste -d'|' <(smait dump --set "$1" | grep -Ev '^(#|byteorder|threads)') <(dump "$1" "$2") |
+    paste -d'|' <(smait dump --set "$1" | grep -Ev '^(#|byteorder|threads)|: tracing ') <(dump "$1" "$2") |
         grep -Ev "\|(${3:-^$})" | awk -f "$D/hb.awk" | sed -E 's/^(races): [0-9]+.*/\1/' | head -1
 }
 # syms PROGRAM SYMS NAME...: append the runtime's static NAMEs (nm) to SYMS,

@@ -216,7 +216,7 @@ START_TEST(call_names)
         { 0x10, "marker" }, { 0x11, "read" }, { 0x12, "write" }, { 0x13, "ldcw" },
         { 0x14, "semop" }, { 0x15, "semctl" }, { 0x16, "syscall" },
         { 0x17, "start_trace" }, { 0x18, "end_trace" },
-        { 0x20, "acquire" }, { 0x21, "release" }, { 0x22, "unmodelled" },
+        { 0x20, "acquire" }, { 0x21, "release" }, { 0x22, "unmodelled" }, { 0x23, "tracing" },
     };
     unsigned nnamed = 0;
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
@@ -224,13 +224,13 @@ START_TEST(call_names)
         ck_assert_int_eq(smait_call_type_of(named[i].name), (int)named[i].type);
     }
     for (unsigned t = 0; t < 300; t++) nnamed += smait_call_name(t) != NULL;
-    ck_assert_uint_eq(nnamed, 19);
+    ck_assert_uint_eq(nnamed, 20);
     ck_assert_ptr_null(smait_call_name(0x00));
     ck_assert_ptr_null(smait_call_name(0x08));
     ck_assert_ptr_null(smait_call_name(0x0F));
     ck_assert_ptr_null(smait_call_name(0x19));
     ck_assert_ptr_null(smait_call_name(0x1F));
-    ck_assert_ptr_null(smait_call_name(0x23));
+    ck_assert_ptr_null(smait_call_name(0x24));
     ck_assert_str_eq(smait_sync_kind_name(SMAIT_SK_SEM), "semaphore");
     ck_assert_ptr_null(smait_sync_kind_name(SMAIT_SK_COUNT));
     ck_assert_str_eq(smait_unmodelled_name(SMAIT_UM_FUTEX), "futex");

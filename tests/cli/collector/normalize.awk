@@ -25,6 +25,7 @@ FILENAME == MAP { if ($1 == "data") { nmap++; mf[nmap] = hex($2); me[nmap] = hex
 /^thread / { print $1, $2; next }
 {
     sub(/^[0-9]+: /, "")
+    if ($1 == "tracing") next       # the run's processors and waits: the machine's, not the program's
     sub(/ @[0-9:]+$/, "")
     if ($1 == "load" || $1 == "store" || $1 == "atomic") { $3 = name(hex($3)); print; next }
     if ($1 == "branch" || $1 == "pcall") { print $1, code($2), code($3); next }
