@@ -21,7 +21,7 @@ static const struct {
     { "smait", smait_suite }, { "smait_text", smait_text_suite }, { "trace_reader", trace_reader_suite },
     { "trace_set", trace_set_suite }, { "options", options_suite }, { "io", io_suite },
     { "clock_queue", clock_queue_suite }, { "scheduler", scheduler_suite },
-    { "slice_mode", slice_mode_suite },
+    { "scheduler_replay", scheduler_replay_suite }, { "slice_mode", slice_mode_suite },
     { "report", report_suite }, { "fanout", fanout_suite }, { "cache", cache_suite },
     { "cdat_config", cdat_config_suite }, { "machine", machine_suite }, { "cdat_io", cdat_io_suite },
     { "tdat", tdat_suite }, { "read_ahead", read_ahead_suite }, { "ciat", ciat_suite },

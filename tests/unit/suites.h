@@ -26,6 +26,7 @@ Suite *options_suite(void);
 Suite *io_suite(void);
 Suite *clock_queue_suite(void);
 Suite *scheduler_suite(void);
+Suite *scheduler_replay_suite(void);
 Suite *slice_mode_suite(void);
 Suite *report_suite(void);
 Suite *fanout_suite(void);

@@ -1726,8 +1726,6 @@ Suite *scheduler_suite(void)
     int n = (int)(sizeof thread_counts / sizeof thread_counts[0]);
     tcase_add_loop_test(tc, random_parallel, 0, n);
     tcase_add_loop_test(tc, random_regions, 0, n);
-    tcase_add_loop_test(tc, random_chaos, 0, n);
-    tcase_add_loop_test(tc, random_recorded, 0, n);
     suite_add_tcase(s, tc);
     TCase *lim = tcase_create("clock_limit");
     tcase_add_test(lim, clock_limit_reached_not_passed);
@@ -1741,5 +1739,19 @@ Suite *scheduler_suite(void)
     tcase_add_test(ts, sync_give_up);
     tcase_add_test(ts, sync_shuffled);
     suite_add_tcase(s, ts);
+    return s;
+}
+
+/* The random sets of --lenient (chaos) and recorded synchronisation: a suite
+ * of their own, so that tests/run-unit-tests.sh can run it beside the others. */
+Suite *scheduler_replay_suite(void)
+{
+    Suite *s = suite_create("scheduler_replay");
+    TCase *tc = tcase_create("random");
+    tcase_set_timeout(tc, 120);     /* a few seconds normally; a hang fails */
+    int n = (int)(sizeof thread_counts / sizeof thread_counts[0]);
+    tcase_add_loop_test(tc, random_chaos, 0, n);
+    tcase_add_loop_test(tc, random_recorded, 0, n);
+    suite_add_tcase(s, tc);
     return s;
 }
