@@ -51,7 +51,7 @@ ALL_CFLAGS = $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -pthread
 
 BIN := $(BUILD)/bin
-LIB_SRCS := $(wildcard common/*.c formats/*.c)
+LIB_SRCS := $(wildcard base/*.c common/*.c formats/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdsm.a
 

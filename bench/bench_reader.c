@@ -6,7 +6,7 @@
  *   bench_reader scan FILE...              scan, count kinds, print records/s
  *
  * A timing program, not a test: make bench runs it; nothing asserts on time. */
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/trace_reader.h"
 
 #include <inttypes.h>

@@ -4,7 +4,7 @@
  *                                  with no tool attached (or a no-op fetch hook)
  *                                  and print records/s.
  * A timing program, not a test. */
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/scheduler.h"
 
 #include <inttypes.h>

@@ -9,7 +9,7 @@
  * after each inner loop; a barrier (arg2 = 0) after every row, time-stamped
  * 1 ms per row (slice mode's slices are the rows). About
  * MRECORDS million records per thread. A benchmark input, not a test. */
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "gen_out.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* cache.c — LRU set-associative / fully associative cache (see cache.h for the layouts). */
 #include "cache.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include "stats.h"
 #include "traces.h"
 #include "../common/attribution.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/out_file.h"
 #include "../common/path.h"
 #include "../common/private_ranges.h"

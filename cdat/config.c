@@ -2,7 +2,7 @@
 #include "config.h"
 #include "config_lookup.h"
 #include "cache.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/path.h"
 
 #include <ctype.h>

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "install_dirs.h"
 
 /* The installed configurations relative to the running program (bin/cdat ->

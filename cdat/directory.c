@@ -13,7 +13,7 @@
  * doubles when 3/4 full and halves when under 1/16 full, so it follows the
  * entries in use. */
 #include "directory.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* miss_class.c — cdat's miss taxonomy (miss_class.h). */
 #include "miss_class.h"
 
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 

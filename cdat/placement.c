@@ -1,6 +1,6 @@
 /* placement.c — the page placement policies of docs/cdat-placement.md. */
 #include "placement.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * to m->on_seq. docs/cdat-protocol.md gives every case as a table. */
 #include "machine.h"
 #include "miss_class.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* traces.c — buffered writing of the general and detailed traces. */
 #include "traces.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>

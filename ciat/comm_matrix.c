@@ -1,6 +1,6 @@
 /* comm_matrix.c — the communication matrix: lines L16 comm and L17 inval. */
 #include "comm_matrix.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <inttypes.h>
 #include <math.h>

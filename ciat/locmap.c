@@ -1,7 +1,7 @@
 /* locmap.c — radix table of blocks, sparse and dense blocks, touched bytes,
  * location sharing. */
 #include "locmap.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

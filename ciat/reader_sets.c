@@ -1,6 +1,6 @@
 /* reader_sets.c — hash-consed, reference-counted thread sets. */
 #include "reader_sets.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* sharing.c — true and false sharing at a line size: lines L18 and L19. */
 #include "sharing.h"
 #include "locmap.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* stats.c — ciat counters: classes, strings, calls, degrees; lines L01–L15. */
 #include "stats.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../formats/smait.h"
 
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* attribution.c — counts per address, named through the address map (attribution.h). */
 #include "attribution.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* clock_queue.c — calendar queue of threads by clock, cyclic tie order. */
 #include "clock_queue.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

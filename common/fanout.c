@@ -3,7 +3,7 @@
 #include "fanout.h"
 #include "fanout_replay.h"
 #include "ahead_tuner.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "mono_time.h"
 
 #include <assert.h>

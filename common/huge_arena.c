@@ -10,7 +10,7 @@
  * flipping one bit of its offset in the chunk, its freedom by its tag. */
 #define _DEFAULT_SOURCE     /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "huge_arena.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* options.c — the table-driven command-line parser. */
 #include "options.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "path.h"
 #include "version.h"
 #include "../formats/smait.h"

@@ -1,6 +1,6 @@
 /* out_file.c — temporaries, an all-or-nothing commit, cleanup on failure. */
 #include "out_file.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <ctype.h>
 #include <dirent.h>

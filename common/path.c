@@ -1,6 +1,6 @@
 /* path.c — file-name helpers. */
 #include "path.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* private_ranges.c — parsing and lookup of private address ranges. */
 #include "private_ranges.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

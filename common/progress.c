@@ -1,6 +1,6 @@
 /* progress.c — rate-limited progress line on a terminal. */
 #include "progress.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "mono_time.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* report.c — tagged report lines, header composed at the end, atomic output. */
 #include "report.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "options.h"
 #include "out_file.h"
 #include "report_json.h"

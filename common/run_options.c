@@ -1,6 +1,6 @@
 /* run_options.c — shared option table and trace-set selection. */
 #include "run_options.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /* scheduler.c — thread-mode interleaving, phases and synchronisation (docs/scheduler.md §3–§10). */
 #include "scheduler_internal.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "progress.h"
 
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* scheduler_sync.c — which releases of each key the replay has processed
  * (recorded synchronisation, docs/scheduler.md §6.1). */
 #include "scheduler_sync.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,7 +25,7 @@
  * -rr_interleaving ignores time stamps: process i runs on processor i mod p,
  * which round-robins its processes -s instructions at a time. */
 #include "scheduler_internal.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "trace_set.h"
 
 #include <inttypes.h>

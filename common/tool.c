@@ -1,6 +1,6 @@
 /* tool.c — the shared driver of ciat and cdat (tool.h). */
 #include "tool.h"
-#include "diag.h"
+#include "../base/diag.h"
 #include "out_file.h"
 
 #include <errno.h>

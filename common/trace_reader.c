@@ -10,8 +10,8 @@
  * opened (check_tail); any other input's end is only known when the reads
  * reach it (settle_end). */
 #include "trace_reader.h"
-#include "byte_source.h"
-#include "diag.h"
+#include "../base/byte_source.h"
+#include "../base/diag.h"
 #include "../formats/smait_delta.h"
 #include "../formats/smait_text.h"
 

@@ -1,7 +1,7 @@
 /* trace_set.c — prefix and list-file trace sets, output naming. */
 #include "trace_set.h"
-#include "diag.h"
-#include "line_reader.h"
+#include "../base/diag.h"
+#include "../base/line_reader.h"
 #include "path.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* tracing_conditions.c — the tracing machine's processors and the threads'
  * waits for them, from the traces' tracing records. */
 #include "tracing_conditions.h"
-#include "diag.h"
+#include "../base/diag.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* addr_map.c — reading and searching the address map (addr_map.h). */
 #include "addr_map.h"
-#include "../common/diag.h"
-#include "../common/line_reader.h"
+#include "../base/diag.h"
+#include "../base/line_reader.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

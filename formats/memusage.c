@@ -1,6 +1,6 @@
 /* memusage.c — write and parse memory usage files. */
 #include "memusage.h"
-#include "../common/decimal.h"
+#include "../base/decimal.h"
 
 #include <ctype.h>
 #include <errno.h>

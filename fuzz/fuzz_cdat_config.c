@@ -13,7 +13,7 @@
 #include "fuzz_support.h"
 #include "../cdat/cache.h"
 #include "../cdat/config.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -34,7 +34,7 @@
  *     t.P.m.*) are the first run's (t.P.*) byte for byte, and those for
  *     m2.ini include a report. */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <dirent.h>
 #include <stdio.h>

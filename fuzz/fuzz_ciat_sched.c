@@ -44,7 +44,7 @@
  * Not used yet: -s beyond 100 (issue 14 item 4: -s 18446744073709551615
  * wraps the swap clock). */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/scheduler.h"
 
 #include <inttypes.h>

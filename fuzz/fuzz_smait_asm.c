@@ -15,7 +15,7 @@
  * thread sections (up to 65536 are allowed, one output file each: slow
  * without finding more). */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../formats/smait_text.h"
 #include "../smait/smait_cmd.h"
 

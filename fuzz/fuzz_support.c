@@ -1,6 +1,6 @@
 /* fuzz_support.c — scratch files, trapped runs and their clean-up (fuzz_support.h). */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/out_file.h"
 
 #include <dirent.h>

@@ -16,7 +16,7 @@
  * line. Not run: gzip input (the harness could not see its clocks; the
  * byte_source under it is the trace reader harness's). */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../tdat/record.h"
 
 #include <inttypes.h>

@@ -14,7 +14,7 @@
  * out the same records; an error is exit 2 naming the trace (or its call
  * trace) with the byte offset and record index. */
 #include "fuzz_support.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/trace_reader.h"
 
 #include <string.h>

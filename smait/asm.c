@@ -11,8 +11,8 @@
  * as they are read, and a block with nothing in it is never iterated, so pass
  * 2 does work in proportion to that count. */
 #include "smait_cmd.h"
-#include "../common/diag.h"
-#include "../common/line_reader.h"
+#include "../base/diag.h"
+#include "../base/line_reader.h"
 #include "../common/out_file.h"
 #include "../formats/smait_text.h"
 

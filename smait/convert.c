@@ -10,8 +10,8 @@
  * either its old or its new self, and since a trace set may mix names
  * (P.k, P.k.gz, P.k.zst) a set stays readable even when a run stops half way. */
 #include "smait_cmd.h"
-#include "../common/byte_source.h"
-#include "../common/diag.h"
+#include "../base/byte_source.h"
+#include "../base/diag.h"
 #include "../common/out_file.h"
 #include "../common/trace_reader.h"
 #include "../formats/smait_delta.h"

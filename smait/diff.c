@@ -9,8 +9,8 @@
  * other lines are in one report only. A JSON report is read back into its
  * text lines (tag, name and text of each line; the header strings). */
 #include "smait_cmd.h"
-#include "../common/diag.h"
-#include "../common/line_reader.h"
+#include "../base/diag.h"
+#include "../base/line_reader.h"
 #include "../common/report_fields.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* dump.c — `smait dump`: binary traces to the text form, one line per record. */
 #include "smait_cmd.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../formats/smait_text.h"
 
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * produces for a trace set, record by record, with phases, blocking and idle
  * time. ciat and cdat process the records in exactly this order. */
 #include "smait_cmd.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/scheduler.h"
 #include "../formats/smait_text.h"
 

@@ -3,7 +3,7 @@
  * the work is in dump.c, asm.c, stat.c, convert.c, schedule.c and diff.c. */
 #include "install_dirs.h"
 #include "smait_cmd.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 #include "../common/options.h"
 #include "../common/run_options.h"
 #include "../common/trace_set.h"

@@ -1,6 +1,6 @@
 /* stat.c — `smait stat`: record counts per kind and call type, and validation. */
 #include "smait_cmd.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <inttypes.h>
 #include <stdio.h>

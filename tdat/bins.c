@@ -1,6 +1,6 @@
 /* bins.c — the growable per-bin event counts. */
 #include "bins.h"
-#include "../common/diag.h"
+#include "../base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,8 +28,8 @@
  *    / requests as %.4f, per code count and share).
  * Exit status: 0 all holds; 1 usage error; 2 a malformed trace or report, or
  * violations (the first ones printed as `cdat_check: FILE: line N: reason`). */
-#include "../../common/diag.h"
-#include "../../common/line_reader.h"
+#include "../../base/diag.h"
+#include "../../base/line_reader.h"
 #include "../../common/options.h"
 #include "../../formats/cdat_trace.h"
 

@@ -7,7 +7,7 @@
  * child, tu_run). */
 #include "suites.h"
 #include "../../formats/addr_map.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include "suites.h"
 #include "../../cdat/cache.h"
 #include "../../cdat/config.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "suites.h"
 #include "../../cdat/io.h"
 #include "../../cdat/placement.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <string.h>

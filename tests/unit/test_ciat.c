@@ -6,7 +6,7 @@
 #include "../../ciat/reader_sets.h"
 #include "../../ciat/stats.h"
 #include "../../ciat/usage.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <string.h>

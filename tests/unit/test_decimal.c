@@ -1,7 +1,7 @@
 /* test_decimal.c — common/decimal.h against printf's %llu and %lld: the
  * limits, every power of ten and its neighbours, and random values. */
 #include "suites.h"
-#include "../../common/decimal.h"
+#include "../../base/decimal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,10 +3,10 @@
  * outputs: docs/trace-sets.md §6; messages: README.md "Exit status and
  * messages"). */
 #include "suites.h"
-#include "../../common/byte_source.h"
-#include "../../common/line_reader.h"
+#include "../../base/byte_source.h"
+#include "../../base/line_reader.h"
 #include "../../common/out_file.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 #include "../../formats/memusage.h"
 
 #include <dirent.h>

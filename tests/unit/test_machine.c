@@ -11,7 +11,7 @@
 #include "suites.h"
 #include "../../cdat/machine.h"
 #include "../../cdat/placement.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <string.h>

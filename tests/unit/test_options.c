@@ -3,7 +3,7 @@
  * with separate or attached values, operands, usage errors, --help/--version. */
 #include "suites.h"
 #include "../../common/options.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * the consumer's reads; a failure comes after the bytes made before it, and
  * again on every later read; stopping before the end does not wait for it. */
 #include "suites.h"
-#include "../../common/read_ahead.h"
+#include "../../base/read_ahead.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include "suites.h"
 #include "../../common/report.h"
 #include "../../common/report_fields.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 #include "../../common/out_file.h"
 #include "../../common/trace_set.h"
 #include "../../common/version.h"

@@ -46,7 +46,7 @@
  * asserts that its runs reached the paths it is there for. */
 #include "suites.h"
 #include "../../common/consumer_loops.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 #include "../../common/scheduler.h"
 #include "../../common/scheduler_sync.h"
 #include "../../common/trace_set.h"

@@ -3,7 +3,7 @@
  * small buffers so call records straddle refills; every bad-input message; the
  * --lenient counts; pairing with call traces (formats/SMAIT.md; docs/trace-sets.md §3). */
 #include "suites.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 #include "../../formats/smait_delta.h"
 #include "../../formats/smait_text.h"
 

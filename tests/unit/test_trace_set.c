@@ -2,7 +2,7 @@
  * output names and opening a set with its call traces (docs/trace-sets.md). */
 #include "suites.h"
 #include "../../common/trace_set.h"
-#include "../../common/diag.h"
+#include "../../base/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* diag.c — messages, fatal errors and checked allocation. */
 #include "diag.h"
-#include "out_file.h"
+#include "../common/out_file.h"
 
 #include <inttypes.h>
 #include <stdatomic.h>
