@@ -1,8 +1,8 @@
 /* diag.c — messages, fatal errors and checked allocation. */
 #include "diag.h"
-#include "../common/out_file.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +42,12 @@ static void trap_message(const char *file, uint64_t offset, bool warning, const 
 
 /* A fatal error ends the process once. cdat simulates machines on several
  * threads, and two of them can fail at once (a full disk under both machines'
- * traces): the first to get here prints its message, removes the unfinished
- * outputs and ends the process; any other waits for that end. The others may
- * still be writing into the outputs, so nothing they use is closed or freed:
- * the temporaries are unlinked, the standard streams flushed, and the process
- * ends with _exit (exit would flush the outputs' streams under their feet).
+ * traces): the first to get here prints its message, runs the cleanup hooks
+ * (the unfinished outputs removed) and ends the process; any other waits for
+ * that end. The others may still be writing into the outputs, so nothing
+ * they use is closed or freed (DIAG_CLEANUP_EXIT: the temporaries are
+ * unlinked), the standard streams are flushed, and the process ends with
+ * _exit (exit would flush the outputs' streams under their feet).
  * A trap (fuzzing harnesses: one thread, many fatal errors) skips all this. */
 static atomic_flag ending = ATOMIC_FLAG_INIT;
 
@@ -57,15 +58,41 @@ static void begin_fatal(void)
         for (;;) pause();
 }
 
+/* ---- cleanup hooks ---- */
+
+static diag_cleanup_hook hooks[DIAG_CLEANUP_HOOKS];
+static atomic_int nhooks;      /* hooks[0 .. nhooks-1] are complete */
+static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void diag_on_fatal(diag_cleanup_hook hook)
+{
+    pthread_mutex_lock(&hooks_lock);
+    int n = atomic_load(&nhooks);
+    bool known = false;
+    for (int i = 0; i < n; i++) known |= hooks[i] == hook;
+    if (!known) {
+        if (n == DIAG_CLEANUP_HOOKS) abort();   /* a programming error: raise DIAG_CLEANUP_HOOKS */
+        hooks[n] = hook;
+        atomic_store(&nhooks, n + 1);
+    }
+    pthread_mutex_unlock(&hooks_lock);
+}
+
+static void run_hooks(diag_cleanup how)
+{
+    int n = atomic_load(&nhooks);
+    for (int i = 0; i < n; i++) hooks[i](how);
+}
+
 /* The end of every fatal path: the trap's fatal function when one is set
  * (it does not come back), else the process's end. */
 static noreturn void finish(int status)
 {
     if (trap && trap->fatal) {
-        out_file_abort_all();
+        run_hooks(DIAG_CLEANUP_UNWIND);
         trap->fatal(trap, status);
     }
-    out_file_unlink_all();
+    run_hooks(DIAG_CLEANUP_EXIT);
     fflush(stdout);
     fflush(stderr);
     _exit(status);

@@ -1,9 +1,11 @@
 /* diag.h — messages and exit statuses shared by every tool (README.md, "Exit status and messages").
  *
  * Messages go to stderr as "tool: file: offset: reason". A fatal error first
- * removes every unfinished output file (common/out_file), then exits. */
-#ifndef DSM_COMMON_DIAG_H
-#define DSM_COMMON_DIAG_H
+ * runs the cleanup hooks registered with diag_on_fatal (common/out_file's
+ * removes every unfinished output file), then exits. diag calls nothing
+ * above it: what must be undone on the way out is registered from above. */
+#ifndef DSM_BASE_DIAG_H
+#define DSM_BASE_DIAG_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -58,7 +60,7 @@ void diag_lenient_summary(void);
  * one process: the unit tests; diag_set_trap does it for the harnesses). */
 void diag_lenient_reset(void);
 
-/* Print, remove unfinished outputs, exit with the given status. */
+/* Print, run the cleanup hooks (removing unfinished outputs), exit with the given status. */
 noreturn void diag_fatal(int status, const char *file, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -67,11 +69,29 @@ noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt
     __attribute__((format(printf, 3, 4)));
 noreturn void diag_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Cleanup on a fatal error: a module that leaves something behind when a run
+ * ends half way registers a hook (common/out_file: its unfinished outputs).
+ * A fatal error runs every hook, in the order registered, after its
+ * message:
+ *   DIAG_CLEANUP_EXIT    the process ends right after (_exit). Other threads
+ *                        may still be at work with what the module owns, so
+ *                        the hook only undoes what would outlive the process
+ *                        (removes files): it closes and frees nothing, and
+ *                        takes no lock.
+ *   DIAG_CLEANUP_UNWIND  a trap (below) unwinds the run next, on the one
+ *                        thread there is: the hook also closes and frees.
+ * Registering a hook again does nothing; at most DIAG_CLEANUP_HOOKS hooks.
+ * Thread-safe. */
+typedef enum diag_cleanup { DIAG_CLEANUP_EXIT, DIAG_CLEANUP_UNWIND } diag_cleanup;
+typedef void (*diag_cleanup_hook)(diag_cleanup how);
+enum { DIAG_CLEANUP_HOOKS = 8 };
+void diag_on_fatal(diag_cleanup_hook hook);
+
 /* Test-only: a trap for the fuzzing harnesses (fuzz/), which run a tool's code
  * many times in one process. With a trap set, messages and warnings go to
  * `message` (the text without "tool: ", file or offset, and without the
- * newline) instead of stderr, and a fatal error, after removing the
- * unfinished outputs as always, calls `fatal`, which must not return (it
+ * newline) instead of stderr, and a fatal error, after running the
+ * cleanup hooks (DIAG_CLEANUP_UNWIND), calls `fatal`, which must not return (it
  * longjmps back into the harness). A trap function that is NULL, or a `fatal`
  * that returns, leaves the normal behaviour. The tools never set a trap. */
 typedef struct diag_trap diag_trap;

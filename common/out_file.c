@@ -43,16 +43,28 @@ struct out_file {
 static out_file *open_files;
 static volatile sig_atomic_t handlers_installed;
 
-void out_file_unlink_all(void)
+/* Remove every temporary still open, and nothing else: no stream is closed
+ * and nothing freed, so it is safe while other threads still write into them
+ * and in a signal handler. */
+static void unlink_all(void)
 {
     for (out_file *f = open_files; f; f = f->next)
         if (f->tmp)
             unlink(f->tmp);
 }
 
+/* The cleanup hook of a fatal error (base/diag.h): before the process ends,
+ * the temporaries unlinked (other threads may still write into them); before
+ * a trap unwinds the run, every output closed and freed as well. */
+static void on_fatal(diag_cleanup how)
+{
+    if (how == DIAG_CLEANUP_UNWIND) out_file_abort_all();
+    else unlink_all();
+}
+
 static void on_signal(int sig)
 {
-    out_file_unlink_all();
+    unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -84,6 +96,7 @@ static mode_t umask_value(void)
 
 static void list_append(out_file *f)
 {
+    diag_on_fatal(on_fatal);
     out_file **p = &open_files;
     while (*p) p = &(*p)->next;
     *p = f;                     /* complete before the signal handler can see it */

@@ -17,7 +17,8 @@
  * written: 2.5 s instead of 1.9 s here) for a guarantee against system
  * crashes that nothing here promises.
  *
- * Until then a fatal error, a signal (INT, TERM, HUP, PIPE) or
+ * Until then a fatal error (the cleanup hook out_file registers with
+ * diag_on_fatal, base/diag.h), a signal (INT, TERM, HUP, PIPE) or
  * out_file_abort_all removes the temporaries. A run killed outright (SIGKILL)
  * leaves them behind: the next out_file_open into the same directory removes
  * those whose process is gone (same host tag, kill(pid, 0) says no such
@@ -69,11 +70,8 @@ void out_file_commit_all(void);
 void out_file_commit(out_file *f);
 /* Remove the temporary, free. */
 void out_file_abort(out_file *f);
-/* Remove every temporary still open, close and free (fuzzing harnesses). */
+/* Remove every temporary still open, close and free (what a fatal error
+ * under a trap does, base/diag.h). */
 void out_file_abort_all(void);
-/* Remove every temporary still open, and nothing else: no stream is closed
- * and nothing freed, so it is safe while other threads still write into them
- * and in a signal handler. The way out of a fatal error, before the exit. */
-void out_file_unlink_all(void);
 
 #endif

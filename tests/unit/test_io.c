@@ -1,4 +1,4 @@
-/* test_io.c — common/byte_source, line_reader, out_file and diag: the plumbing
+/* test_io.c — base/byte_source, line_reader and diag, common/out_file: the plumbing
  * under the trace reader and the tools (formats/SMAIT.md §11; all-or-nothing
  * outputs: docs/trace-sets.md §6; messages: README.md "Exit status and
  * messages"). */
@@ -1252,6 +1252,37 @@ START_TEST(diag_trap_returns)
 }
 END_TEST
 
+/* Cleanup hooks: each registered once, run in order after the message, told
+ * whether the process ends (no trap) or a trap unwinds the run. */
+static void hook_a(diag_cleanup how) { fprintf(stderr, "a: %s\n", how == DIAG_CLEANUP_EXIT ? "exit" : "unwind"); }
+static void hook_b(diag_cleanup how) { fprintf(stderr, "b: %s\n", how == DIAG_CLEANUP_EXIT ? "exit" : "unwind"); }
+
+static void hooks_job(void *arg)
+{
+    diag_set_tool("cdat");
+    diag_on_fatal(hook_a);
+    diag_on_fatal(hook_b);
+    diag_on_fatal(hook_a);
+    if (*(int *)arg) {
+        static test_trap tt = { .t = { trap_message, trap_fatal } };
+        diag_set_trap(&tt.t);
+        if (setjmp(tt.back) == 0) diag_data_error("f", DIAG_NO_OFFSET, "bad");
+        diag_set_trap(NULL);
+        fprintf(stderr, "back: %s\n", tt.log);
+        return;
+    }
+    diag_data_error("f", DIAG_NO_OFFSET, "bad");
+}
+
+START_TEST(diag_cleanup_hooks)
+{
+    int trapped = 0;
+    tu_assert_fatal(hooks_job, &trapped, 2, "cdat: f: bad\na: exit\nb: exit\n");
+    trapped = 1;      /* 100: the job returned (tu_run) */
+    tu_assert_fatal(hooks_job, &trapped, 100, "a: unwind\nb: unwind\nback: [error|f|18446744073709551615|bad]\n");
+}
+END_TEST
+
 static void oom_job(void *arg)
 {
     (void)arg;
@@ -1333,6 +1364,7 @@ Suite *io_suite(void)
     tcase_add_test(tc, diag_messages);
     tcase_add_test(tc, diag_fatal_statuses);
     tcase_add_test(tc, diag_trap_returns);
+    tcase_add_test(tc, diag_cleanup_hooks);
     tcase_add_test(tc, allocation_helpers);
     suite_add_tcase(s, tc);
     return s;
