@@ -7,13 +7,13 @@
 
 static const char *parse_sync(void *target, const char *value)
 {
-    static const char *const names[] = { "auto", "recorded", "simulated" };
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = { "auto", "recorded", "simulated", "handovers" };
+    for (int i = 0; i < 4; i++)
         if (strcmp(value, names[i]) == 0) {
             *(sched_sync *)target = (sched_sync)i;
             return NULL;
         }
-    return "must be auto, recorded or simulated";
+    return "must be auto, recorded, simulated or handovers";
 }
 
 void run_options_init(run_options *ro, option_spec *specs)
@@ -39,7 +39,8 @@ void run_options_init(run_options *ro, option_spec *specs)
           "no progress meter on a terminal" },
         { "sync", 0, NULL, OPT_CALL, "MODE", &ro->sync, parse_sync, 0, 0,
           "synchronisation: recorded (replay the order the traces record), simulated (locks in"
-          " pseudo-clock order) or auto (recorded when the traces record it; default)" },
+          " pseudo-clock order), handovers (the recorded order, but locks whose sections hand nothing"
+          " over in pseudo-clock order) or auto (recorded when the traces record it; default)" },
         { "slice-mode", 'i', NULL, OPT_UINT, "P", &ro->slice_cpus, NULL, 1, 4096,
           "slice mode: the traces are processes, interleaved on P processors by their time stamps" },
         { "affinity", 'a', NULL, OPT_FLAG, NULL, &ro->affinity, NULL, 0, 0,
@@ -66,9 +67,10 @@ static void check_slice_options(const run_options *ro)
         return;
     }
     if (ro->parallel_start) diag_usage_error("-p is for thread mode; slice mode (-i) has no spawn or join");
-    if (ro->sync == SCHED_SYNC_RECORDED)
-        diag_usage_error("--sync=recorded is for thread mode; slice mode (-i) orders processes by their"
-                         " time stamps and does not replay recorded synchronisation");
+    if (ro->sync == SCHED_SYNC_RECORDED || ro->sync == SCHED_SYNC_HANDOVERS)
+        diag_usage_error("--sync=%s is for thread mode; slice mode (-i) orders processes by their"
+                         " time stamps and does not replay recorded synchronisation",
+                         ro->sync == SCHED_SYNC_RECORDED ? "recorded" : "handovers");
     if (ro->keep_slices && ro->slice_length)
         diag_usage_error("-k (never swap out) and -s (swap out after V instructions) contradict each other");
     if (ro->keep_slices && ro->rr_interleaving)

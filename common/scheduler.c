@@ -424,9 +424,13 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
     uint64_t delay = sched_call_hook(s, t, rec);
     if (delay) wait_io(s, t, delay);
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2;
-    /* Recorded synchronisation: seq and kind; 0 in simulated mode. */
-    uint32_t seq = s->recorded ? arg2 : 0, kind = s->recorded ? rec[SMAIT_CALL_ARG1 + 2].f2 : 0;
-    bool wake = s->recorded && (rec[SMAIT_CALL_ARG1 + 3].f2 & SMAIT_SECTION_WAKE);
+    /* Recorded synchronisation: seq and kind; 0 in simulated mode, and for a
+     * plain lock's sections with --sync=handovers (§6.2: §6 alone applies). */
+    unsigned type = smait_call_type(rec->f1);
+    bool numbered = s->recorded && !(s->handovers && (type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_END_CRITICAL) &&
+                                     lock_classes_plain(&s->locks, arg1));
+    uint32_t seq = numbered ? arg2 : 0, kind = numbered ? rec[SMAIT_CALL_ARG1 + 2].f2 : 0;
+    bool wake = numbered && (rec[SMAIT_CALL_ARG1 + 3].f2 & SMAIT_SECTION_WAKE);
     switch (smait_call_type(rec->f1)) {
     case SMAIT_CT_SPAWN:
         /* Only thread 0 in a serial phase starts a region; a worker's spawn
@@ -445,7 +449,7 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
         break;
     case SMAIT_CT_BARRIER: barrier(s, t, arg1, arg2); break;
     case SMAIT_CT_BEGIN_CRITICAL:
-        if (s->recorded) tc_lock(&s->cond);         /* a lock taken in the order the tracing machine gave */
+        if (numbered) tc_lock(&s->cond);            /* a lock taken in the order the tracing machine gave */
         lock_begin(s, t, WAIT_CRITICAL, arg1, seq, kind, wake);
         break;
     case SMAIT_CT_END_CRITICAL: lock_end(s, t, WAIT_CRITICAL, arg1, seq, kind); break;
@@ -792,11 +796,19 @@ static void decide_sync(scheduler *s)
     const smait_raw *first = s->n > 0 ? trace_reader_peek(s->th[0].r) : NULL;
     s->traces_sync = first && is_call(first) && smait_call_type(first->f1) == SMAIT_CT_START_TRACE &&
                      (first[SMAIT_CALL_ARG1].f2 & SMAIT_START_SYNC);
-    if (s->o.sync == SCHED_SYNC_RECORDED && !s->traces_sync)
-        diag_data_error(trace_reader_path(s->th[0].r), DIAG_NO_OFFSET, "--sync=recorded, but the traces do"
-                        " not record their synchronisation (trace 0 does not begin with start_trace sync=1)");
-    s->recorded = s->o.slice_cpus <= 0 && (s->o.sync == SCHED_SYNC_RECORDED ||
-                                           (s->o.sync == SCHED_SYNC_AUTO && s->traces_sync));
+    bool asked = s->o.sync == SCHED_SYNC_RECORDED || s->o.sync == SCHED_SYNC_HANDOVERS;
+    if (asked && !s->traces_sync)
+        diag_data_error(trace_reader_path(s->th[0].r), DIAG_NO_OFFSET, "--sync=%s, but the traces do"
+                        " not record their synchronisation (trace 0 does not begin with start_trace sync=1)",
+                        s->o.sync == SCHED_SYNC_RECORDED ? "recorded" : "handovers");
+    s->recorded = s->o.slice_cpus <= 0 && (asked || (s->o.sync == SCHED_SYNC_AUTO && s->traces_sync));
+    s->handovers = s->recorded && s->o.sync == SCHED_SYNC_HANDOVERS;
+    if (s->handovers) {
+        trace_reader_opts ro = { .order = s->o.order, .lenient = s->o.lenient };
+        lock_classes_scan(&s->locks, s->set, &ro);
+        snprintf(s->handovers_text, sizeof s->handovers_text, "handovers (plain locks by the pseudo clock: %"
+                 PRIu64 " of %" PRIu64 ")", s->locks.plain_locks, s->locks.locks);
+    }
 }
 
 scheduler *sched_create(const trace_set *set, trace_reader **readers,
@@ -836,6 +848,7 @@ void sched_free(scheduler *s)
     sync_table_free(&s->sync);
     free(s->unmodelled);
     tc_free(&s->cond);
+    lock_classes_free(&s->locks);
     free(s->round_sorted);
     free(s->round_set);
     progress_free(s->progress);
@@ -944,6 +957,7 @@ const char *sched_tracing_warning(const scheduler *s, char *buf, size_t n)
 
 const char *sched_sync_mode(const scheduler *s)
 {
+    if (s->handovers) return s->handovers_text;
     if (s->recorded) return "recorded";
     if (s->o.sync == SCHED_SYNC_SIMULATED) return "simulated (--sync=simulated)";
     if (s->traces_sync) return "simulated (slice mode: recorded synchronisation is not replayed)";

@@ -45,10 +45,14 @@ typedef enum sched_wait {
     WAIT_ACQUIRE                /* recorded synchronisation: a release not replayed yet */
 } sched_wait;
 
-/* --sync (docs/scheduler.md §6.1): replay the synchronisation the traces
- * record (recorded), or order locks by the pseudo clock (simulated); auto =
- * recorded when trace 0 begins with start_trace sync=1. */
-typedef enum sched_sync { SCHED_SYNC_AUTO, SCHED_SYNC_RECORDED, SCHED_SYNC_SIMULATED } sched_sync;
+/* --sync (docs/scheduler.md §6.1, §6.2): replay the synchronisation the
+ * traces record (recorded), or order locks by the pseudo clock (simulated),
+ * or replay the recorded hand-overs and order the plain locks by the pseudo
+ * clock (handovers); auto = recorded when trace 0 begins with start_trace
+ * sync=1. */
+typedef enum sched_sync {
+    SCHED_SYNC_AUTO, SCHED_SYNC_RECORDED, SCHED_SYNC_SIMULATED, SCHED_SYNC_HANDOVERS
+} sched_sync;
 
 /* Per-thread counts kept by the scheduler: the instruction stream plus idle time. */
 typedef struct sched_counts {

@@ -9,6 +9,7 @@
 #include "clock_queue.h"
 #include "progress.h"
 #include "scheduler.h"
+#include "lock_classes.h"
 #include "scheduler_sync.h"
 #include "tracing_conditions.h"
 
@@ -57,6 +58,9 @@ struct scheduler {
     sync_table sync;            /* releases replayed, per (key space, key) */
     uint64_t *unmodelled;       /* [cause * n + thread], allocated at the first one */
     tracing_conditions cond;    /* the traces' tracing records */
+    bool handovers;             /* --sync=handovers: plain locks by the pseudo clock */
+    lock_classes locks;         /* with handovers: which locks are plain */
+    char handovers_text[128];   /* the # sync: line's words for it */
     /* Lockstep rounds (run_rounds): the tied threads in thread order, listed
      * twice; those that stayed at base in a round (a ring of indices into
      * round_sorted); those that moved on, in the order they did; their set. */

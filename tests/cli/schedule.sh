@@ -118,7 +118,7 @@ smait: critical.4.0: --sync=recorded, but the traces do not record their synchro
 EOF
 check "--sync with a bad value" smait schedule --sync=replayed critical.4 <<'EOF'
 --- stderr
-smait: option --sync=replayed: must be auto, recorded or simulated
+smait: option --sync=replayed: must be auto, recorded, simulated or handovers
 smait: try 'smait --help'
 --- exit 1
 EOF
