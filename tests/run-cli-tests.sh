@@ -20,17 +20,10 @@ if [ -z "${BIN:-}" ] || [ ! -d "$BIN" ]; then
 fi
 BIN=$(cd "$BIN" && pwd)
 
-jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 1)}
-if [ "${1:-}" = -j ]; then
-    jobs=${2:-}
-    shift 2 || true
-fi
-case $jobs in
-    '' | *[!0-9]* | 0)
-        echo "run-cli-tests.sh: -j (or CLI_JOBS) must be a positive number, not '$jobs'" >&2
-        exit 1
-        ;;
-esac
+# shellcheck source=jobs.sh
+. "$here/jobs.sh"
+jobs_from_args run-cli-tests.sh "$@"
+shift "$jobs_shift"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-cli-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -83,17 +76,8 @@ print_ready() {
         next_print=$((next_print + 1))
     done
 }
-running=0
-for i in "${!files[@]}"; do
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n
-        running=$((running - 1))
-        print_ready
-    fi
-    run_file "${files[$i]}" "$work/$i" &
-    running=$((running + 1))
-done
-wait
+run_one() { run_file "${files[$1]}" "$work/$1"; }
+run_limited run_one "${#files[@]}" print_ready
 for i in "${!files[@]}"; do : >>"$work/$i.done"; done     # a file killed before its end: print what it has
 print_ready
 

@@ -12,17 +12,10 @@
 # Exit status: 0 when every check of every suite passed, 1 otherwise.
 set -u
 
-jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 1)}
-if [ "${1:-}" = -j ]; then
-    jobs=${2:-}
-    shift 2 || true
-fi
-case $jobs in
-    '' | *[!0-9]* | 0)
-        echo "run-unit-tests.sh: -j (or CLI_JOBS) must be a positive number, not '$jobs'" >&2
-        exit 1
-        ;;
-esac
+# shellcheck source=jobs.sh
+. "$(dirname "$0")/jobs.sh"
+jobs_from_args run-unit-tests.sh "$@"
+shift "$jobs_shift"
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     echo "usage: run-unit-tests.sh [-j N] PATH/TO/unit_tests" >&2
     exit 1
@@ -54,16 +47,8 @@ run_suite() {
     echo $? >"$2.status"
 }
 
-running=0
-for i in "${!suites[@]}"; do
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-    run_suite "${suites[$i]}" "$work/$i" &
-    running=$((running + 1))
-done
-wait
+run_one() { run_suite "${suites[$1]}" "$work/$1"; }
+run_limited run_one "${#suites[@]}"
 
 checks=0 failed=0 bad=0
 for i in "${!suites[@]}"; do

@@ -12,14 +12,20 @@
 D=$CLI_DIR/ciat
 . "$D/lib.sh"
 
+# randset P SEED N: the random set rs.P (randset.awk: P threads, about N
+# records each), in place of the last one.
+randset() {
+    rm -f rs.*
+    awk -v seed="$2" -v threads="$1" -v n="$3" -f "$D/randset.awk" >rs.txt
+    smait asm rs.txt rs
+}
+
 # prop P SEED N CIAT-OPTIONS...: a set of P threads, about N records each.
 prop() {
     local p=$1 seed=$2 n=$3 name
     shift 3
     name="$p threads, seed $seed${*:+, $*}"
-    rm -f rs.*
-    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
+    randset "$p" "$seed" "$n"
     check "$name: ciat runs" ciat -ciat_events "$@" "rs.$p" <<'EOF'
 --- exit 0
 EOF
@@ -63,9 +69,7 @@ prop_comm() {
     local p=$1 seed=$2 n=$3 grain=$4 name
     shift 4
     name="L10-L15 as the model's, $p threads, seed $seed, grain $grain${*:+, $*}"
-    rm -f rs.*
-    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
+    randset "$p" "$seed" "$n"
     ciat -grain "$grain" "$@" "rs.$p"
     smait schedule "$@" "rs.$p" 2>/dev/null | awk -v grain="$grain" -v threads="$p" -f "$D/comm-model.awk" >model.txt
     grep -E '^RxT[0-9]+L1[0-5]:' "rs.$p.ciat_report" | sed 's/ *$//' >got.txt
@@ -89,9 +93,7 @@ prop_matrix() {
     local p=$1 seed=$2 n=$3 name
     shift 3
     name="comm matrix, $p threads, seed $seed${*:+, $*}"
-    rm -f rs.*
-    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
+    randset "$p" "$seed" "$n"
     check "$name: ciat runs" ciat --comm-matrix "$@" "rs.$p" <<'EOF'
 --- exit 0
 EOF
@@ -120,9 +122,7 @@ prop_lines() {
     local p=$1 seed=$2 n=$3 line=$4 name
     shift 4
     name="false sharing, $p threads, seed $seed, line $line${*:+, $*}"
-    rm -f rs.*
-    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
+    randset "$p" "$seed" "$n"
     check "$name: ciat runs" ciat --line-size "$line" "$@" "rs.$p" <<'EOF'
 --- exit 0
 EOF
