@@ -266,7 +266,9 @@ addr_map *attr_map_open(const tool *t, const char *given)
         }
     }
     addr_map *m = xcalloc(1, sizeof *m);
-    am_load(m, given ? given : auto_path);
+    am_error err;
+    if (!am_load(m, given ? given : auto_path, &err))
+        diag_data_error(err.where, DIAG_NO_OFFSET, "%s", err.why);
     free(auto_path);
     return m;
 }

@@ -2,10 +2,12 @@
  * (formats/ADDRESS-MAP.md): code, line, data, object and heap lines, each kind
  * sorted and without overlaps, looked up by binary search.
  *
- * A bad map stops the tool: "PATH:LINE: reason", exit status 2. */
+ * A bad map is an error am_load returns: the tools print it as
+ * "PATH:LINE: reason" and exit with status 2 (common/attribution.c). */
 #ifndef DSM_FORMATS_ADDR_MAP_H
 #define DSM_FORMATS_ADDR_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,9 +42,21 @@ typedef struct addr_map {
     size_t n[AM_KINDS];
 } addr_map;
 
-/* Reads path (plain or compressed text); a bad line, or a map cut short
- * (version 3 without its end line), exits 2. */
-void am_load(addr_map *m, const char *path);
+/* Why a map was refused: the tools' message is "TOOL: WHERE: WHY" (exit 2). */
+typedef struct am_error {
+    const char *where;          /* "PATH:LINE" (in at) for a bad line or a map cut
+                                 * short; PATH itself (am_load's argument) when the
+                                 * file cannot be read ("cannot read: ..." or
+                                 * "line N: ..." in why) */
+    char why[512];
+    char at[4200];
+} am_error;
+
+/* Reads path (plain or compressed text) into m. A bad line, a map cut short
+ * (version 3 without its end line) or a file that cannot be read gives false,
+ * with m empty (am_free'd) and the reason in err. Out of memory still exits
+ * (base/diag.h). */
+bool am_load(addr_map *m, const char *path, am_error *err);
 void am_free(addr_map *m);
 
 /* The entry of kind k holding addr, or NULL. */

@@ -2,12 +2,14 @@
  * kind of line read back, names with blanks, comments and blank lines; the
  * lookups at range edges and in gaps, the data order object, heap, data,
  * none; random maps against a linear search; the format versions (3's end
- * line; a version 3 map cut short); and every bad input with its exact
- * "TOOL: FILE:LINE: reason" message and exit status 2 (am_load runs in a
- * child, tu_run). */
+ * line; a version 3 map cut short); and every bad input: the error am_load
+ * returns (where, why, the map left empty), and as the tools report it
+ * (common/attribution.c, run in a child with tu_run) its exact
+ * "TOOL: FILE:LINE: reason" message and exit status 2. */
 #include "suites.h"
 #include "../../formats/addr_map.h"
 #include "../../base/diag.h"
+#include "../../common/attribution.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,13 @@ static const char *write_map(const char *text)
     snprintf(path, sizeof path, "%s/map-%ld-%u.map", tu_dir, (long)getpid(), serial++);
     tu_write_str(path, text);
     return path;
+}
+
+/* am_load that must succeed. */
+static void load_ok(addr_map *m, const char *path)
+{
+    am_error err;
+    ck_assert_msg(am_load(m, path, &err), "%s: %s", err.where, err.why);
 }
 
 static const char good[] =
@@ -42,7 +51,7 @@ static const char good[] =
 START_TEST(reads_every_kind)
 {
     addr_map m;
-    am_load(&m, write_map(good));
+    load_ok(&m, write_map(good));
     ck_assert_uint_eq(m.n[AM_CODE], 3);
     ck_assert_uint_eq(m.n[AM_LINE], 2);
     ck_assert_uint_eq(m.n[AM_DATA], 3);
@@ -75,7 +84,7 @@ END_TEST
 START_TEST(lookups)
 {
     addr_map m;
-    am_load(&m, write_map(good));
+    load_ok(&m, write_map(good));
     /* code: the first byte, the last, the end (half-open), gaps, before the first */
     ck_assert_ptr_null(am_find(&m, AM_CODE, 0xfff));
     ck_assert_str_eq(am_find(&m, AM_CODE, 0x1000)->a, "memcpy");
@@ -111,13 +120,13 @@ END_TEST
 START_TEST(v1_and_top)
 {
     addr_map m;
-    am_load(&m, write_map("code 0x00001000 0x00001010 f m\ndata 0xfffff000 0x100000000 0x0000000000001000 [stack]\n"));
+    load_ok(&m, write_map("code 0x00001000 0x00001010 f m\ndata 0xfffff000 0x100000000 0x0000000000001000 [stack]\n"));
     ck_assert_uint_eq(m.n[AM_CODE], 1);
     ck_assert_uint_eq(m.e[AM_DATA][0].end, 0x100000000ull);
     const am_entry *e;
     ck_assert_int_eq(am_data(&m, 0xffffffff, &e), AMD_MAPPING);
     am_free(&m);
-    am_load(&m, write_map(""));
+    load_ok(&m, write_map(""));
     ck_assert_ptr_null(am_find(&m, AM_CODE, 0));
     ck_assert_int_eq(am_data(&m, 0, &e), AMD_NONE);
     am_free(&m);
@@ -143,7 +152,7 @@ START_TEST(random_against_linear)
             a += len_r;
         }
         addr_map m;
-        am_load(&m, write_map(text));
+        load_ok(&m, write_map(text));
         for (uint32_t q = 0; q < a + 70; q++) {
             const am_entry *want = NULL;
             for (size_t i = 0; i < m.n[AM_CODE]; i++)
@@ -156,20 +165,36 @@ START_TEST(random_against_linear)
 }
 END_TEST
 
+/* The map as the tools open it (--map PATH): an error exits. */
 static void load_job(void *arg)
 {
     diag_set_tool("ciat");
+    attr_map_free(attr_map_open(NULL, arg));
+}
+
+/* am_load refuses path: where and why as given, the map left empty. */
+static void expect_refused(int at, const char *path, const char *where, const char *why)
+{
     addr_map m;
-    am_load(&m, arg);
-    am_free(&m);
+    am_error err;
+    ck_assert_msg(!am_load(&m, path, &err), "test line %d: loaded", at);
+    ck_assert_msg(strcmp(err.where, where) == 0 && strcmp(err.why, why) == 0,
+                  "test line %d: refused with\n  %s: %s\nwanted\n  %s: %s", at, err.where, err.why, where, why);
+    ck_assert_ptr_null(m.path);
+    for (int k = 0; k < AM_KINDS; k++) {
+        ck_assert_ptr_null(m.e[k]);
+        ck_assert_uint_eq(m.n[k], 0);
+    }
 }
 
 #define EXPECT_ERROR(text, line, reason) expect_error(__LINE__, (text), (line), (reason))
 
 static void expect_error(int at, const char *text, unsigned line, const char *reason)
 {
-    char path[4096], want[8192];
+    char path[4096], where[4200], want[8192];
     snprintf(path, sizeof path, "%s", write_map(text));
+    snprintf(where, sizeof where, "%s:%u", path, line);
+    expect_refused(at, path, where, reason);
     snprintf(want, sizeof want, "ciat: %s:%u: %s\n", path, line, reason);
     char *err = NULL;
     int st = tu_run(load_job, path, NULL, NULL, &err);
@@ -225,7 +250,7 @@ END_TEST
 START_TEST(kinds_independent)
 {
     addr_map m;
-    am_load(&m, write_map("data 0x00001000 0x00003000 0x0 m\nobject 0x00001000 0x00001004 a s\n"
+    load_ok(&m, write_map("data 0x00001000 0x00003000 0x0 m\nobject 0x00001000 0x00001004 a s\n"
                           "heap 0x00002000 0x00002010 1 0x00000010\nobject 0x00001004 0x00001008 b s\n"));
     ck_assert_uint_eq(m.n[AM_OBJECT], 2);
     am_free(&m);
@@ -241,25 +266,25 @@ START_TEST(v3_end_line)
     char text[2048];
     snprintf(text, sizeof text, "%s%s%s\n", AM_VERSION_LINE "\n", good + strlen("# smait address map v2\n"),
              AM_END_LINE);
-    am_load(&m, write_map(text));
+    load_ok(&m, write_map(text));
     ck_assert_uint_eq(m.n[AM_CODE], 3);
     ck_assert_uint_eq(m.n[AM_HEAP], 2);
     am_free(&m);
-    am_load(&m, write_map("  #smait  address map   v3 \ncode 0x00001000 0x00001010 f m\n\t#  end of  address map\n\n \n"));
+    load_ok(&m, write_map("  #smait  address map   v3 \ncode 0x00001000 0x00001010 f m\n\t#  end of  address map\n\n \n"));
     ck_assert_uint_eq(m.n[AM_CODE], 1);
     am_free(&m);
-    am_load(&m, write_map("# smait address map v3\n# end of address map"));     /* no final newline: whole */
+    load_ok(&m, write_map("# smait address map v3\n# end of address map"));     /* no final newline: whole */
     ck_assert_uint_eq(m.n[AM_CODE], 0);
     am_free(&m);
     /* Version 2 and 1 maps have no end line; in them it is a comment. */
-    am_load(&m, write_map("# smait address map v2\n# end of address map\ncode 0x00001000 0x00001010 f m\n"));
+    load_ok(&m, write_map("# smait address map v2\n# end of address map\ncode 0x00001000 0x00001010 f m\n"));
     ck_assert_uint_eq(m.n[AM_CODE], 1);
     am_free(&m);
-    am_load(&m, write_map("# smait address map v1\ncode 0x00001000 0x00001010 f m\n"));
+    load_ok(&m, write_map("# smait address map v1\ncode 0x00001000 0x00001010 f m\n"));
     ck_assert_uint_eq(m.n[AM_CODE], 1);
     am_free(&m);
     /* Only line 1 gives the version; elsewhere such a line is a comment. */
-    am_load(&m, write_map("\n# smait address map v3\ncode 0x00001000 0x00001010 f m\n"));
+    load_ok(&m, write_map("\n# smait address map v3\ncode 0x00001000 0x00001010 f m\n"));
     ck_assert_uint_eq(m.n[AM_CODE], 1);
     am_free(&m);
 }
@@ -291,14 +316,20 @@ START_TEST(v3_cut)
 }
 END_TEST
 
-/* A map that is not there: the file named, exit 2. */
+/* A map that is not there, or not text: the file named, exit 2. */
 START_TEST(missing_file)
 {
-    char *err = NULL;
-    int st = tu_run(load_job, (void *)tu_file("no-such.map"), NULL, NULL, &err);
-    ck_assert_int_eq(st, 2);
-    ck_assert_ptr_nonnull(strstr(err, "no-such.map"));
-    free(err);
+    char path[4096], want[8192];
+    snprintf(path, sizeof path, "%s", tu_file("no-such.map"));
+    expect_refused(__LINE__, path, path, "cannot read: No such file or directory");
+    snprintf(want, sizeof want, "ciat: %s: cannot read: No such file or directory\n", path);
+    tu_assert_fatal(load_job, (void *)path, 2, want);
+    static const char nul[] = "code 0x00001000 0x00001010 f m\ncode 0x00002000 0x00002010 f\0 m\n";
+    snprintf(path, sizeof path, "%s", tu_file("nul.map"));
+    tu_write(path, nul, sizeof nul - 1);
+    expect_refused(__LINE__, path, path, "line 2: a NUL byte (not a text file?)");
+    snprintf(want, sizeof want, "ciat: %s: line 2: a NUL byte (not a text file?)\n", path);
+    tu_assert_fatal(load_job, (void *)path, 2, want);
 }
 END_TEST
 
