@@ -16,9 +16,11 @@
  * a branch of its own, so every access is fetched at its own slot, whose
  * source line is its instruction's (docs/collector.md §5). At every level, atomics that
  * synchronise (acquire, release, seq_cst) are bracketed by runtime calls that
- * record their release/acquire (rt_atomic.c), and fences are counted; level 1
- * adds nothing else (the runtime's pthread wrappers still write call
- * records). At every level, calls of the allocation functions go to the
+ * record their release/acquire (rt_atomic.c), relaxed atomics call the
+ * runtime so that it can number them after a release fence and acquire what
+ * they read at an acquire fence, and every fence calls it; level 1 adds
+ * nothing else (the runtime's pthread wrappers still write call records).
+ * At every level, calls of the allocation functions go to the
  * runtime's wrappers with their site's code address (heap lines of the
  * map), and the module's descriptor carries the source lines of the layout
  * (debug info) and the module's variables (line and object lines;
@@ -44,8 +46,9 @@ typedef struct inst {
     LLVMTargetDataRef td;
     LLVMBuilderRef b;
     LLVMTypeRef i1, i8, i32, i64, p8, vd;
-    LLVMTypeRef t_mem, t_call, t_br, t_xfer, t_abegin, t_aend, t_um;    /* function types */
+    LLVMTypeRef t_mem, t_call, t_br, t_xfer, t_abegin, t_aend, t_um, t_rbegin;    /* function types */
     LLVMValueRef f_mem, f_call, f_called, f_enter, f_ret, f_br, f_xfer, f_abegin, f_aend, f_um;
+    LLVMValueRef f_rbegin, f_rend, f_fence;
     LLVMValueRef desc;                           /* the module descriptor, as i8* */
     LLVMValueRef f_site;                         /* __smait_alloc_site */
     LLVMTypeRef t_site;
@@ -56,6 +59,7 @@ typedef struct inst {
     char **files;
     size_t nfiles;
     int level;
+    bool acq_fences;                             /* an acquire fence or an OpenMP flush: the ctor says so */
     const char *in;
     const char *triple;                          /* the module's target triple */
     unsigned vec_width;                          /* of the function being laid out: vector_rule */
@@ -103,6 +107,8 @@ typedef struct access {
     LLVMValueRef ptr;
     unsigned xfer;              /* K_XFER: 0 memcpy, 1 memmove, 2 memset */
     unsigned sync;              /* RT_AT_* bits: bracketed by the atomic calls (any level) */
+    unsigned relaxed;           /* RT_AT_READS/WRITES of a relaxed atomic: the relaxed calls (any level) */
+    unsigned fence;             /* RT_FENCE_* of a fence: __smait_fence after it (any level) */
     unsigned um;                /* SMAIT_UM_* counted at run time before it, or 0 */
 } access;
 
@@ -216,7 +222,11 @@ static void vector_rule(inst *s, LLVMValueRef f)
 /* The synchronisation an atomic instruction needs recorded (RT_AT_* bits),
  * or a cause to count (*um) when its ordering is not one the runtime
  * records. A cmpxchg releases only when it succeeded (RT_AT_REL with the
- * outcome), and acquires by its success or its failure ordering. */
+ * outcome), and acquires by its success or its failure ordering. Every
+ * atomic says whether it reads and writes its object (RT_AT_READS,
+ * RT_AT_WRITES: after a release fence its writes are releases, and an
+ * acquire fence acquires what it read); a relaxed (monotonic) one has only
+ * those, in a->relaxed. */
 static bool acquires(LLVMAtomicOrdering o)
 {
     return o == LLVMAtomicOrderingAcquire || o == LLVMAtomicOrderingAcquireRelease ||
@@ -250,6 +260,20 @@ static bool single_thread(LLVMValueRef I)
     return st;
 }
 
+/* A fence's ordering. LLVMGetOrdering of LLVM 14 does not know fences: it
+ * is read from the text. */
+static LLVMAtomicOrdering fence_ordering(LLVMValueRef I)
+{
+    char *text = LLVMPrintValueToString(I);
+    LLVMAtomicOrdering o = strstr(text, " seq_cst") ? LLVMAtomicOrderingSequentiallyConsistent
+                           : strstr(text, " acq_rel") ? LLVMAtomicOrderingAcquireRelease
+                           : strstr(text, " acquire") ? LLVMAtomicOrderingAcquire
+                           : strstr(text, " release") ? LLVMAtomicOrderingRelease
+                                                      : LLVMAtomicOrderingNotAtomic;
+    LLVMDisposeMessage(text);
+    return o;
+}
+
 static void atomic_sync(LLVMValueRef I, access *a)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(I);
@@ -269,6 +293,8 @@ static void atomic_sync(LLVMValueRef I, access *a)
         a->um = SMAIT_UM_ORDERING;
         return;
     }
+    if (ok == LLVMAtomicOrderingUnordered || single_thread(I))
+        return;         /* no synchronisation: a plain record */
     unsigned m = 0;
     if (acquires(ok) && op != LLVMStore)
         m |= RT_AT_ACQ_OK;
@@ -276,9 +302,11 @@ static void atomic_sync(LLVMValueRef I, access *a)
         m |= RT_AT_ACQ_FAIL;
     if (releases(ok) && op != LLVMLoad)
         m |= RT_AT_REL;
-    if (m && single_thread(I))
-        m = 0;
-    a->sync = m;
+    unsigned rw = (op != LLVMStore ? RT_AT_READS : 0) | (op != LLVMLoad ? RT_AT_WRITES : 0);
+    if (m)
+        a->sync = m | rw;
+    else
+        a->relaxed = rw;
 }
 
 /* A call of the atomic library (__atomic_load, __atomic_fetch_add_16, …:
@@ -309,10 +337,14 @@ static access classify(inst *s, LLVMValueRef I)
     case LLVMAtomicRMW: a.acc = 2; a.ptr = LLVMGetOperand(I, 0); t = LLVMTypeOf(LLVMGetOperand(I, 1)); break;
     case LLVMAtomicCmpXchg: a.acc = 2; a.ptr = LLVMGetOperand(I, 0); t = LLVMTypeOf(LLVMGetOperand(I, 1)); break;
     case LLVMFence:
-        /* A fence orders a thread's other accesses: no record can say which
-         * release it made visible. Fences cannot be relaxed. */
-        if (!single_thread(I))
-            a.um = SMAIT_UM_FENCE;
+        /* Its release makes the thread's later writes releases; its
+         * acquire acquires what the thread read before it (rt_atomic.c).
+         * Fences cannot be relaxed. */
+        if (!single_thread(I)) {
+            LLVMAtomicOrdering o = fence_ordering(I);
+            a.fence = (acquires(o) ? RT_FENCE_ACQ : 0) | (releases(o) ? RT_FENCE_REL : 0);
+            s->acq_fences |= acquires(o);
+        }
         return a;
     case LLVMCall: {
         LLVMValueRef f = LLVMGetCalledValue(I);
@@ -329,6 +361,8 @@ static access classify(inst *s, LLVMValueRef I)
         }
         if (n && !strncmp(n, "__smait_", 8))
             return a;
+        if (n && !strcmp(n, "__kmpc_flush"))
+            s->acq_fences = true;       /* a fence both ways (rt_omp.c) */
         if (n)
             a.um = library_atomic(I, n);
         if (s->level >= 3)
@@ -345,13 +379,14 @@ static access classify(inst *s, LLVMValueRef I)
         /* other address spaces: not plain memory; scalable vectors: no size */
         if (a.sync)
             a.um = SMAIT_UM_ORDERING;
-        a.sync = 0;
+        a.sync = a.relaxed = 0;
         return a;
     }
     a.bytes = LLVMStoreSizeOfType(s->td, t);
-    if (a.sync && a.bytes > 64) {
-        a.um = SMAIT_UM_ORDERING;       /* no single record for it (only hand-written IR) */
-        a.sync = 0;
+    if ((a.sync || a.relaxed) && a.bytes > 64) {
+        if (a.sync)
+            a.um = SMAIT_UM_ORDERING;   /* no single record for it (only hand-written IR) */
+        a.sync = a.relaxed = 0;
     }
     if (s->level < 2)
         return a;
@@ -551,6 +586,37 @@ static void bracket_atomic(inst *s, LLVMValueRef I, const access *a, LLVMValueRe
     }
     LLVMValueRef args[] = { p, c32(s, a->kind == K_MEM ? atomic_f1(a) : 0), m };
     call(s, s->t_aend, s->f_aend, args, 3);
+}
+
+/* A relaxed atomic: one call, __smait_relaxed_end(p, f1, mode), which
+ * writes the access record, before a load; around one that writes,
+ * __smait_relaxed_begin(p) before it (the runtime takes the address's lock
+ * when the thread has made a release fence, and says so in what it
+ * returns) and the end call after it, with that in its mode and a
+ * cmpxchg's outcome. */
+static void relaxed_atomic(inst *s, LLVMValueRef I, const access *a, LLVMValueRef after)
+{
+    LLVMPositionBuilderBefore(s->b, I);
+    LLVMValueRef p = LLVMBuildPointerCast(s->b, a->ptr, s->p8, "");
+    unsigned mode = a->relaxed | RT_AT_OK | (a->kind == K_MEM ? 0 : RT_AT_NO_ACCESS);
+    LLVMValueRef f1 = c32(s, a->kind == K_MEM ? atomic_f1(a) : 0);
+    if (!(a->relaxed & RT_AT_WRITES)) {
+        LLVMValueRef args[] = { p, f1, c32(s, mode) };
+        call(s, s->t_aend, s->f_rend, args, 3);
+        return;
+    }
+    LLVMValueRef got = LLVMBuildCall2(s->b, s->t_rbegin, s->f_rbegin, &p, 1, "");
+    LLVMPositionBuilderBefore(s->b, after);
+    LLVMSetCurrentDebugLocation2(s->b, LLVMInstructionGetDebugLoc(I));  /* I's, not after's */
+    LLVMValueRef m;
+    if (LLVMGetInstructionOpcode(I) == LLVMAtomicCmpXchg) {
+        LLVMValueRef ok = LLVMBuildExtractValue(s->b, I, 1, "");
+        m = LLVMBuildSelect(s->b, ok, c32(s, mode), c32(s, mode & ~(unsigned)RT_AT_OK), "");
+    } else {
+        m = c32(s, mode);
+    }
+    LLVMValueRef args[] = { p, f1, LLVMBuildOr(s->b, got, m, "") };
+    call(s, s->t_aend, s->f_rend, args, 3);
 }
 
 static void record_xfer(inst *s, LLVMValueRef I, unsigned kind, uint32_t next)
@@ -760,15 +826,24 @@ static uint32_t do_function(inst *s, LLVMValueRef f, uint32_t at, bool doit)
             LLVMValueRef af = alloc_callee(I);
             if (af)
                 redirect_alloc(s, I, af, pc);
-            if (a.kind == K_NONE && !a.sync && !a.um)
+            if (a.kind == K_NONE && !a.sync && !a.relaxed && !a.fence && !a.um)
                 continue;
             LLVMPositionBuilderBefore(s->b, I);
             if (a.um) {
                 LLVMValueRef what = c32(s, a.um);
                 call(s, s->t_um, s->f_um, &what, 1);
             }
-            if (a.sync) {
-                bracket_atomic(s, I, &a, next);
+            if (a.fence) {
+                /* after it: what the thread read before it is read */
+                LLVMPositionBuilderBefore(s->b, next);
+                LLVMSetCurrentDebugLocation2(s->b, LLVMInstructionGetDebugLoc(I));
+                LLVMValueRef kind = c32(s, a.fence);
+                call(s, s->t_um, s->f_fence, &kind, 1);
+            } else if (a.sync || a.relaxed) {
+                if (a.sync)
+                    bracket_atomic(s, I, &a, next);
+                else
+                    relaxed_atomic(s, I, &a, next);
                 if (a.kind == K_MEM)
                     pc += 4 * slots(s, I);
             } else if (a.kind == K_NONE) {
@@ -831,6 +906,12 @@ static void add_ctor(inst *s, LLVMValueRef desc_global)
     LLVMValueRef reg = declare(s, "__smait_register", rt);
     LLVMValueRef arg = LLVMConstBitCast(desc_global, s->p8);
     call(s, rt, reg, &arg, 1);
+    if (s->acq_fences) {
+        /* the runtime notes relaxed reads for acquire fences only in
+         * programs that have one */
+        LLVMTypeRef ft = LLVMFunctionType(s->vd, NULL, 0, 0);
+        call(s, ft, declare(s, "__smait_acquire_fences", ft), NULL, 0);
+    }
     LLVMBuildRetVoid(s->b);
 
     LLVMTypeRef et_fields[] = { s->i32, LLVMPointerType(vt, 0), s->p8 };
@@ -1016,6 +1097,7 @@ int main(int argc, char **argv)
     s.t_abegin = LLVMFunctionType(s.vd, &s.p8, 1, 0);
     s.t_aend = LLVMFunctionType(s.vd, aend_args, 3, 0);
     s.t_um = LLVMFunctionType(s.vd, &s.i32, 1, 0);
+    s.t_rbegin = LLVMFunctionType(s.i32, &s.p8, 1, 0);
     s.t_site = LLVMFunctionType(s.vd, call_args, 2, 0);
 
     /* Pass 1: layout (before any call is added, so the counts are the code's). */
@@ -1111,6 +1193,9 @@ int main(int argc, char **argv)
     s.f_abegin = declare(&s, "__smait_atomic_begin", s.t_abegin);
     s.f_aend = declare(&s, "__smait_atomic_end", s.t_aend);
     s.f_um = declare(&s, "__smait_unmodelled", s.t_um);
+    s.f_rbegin = declare(&s, "__smait_relaxed_begin", s.t_rbegin);
+    s.f_rend = declare(&s, "__smait_relaxed_end", s.t_aend);
+    s.f_fence = declare(&s, "__smait_fence", s.t_um);
     s.f_site = declare(&s, "__smait_alloc_site", s.t_site);
 
     /* Pass 2: the same walk, now adding the calls. */

@@ -17,11 +17,9 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "report_fields.h"
 #include "scheduler.h"
 #include "trace_set.h"
-
-enum { REPORT_ALL_PHASES = -1 };            /* r = x */
-enum { REPORT_ALL_THREADS = INT_MIN };      /* t = x */
 
 typedef struct report report;
 

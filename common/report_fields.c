@@ -1,6 +1,5 @@
 /* report_fields.c — tokens and tags of report lines. */
 #include "report_fields.h"
-#include "report.h"
 
 #include <errno.h>
 #include <limits.h>

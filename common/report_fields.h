@@ -7,8 +7,13 @@
 #ifndef DSM_COMMON_REPORT_FIELDS_H
 #define DSM_COMMON_REPORT_FIELDS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+/* The x of a tag: every phase (r = x), every thread (t = x). */
+enum { REPORT_ALL_PHASES = -1 };
+enum { REPORT_ALL_THREADS = INT_MIN };
 
 typedef enum rf_kind {
     RF_WORD,        /* anything else: a key, a label or a value in words */
@@ -22,8 +27,9 @@ rf_kind rf_classify(const char *tok, size_t len);
 /* A number (RF_INT, RF_DEC, RF_PCT): what a key's value is made of. */
 static inline bool rf_is_value(rf_kind k) { return k == RF_INT || k == RF_DEC || k == RF_PCT; }
 
-/* The tag of a line: phase (-1 for x), thread (INT_MIN for x), level and
- * where the name starts; false when line has no tag. */
+/* The tag of a line: phase (REPORT_ALL_PHASES for x), thread
+ * (REPORT_ALL_THREADS for x), level and where the name starts; false when
+ * line has no tag. */
 typedef struct rf_tag {
     int phase, thread, level;
     size_t len;             /* of "R..T..L..", without ": " */

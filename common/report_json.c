@@ -1,7 +1,6 @@
 /* report_json.c — a report's text lines as one JSON document. */
 #include "report_json.h"
 #include "../base/diag.h"
-#include "report.h"
 #include "report_fields.h"
 
 #include <stdbool.h>

@@ -59,6 +59,8 @@ typedef struct rt_slot {
     rt_sink *sink;
     uint64_t records, dropped;          /* simple records written / dropped (detail off) */
     uint64_t unmodelled[SMAIT_UM_COUNT];    /* rt_unmodelled: written before end_trace */
+    uint32_t phases;                    /* spawn and join records written: a new phase
+                                         * orders all before it (rt_atomic.c's fences) */
     /* the folding's page cache, only touched by the flushing thread:
      * direct-mapped by the page's low bits (page32 0: empty) */
     rt_fold_entry fold_cache[RT_FOLD_CACHE];
@@ -99,6 +101,11 @@ void rt_call(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
              uint64_t arg1, bool fold1, uint32_t arg2);
 void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
               uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4);
+/* The same call record put before the buffered record t->buf[at] (the
+ * records from there on move up); false, and nothing written, when the
+ * buffer has no room for it. */
+bool rt_call4_before(rt_slot *t, size_t at, unsigned type, uint32_t start, uint32_t end,
+                     uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4);
 void rt_flush(rt_slot *t);
 void rt_buffer_init(rt_slot *t);
 
@@ -133,24 +140,40 @@ void rt_unmodelled_write(rt_slot *t, uint32_t now);
 /* One line per cause with a non-zero total, for the summary. */
 void rt_unmodelled_summary(FILE *f);
 
-/* rt_atomic.c — atomics that synchronise (docs/collector.md §3).
+/* rt_atomic.c — atomics that synchronise, and fences (docs/collector.md §3).
  * smait-instrument brackets every acquire, release, acq_rel or seq_cst atomic
  * instruction: __smait_atomic_begin(addr) before it takes the address's lock
  * (striped, by address), __smait_atomic_end(addr, f1, mode) after it writes
  * [acquire] [the access record f1] [release] and lets go, so the release
  * number and the version an acquire saw are taken atomically with the
- * instruction. __smait_unmodelled(what) counts a fence or an ordering it
- * cannot record. The mode's bits: */
+ * instruction. A relaxed (monotonic) atomic that writes is bracketed by
+ * __smait_relaxed_begin(addr), which takes the lock only when the thread has
+ * made a release fence and returns RT_AT_LOCKED then, and
+ * __smait_relaxed_end(addr, f1, mode | that); a relaxed load makes only the
+ * end call (before it). __smait_fence(RT_FENCE_*) follows every fence (not
+ * singlethread); the constructor of a module with an acquire fence (or an
+ * OpenMP flush) calls __smait_acquire_fences(). __smait_unmodelled(what)
+ * counts an ordering it cannot record. The mode's bits: */
 enum {
     RT_AT_ACQ_OK = 1,           /* acquire when it succeeded (loads and RMWs always do) */
     RT_AT_ACQ_FAIL = 2,         /* acquire when a cmpxchg failed */
     RT_AT_REL = 4,              /* release when it succeeded */
     RT_AT_OK = 8,               /* it succeeded */
     RT_AT_NO_ACCESS = 16,       /* no access record (level 1) */
+    RT_AT_READS = 32,           /* it reads the object (a load, an RMW, a cmpxchg) */
+    RT_AT_WRITES = 64,          /* it writes the object when it succeeded (a store, an RMW, a cmpxchg) */
+    RT_AT_LOCKED = 128,         /* __smait_relaxed_begin took the lock: a release */
     RT_ACQ_CACHE = 64,          /* per-thread versions already acquired (spin loops) */
+    RT_FENCE_ACQ = 1,           /* __smait_fence: acquire, acq_rel, seq_cst */
+    RT_FENCE_REL = 2,           /* release, acq_rel, seq_cst */
+    RT_FENCE_READS = 64,        /* objects read relaxed between two acquire fences, recorded */
 };
 void __smait_atomic_begin(const void *addr);
 void __smait_atomic_end(const void *addr, uint32_t f1, uint32_t mode);
+uint32_t __smait_relaxed_begin(const void *addr);
+void __smait_relaxed_end(const void *addr, uint32_t f1, uint32_t mode);
+void __smait_fence(uint32_t kind);
+void __smait_acquire_fences(void);      /* a module's constructor: it has acquire fences */
 void __smait_unmodelled(uint32_t what);
 void __smait_mem(uint32_t f1, const void *addr);    /* rt_record.c: one memory record */
 

@@ -181,6 +181,8 @@ void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
 {
     if (t->end - t->cur < SMAIT_CALL_PARTS)
         rt_flush(t);
+    if (type == SMAIT_CT_SPAWN || type == SMAIT_CT_JOIN)
+        t->phases++;
     uint64_t v[SMAIT_CALL_PARTS] = { start, end, arg1, arg2, arg3, arg4 };
     for (unsigned i = 0; i < SMAIT_CALL_PARTS; i++) {
         rt_ent *e = t->cur++;
@@ -190,6 +192,27 @@ void rt_call4(rt_slot *t, unsigned type, uint32_t start, uint32_t end,
     }
     bool off = !t->detail_on || atomic_load_explicit(&rt_all_off, memory_order_relaxed);
     t->lim = off ? t->cur : t->end;
+}
+
+bool rt_call4_before(rt_slot *t, size_t at, unsigned type, uint32_t start, uint32_t end,
+                     uint64_t arg1, bool fold1, uint32_t arg2, uint32_t arg3, uint32_t arg4)
+{
+    size_t n = (size_t)(t->cur - t->buf);
+    if (at > n || t->end - t->cur < SMAIT_CALL_PARTS)
+        return false;
+    bool off = t->lim != t->end;        /* detail off: lim follows cur */
+    memmove(t->buf + at + SMAIT_CALL_PARTS, t->buf + at, (n - at) * sizeof *t->buf);
+    uint64_t v[SMAIT_CALL_PARTS] = { start, end, arg1, arg2, arg3, arg4 };
+    for (unsigned i = 0; i < SMAIT_CALL_PARTS; i++) {
+        rt_ent *e = &t->buf[at + i];
+        e->f1 = smait_call_f1(type, i);
+        e->fold = i == 2 && fold1;
+        e->v = v[i];
+    }
+    t->cur += SMAIT_CALL_PARTS;
+    if (off)
+        t->lim = t->cur;
+    return true;
 }
 
 void rt_flush(rt_slot *t)

@@ -109,7 +109,7 @@ void rt_unmodelled_summary(FILE *f)
     static const char *const what[SMAIT_UM_COUNT] = {
         [SMAIT_UM_FUTEX] = "raw futex system calls",
         [SMAIT_UM_TIMEOUT] = "timed waits that timed out",
-        [SMAIT_UM_FENCE] = "atomic fences",
+        [SMAIT_UM_FENCE] = "acquire fences after relaxed reads the collector could not note",
         [SMAIT_UM_ORDERING] = "atomic operations with an ordering not recorded",
         [SMAIT_UM_UNTRACED] = "synchronisations by untraced threads",
         [SMAIT_UM_OMP] = "OpenMP constructs not recorded",

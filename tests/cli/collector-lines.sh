@@ -54,7 +54,7 @@ lines() {
         -f "$D/hex.awk" -f "$D/lines.awk" "$map" "$p.a2l" "$p".logs/*.log "$p.sched" "$set.ciat_report" "$p.misses"
 }
 export -f lines
-WRAP=-Wl,--wrap=__smait_mem,--wrap=__smait_atomic_end
+WRAP=-Wl,--wrap=__smait_mem,--wrap=__smait_atomic_end,--wrap=__smait_relaxed_end
 
 # RESULT THREADS: the expected output of lines for a set of THREADS traces.
 result() {

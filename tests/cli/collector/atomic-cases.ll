@@ -50,8 +50,14 @@ define void @fence_seq_cst() { fence seq_cst
   ret void }
 define void @fence_acquire() { fence acquire
   ret void }
+define void @fence_release() { fence release
+  ret void }
+define void @fence_acq_rel() { fence acq_rel
+  ret void }
 define void @fence_singlethread() { fence syncscope("singlethread") seq_cst
   ret void }
+define i32 @load_monotonic_addrspace256(i32 addrspace(256)* %p) { %v = load atomic i32, i32 addrspace(256)* %p monotonic, align 4
+  ret i32 %v }
 define i32 @load_acquire_addrspace256(i32 addrspace(256)* %p) { %v = load atomic i32, i32 addrspace(256)* %p acquire, align 4
   ret i32 %v }
 define i1024 @load_seq_cst_128_bytes(i1024* %p) { %v = load atomic i1024, i1024* %p seq_cst, align 128

@@ -1,8 +1,9 @@
 /* linelog.c — for collector-lines.sh: compiled by the system's compiler
  * (not instrumented) and linked into a program built by smait-cc with
- * -Wl,--wrap=__smait_mem,--wrap=__smait_atomic_end. Every access record the
- * instrumented code asks the runtime for (__smait_mem, and the access of a
- * bracketed atomic, __smait_atomic_end) is also logged, in the calling
+ * -Wl,--wrap=__smait_mem,--wrap=__smait_atomic_end,--wrap=__smait_relaxed_end.
+ * Every access record the instrumented code asks the runtime for
+ * (__smait_mem, and the access of an atomic, __smait_atomic_end and
+ * __smait_relaxed_end) is also logged, in the calling
  * thread's file $LINELOG_DIR/TID.log, as
  *
  *     KIND SIZE ADDRESS CALL
@@ -25,6 +26,7 @@
 
 void __real___smait_mem(uint32_t f1, const void *addr);
 void __real___smait_atomic_end(const void *addr, uint32_t f1, uint32_t mode);
+void __real___smait_relaxed_end(const void *addr, uint32_t f1, uint32_t mode);
 extern char __executable_start[];
 
 static _Thread_local int log_fd = -1;
@@ -50,7 +52,7 @@ static void log_access(uint32_t f1, const void *addr, const void *ret)
         _exit(99);
 }
 
-/* The runtime's atomic end call makes its access record through
+/* The runtime's atomic end calls make their access record through
  * __smait_mem, which the link wraps too: the record is the atomic's, logged
  * at the end call's site. */
 static _Thread_local const void *atomic_call;
@@ -66,4 +68,13 @@ void __wrap___smait_atomic_end(const void *addr, uint32_t f1, uint32_t mode)
     atomic_call = __builtin_return_address(0);
     __real___smait_atomic_end(addr, f1, mode);
     atomic_call = NULL;
+}
+
+/* The relaxed end call writes its access record itself (mode bit 16: none,
+ * level 1). */
+void __wrap___smait_relaxed_end(const void *addr, uint32_t f1, uint32_t mode)
+{
+    if (!(mode & 16))
+        log_access(f1, addr, __builtin_return_address(0));
+    __real___smait_relaxed_end(addr, f1, mode);
 }
