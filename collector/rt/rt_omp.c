@@ -631,10 +631,13 @@ void __wrap___kmpc_copyprivate(ident_t *loc, int32_t gtid, size_t size, void *da
 
 /* ---- flush and what is not recorded --------------------------------------------- */
 
+/* A flush (OpenMP 5.1, the flush construct: without a list or a clause,
+ * an acq_rel fence; clang calls it after seq_cst atomics too): a fence both
+ * ways, as atomic_thread_fence(memory_order_seq_cst) (rt_atomic.c). */
 void __wrap___kmpc_flush(ident_t *loc)
 {
-    rt_unmodelled(rt_self, SMAIT_UM_FENCE);
     __real___kmpc_flush(loc);
+    __smait_fence(RT_FENCE_ACQ | RT_FENCE_REL);
 }
 
 void __wrap___kmpc_doacross_wait(ident_t *loc, int32_t gtid, const int64_t *vec)

@@ -1,6 +1,6 @@
 /* ompwarn.c — OpenMP that synchronises and is not recorded, counted as
  * unmodelled (collector-omp.sh): in a region of 2 threads, a flush in each
- * thread (fences: 2); in a single, an untied task (it may move between
+ * thread (a fence: recorded, not counted); in a single, an untied task (it may move between
  * threads) and a task reduction (its partial results are combined inside
  * libomp): OpenMP constructs 2; then, with nesting on, a region of 2
  * threads whose threads each fork an inner region of 2 that meets at a
