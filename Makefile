@@ -2,7 +2,8 @@
 #
 #   make                 build the tools into build/bin
 #   make check           unit tests (Check) + CLI golden and bad-input tests
-#   make check-quick     unit tests + the golden tests (the edit-compile-test loop)
+#   make check-quick     unit tests + the golden tests and the layering (the
+#                        edit-compile-test loop)
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan (build-san/)
 #   make check SLOW_PATHS=1  the same with every fast path skipped (build-slow/),
 #                        and its outputs compared with the normal build's
@@ -151,8 +152,9 @@ CLI_ENV = BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) 
 	BENCH_BIN=$(abspath $(BUILD)/bench) $(if $(filter 1,$(SLOW_PATHS)),FAST_BIN=$(abspath build/bin))
 # The bench generators (tests/cli/slow-paths.sh makes its differential sets with them).
 BENCH_GENS := $(patsubst %,$(BUILD)/bench/%,gen_irregular gen_kernel gen_fft gen_chase)
-# check-quick: the unit tests and the golden tests, for the edit-compile-test loop.
-QUICK_CLI := ciat-golden smait-golden tdat-golden schedule cdat-protocol sync-reports
+# check-quick: the unit tests, the golden tests and the structure test, for the
+# edit-compile-test loop.
+QUICK_CLI := ciat-golden smait-golden tdat-golden schedule cdat-protocol sync-reports structure
 
 check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate $(BENCH_GENS)
 ifeq ($(SLOW_PATHS),1)
