@@ -6,8 +6,8 @@
  * zlib, zstd streams decompressed with libzstd; concatenated gzip members, and
  * concatenated zstd frames (skippable frames skipped), are read one after
  * another. */
-#ifndef DSM_COMMON_BYTE_SOURCE_H
-#define DSM_COMMON_BYTE_SOURCE_H
+#ifndef DSM_BASE_BYTE_SOURCE_H
+#define DSM_BASE_BYTE_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * fprintf's format parsing cost thousands of instructions a line: on a
  * footprint touched at random the memory file has a line per 4 KiB page.
  * The text is exactly printf's "%llu" / "%lld". */
-#ifndef DSM_COMMON_DECIMAL_H
-#define DSM_COMMON_DECIMAL_H
+#ifndef DSM_BASE_DECIMAL_H
+#define DSM_BASE_DECIMAL_H
 
 #include <stdint.h>
 #include <string.h>

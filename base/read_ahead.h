@@ -12,8 +12,8 @@
  * traces: 14 100 against 7 800-8 300). Memory: RA_CHUNKS × RA_CHUNK
  * bytes, allocated at the start (the producer's thread allocates nothing of
  * its own). */
-#ifndef DSM_COMMON_READ_AHEAD_H
-#define DSM_COMMON_READ_AHEAD_H
+#ifndef DSM_BASE_READ_AHEAD_H
+#define DSM_BASE_READ_AHEAD_H
 
 #include <stddef.h>
 #include <stdint.h>

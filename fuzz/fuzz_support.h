@@ -2,7 +2,7 @@
  *
  * A harness turns libFuzzer's bytes into input files in a scratch directory
  * and runs a tool's own code on them, many times in one process. The tools
- * end a run with a fatal error by exiting (common/diag); fz_run sets diag's
+ * end a run with a fatal error by exiting (base/diag); fz_run sets diag's
  * trap instead, so an expected input error comes back as the exit status the
  * tool would have had, with its message. What the failed run left behind is
  * released then: every allocation it made that is still live (found through

@@ -1,4 +1,4 @@
-/* test_decimal.c — common/decimal.h against printf's %llu and %lld: the
+/* test_decimal.c — base/decimal.h against printf's %llu and %lld: the
  * limits, every power of ten and its neighbours, and random values. */
 #include "suites.h"
 #include "../../base/decimal.h"

@@ -1,4 +1,4 @@
-/* test_read_ahead.c — common/read_ahead: the bytes of a producer thread reach
+/* test_read_ahead.c — base/read_ahead: the bytes of a producer thread reach
  * the consumer in order, whatever the sizes of the producer's pieces and of
  * the consumer's reads; a failure comes after the bytes made before it, and
  * again on every later read; stopping before the end does not wait for it. */
