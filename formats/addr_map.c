@@ -240,7 +240,7 @@ static bool load_line(addr_map *m, parse *ps, char *l)
                            ps->end_line);
         return true;
     }
-    if (ps->version >= 3 && comment_is(l, AM_END_LINE + 1)) {
+    if (ps->version >= 3 && comment_is(l, &AM_END_LINE[1])) {
         ps->end_line = ps->lineno;
         return true;
     }
