@@ -115,20 +115,26 @@ void report_traces_header(report *r, const trace_set *ts, trace_reader *const *r
     }
 }
 
+/* " cut_traces N", only when N is not 0: the reports of whole traces stay as they were. */
+static void cut_text(char *buf, size_t n, uint64_t cut)
+{
+    if (cut) snprintf(buf, n, " cut_traces %" PRIu64, cut);
+    else buf[0] = '\0';
+}
+
 void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers)
 {
-    /* cut_traces only when not 0: the reports of whole traces stay as they were */
     char cut[48];
     for (int t = 0; t < ts->count; t++) {
         trace_reader_problems p = trace_reader_problem_counts(readers[t]);
-        snprintf(cut, sizeof cut, p.cut_traces ? " cut_traces %" PRIu64 : "", p.cut_traces);
+        cut_text(cut, sizeof cut, p.cut_traces);
         if (trace_reader_problems_any(&p))
             report_header(r, " lenient: trace %d: skipped_records %" PRIu64 " truncated_bytes %"
                           PRIu64 " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64 "%s", t,
                           p.skipped_records, p.truncated_bytes, p.unpaired_calls, p.corrupt_streams, cut);
     }
     trace_reader_problems sum = trace_readers_problem_sum(readers, ts->count);
-    snprintf(cut, sizeof cut, sum.cut_traces ? " cut_traces %" PRIu64 : "", sum.cut_traces);
+    cut_text(cut, sizeof cut, sum.cut_traces);
     report_header(r, " bad_input: skipped_records %" PRIu64 " truncated_bytes %" PRIu64
                   " unpaired_calls %" PRIu64 " corrupt_streams %" PRIu64 "%s", sum.skipped_records,
                   sum.truncated_bytes, sum.unpaired_calls, sum.corrupt_streams, cut);

@@ -980,7 +980,7 @@ const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *b
         [0] = "unmodelled records of causes the format does not name",
         [SMAIT_UM_FUTEX] = "raw futex system calls",
         [SMAIT_UM_TIMEOUT] = "timed waits that timed out",
-        [SMAIT_UM_FENCE] = "atomic fences",
+        [SMAIT_UM_FENCE] = "acquire fences after relaxed reads the collector could not note",
         [SMAIT_UM_ORDERING] = "atomic operations with an ordering that is not recorded",
         [SMAIT_UM_UNTRACED] = "synchronisation with threads that have no trace",
         [SMAIT_UM_OMP] = "OpenMP constructs that are not recorded",

@@ -258,7 +258,7 @@ end_trace
 EOF
 check "fencemisc: ciat warns of the fence it cannot replay" bash -c 'ciat -q fm.2 >/dev/null' <<'EOF'
 --- stderr
-ciat: warning: unmodelled fence: 1 in trace 0 (atomic fences): not replayed, so the interleaving may differ from the real run there
+ciat: warning: unmodelled fence: 1 in trace 0 (acquire fences after relaxed reads the collector could not note): not replayed, so the interleaving may differ from the real run there
 --- exit 0
 EOF
 
