@@ -7,8 +7,8 @@
  * mappings, as this file did, copied the bytes all the same, from the
  * mapping instead of the kernel's page cache, and paid a page fault per 64
  * KiB and a flush of every processor's translation buffers at each unmapped
- * window: with the analysis on a thread of its own that made ciat 1.4x to
- * 1.7x slower on sets of 4 to 64 traces (docs/scheduler.md §14). The size of
+ * window, which stalls the analysis when it runs on a thread of its own
+ * (docs/scheduler.md §14; bench/README.md E18). The size of
  * a regular file is taken at open; one that another process shortens while
  * it is read ends before that size, which is the error "the file shrank
  * while it was read" at the offset reached (exit 2, no outputs) instead of

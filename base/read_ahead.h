@@ -8,8 +8,8 @@
  * its reason) reaches the consumer in the same order, so the bytes made
  * before a failure are handed out before it. A producer that finds the ring
  * full sleeps until half of it is free, so that a wake-up fills several
- * chunks (one each halved the context switches of ciat on a zstd set of 5
- * traces: 14 100 against 7 800-8 300). Memory: RA_CHUNKS × RA_CHUNK
+ * chunks (a wake-up for every chunk taken made many more context switches:
+ * bench/README.md E21). Memory: RA_CHUNKS × RA_CHUNK
  * bytes, allocated at the start (the producer's thread allocates nothing of
  * its own). */
 #ifndef DSM_BASE_READ_AHEAD_H

@@ -18,6 +18,7 @@ cdat_run() {
     records=$(( $(cat "$set".[0-9]* | wc -c) / 8 ))
     lines=$(awk '/^# directory: lines/ { print $4 }' "$set.cdat_report")
     awk -v l="$label" -v d="$refs" -v r="$records" -v t="$secs" -v m="$rss_kib" -v n="$lines" 'BEGIN {
+        if (t <= 0) t = 0.01
         printf "cdat %s: %d data refs (%d records) in %.2f s: %.1f M data refs/s, %.1f M records/s,"  \
                " peak RSS %d KiB, directory %d lines\n", l, d, r, t, d / t / 1e6, r / t / 1e6, m, n }'
 }

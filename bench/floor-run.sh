@@ -10,5 +10,6 @@ floor_run() {
     /usr/bin/env time -f "%e %M" -o "$DIR/time.out" "$@" >"$DIR/floor.out"
     read -r secs rss_kib < <(tail -1 "$DIR/time.out")
     awk -v l="$label" -v c="$count" -v u="$unit" -v t="$secs" -v m="$rss_kib" 'BEGIN {
+        if (t <= 0) t = 0.01
         printf "floor %s: %.2f s, %.1f M %s/s, peak RSS %d KiB\n", l, t, c / t / 1e6, u, m }'
 }

@@ -1,17 +1,68 @@
 #!/usr/bin/env bash
 # make bench: throughput benchmarks. Prints records/s and peak memory; asserts
-# nothing about time (timing belongs here, never in tests).
+# nothing about time (timing belongs here, never in tests). bench/README.md
+# says what each part measures.
+# Everything it prints (standard output and error, together) also goes to
+# $BENCH_DIR/RESULTS.md, after a header naming the machine, the commit, the
+# compiler and the parameters (bench/results-header.sh); a run that completes
+# copies that file to BENCH_RESULTS (default bench/RESULTS.md: generated,
+# git-ignored).
 # Environment: BIN (tools), BENCH (benchmark programs), BENCH_DIR (scratch,
 # default /tmp/dsmtrace-bench), BENCH_MRECORDS (size of the synthetic trace in
 # millions of simple records, default 64 = 512 MB), BENCH_KERNEL_MRECORDS
 # (mat_mul records per thread, millions, default 16), BENCH_FFT_MRECORDS (the
-# FFT-like scaling sets' records in all, millions, default 16). Every trace is
-# generated here and removed again.
+# FFT-like scaling sets' records in all, millions, default 16),
+# BENCH_IRREGULAR_K (the irregular mix's data references in all, thousands,
+# default 20000), BENCH_CHASE_K (pointer-chasing steps per thread, thousands,
+# default 2500), BENCH_TDAT_MEVENTS (tdat's event trace, millions of events,
+# default 100), BENCH_MM_N (the collector's mat_mul, default 256),
+# BENCH_PROGRAM_CFLAGS (extra -D flags for bench/programs, default none).
+# BENCH_QUICK=1 makes every set small (each of the above that is not set
+# gets a small default) to check that the bench runs, in a minute or less:
+# its figures measure little but start-up. Every trace is generated here and
+# removed again.
 set -euo pipefail
 : "${BIN:?}" "${BENCH:?}"
-DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
-M=${BENCH_MRECORDS:-64}
+if [ "${BENCH_QUICK:-}" = 1 ]; then
+    : "${BENCH_MRECORDS:=1}" "${BENCH_KERNEL_MRECORDS:=1}" "${BENCH_FFT_MRECORDS:=1}" "${BENCH_IRREGULAR_K:=200}"
+    : "${BENCH_CHASE_K:=50}" "${BENCH_TDAT_MEVENTS:=1}" "${BENCH_MM_N:=32}"
+    : "${BENCH_PROGRAM_CFLAGS:=-DKEYS=16384 -DOPS=5000}"
+fi
+export BENCH_DIR=${BENCH_DIR:-/tmp/dsmtrace-bench}
+export BENCH_MRECORDS=${BENCH_MRECORDS:-64} BENCH_KERNEL_MRECORDS=${BENCH_KERNEL_MRECORDS:-16}
+export BENCH_FFT_MRECORDS=${BENCH_FFT_MRECORDS:-16} BENCH_IRREGULAR_K=${BENCH_IRREGULAR_K:-20000}
+export BENCH_CHASE_K=${BENCH_CHASE_K:-2500} BENCH_TDAT_MEVENTS=${BENCH_TDAT_MEVENTS:-100}
+export BENCH_MM_N=${BENCH_MM_N:-256} BENCH_PROGRAM_CFLAGS=${BENCH_PROGRAM_CFLAGS:-}
+DIR=$BENCH_DIR
+M=$BENCH_MRECORDS
 mkdir -p "$DIR"
+
+# The results file: the header, then this script run again (DSM_BENCH_TEED
+# set) with its output through tee, then how it ended.
+if [ -z "${DSM_BENCH_TEED:-}" ]; then
+    results=$DIR/RESULTS.md
+    dest=${BENCH_RESULTS:-$(cd "$(dirname "$0")" && pwd)/RESULTS.md}
+    BENCH_STARTED=$(date -Iseconds) "$(dirname "$0")/results-header.sh" >"$results.tmp"
+    printf '\n```text\n' >>"$results.tmp"
+    set +e
+    DSM_BENCH_TEED=1 "$0" "$@" 2>&1 | tee -a "$results.tmp"
+    status=${PIPESTATUS[0]}
+    set -e
+    printf '```\n\n' >>"$results.tmp"
+    if [ "$status" -eq 0 ]; then
+        echo "Finished $(date -Iseconds)." >>"$results.tmp"
+    else
+        echo "**Incomplete:** the bench stopped with exit status $status ($(date -Iseconds))." >>"$results.tmp"
+    fi
+    mv "$results.tmp" "$results"
+    if [ "$status" -eq 0 ] && [ "$dest" != "$results" ]; then
+        cp "$results" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
+        echo "results: $dest (and $results)"
+    else
+        echo "results: $results" >&2
+    fi
+    exit "$status"
+fi
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz' EXIT
 
 echo "== trace reader: plain scan of a ${M}M-record trace in the page cache"
@@ -28,7 +79,7 @@ echo "-- smait stat (full validation and per-kind counts)"
 /usr/bin/env time -f "smait stat: %e s, peak RSS %M KiB" "$BIN/smait" stat "$DIR/le.bin" >/dev/null
 
 # ---- scheduler and ciat on mat_mul-like trace sets (typical locality) ----
-MK=${BENCH_KERNEL_MRECORDS:-16}         # million records per thread, 4 threads
+MK=$BENCH_KERNEL_MRECORDS               # million records per thread, 4 threads
 "$BENCH/gen_kernel" "$DIR/mm" 4 "$MK"
 "$BENCH/gen_kernel" "$DIR/mm" 64 $(( MK / 16 > 0 ? MK / 16 : 1 ))
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.*' EXIT
@@ -48,10 +99,13 @@ echo "   >= 40 M at 64 threads, >= 25 M at 256; peak RSS <= 4 x touched bytes + 
 for set in mm.4 mm.64; do
     for run in 1 2; do ciat_run "mat_mul $set" "$DIR/$set" -p; done
 done
+echo "-- the analysis beside the scheduler against one thread (--workers 1; docs/scheduler.md §14)"
+ciat_workers "mat_mul mm.4" "$DIR/mm.4" -p
 echo "-- irregular footprint (bench/gen_irregular)"
-"$BENCH/gen_irregular" "$DIR/irr"
+"$BENCH/gen_irregular" "$DIR/irr" 4 $(( BENCH_IRREGULAR_K / 4 > 0 ? BENCH_IRREGULAR_K / 4 : 1 ))
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
 for run in 1 2; do ciat_run "irregular irr.4" "$DIR/irr.4" -p; done
+ciat_workers "irregular irr.4" "$DIR/irr.4" -p
 # The floor: ciat's communication analysis alone, last writer and readers per
 # word in dense pages (bench/ciat_floor; no strings, usage or instruction stream).
 irr_records=$(( $(cat "$DIR"/irr.4.[0-9]* | wc -c) / 8 ))
@@ -60,14 +114,18 @@ for run in 1 2; do
 done
 rm -f "$DIR"/irr.*
 echo "-- pointer chasing (bench/gen_chase)"
-"$BENCH/gen_chase" "$DIR/chase"
+"$BENCH/gen_chase" "$DIR/chase" 4 "$BENCH_CHASE_K"
 for run in 1 2; do ciat_run "pointer chasing chase.4" "$DIR/chase.4" -p; done
 rm -f "$DIR"/chase.*
 echo "-- thread-count scaling: the same FFT-like work split among 1-256 threads (bench/gen_fft)"
 for threads in 1 4 16 64 256; do
-    "$BENCH/gen_fft" "$DIR/fft" "$threads" "${BENCH_FFT_MRECORDS:-16}"
+    "$BENCH/gen_fft" "$DIR/fft" "$threads" "$BENCH_FFT_MRECORDS"
     "$BENCH/bench_sched" "$DIR/fft.$threads"      # the scheduler alone, no tool attached
-    ciat_run "fft, $threads threads" "$DIR/fft.$threads" -p
+    if [ "$threads" -ge 64 ]; then
+        ciat_workers "fft, $threads threads" "$DIR/fft.$threads" -p
+    else
+        ciat_run "fft, $threads threads" "$DIR/fft.$threads" -p
+    fi
     rm -f "$DIR"/fft.*
 done
 echo "-- slice mode (-i): per record at most 1.5x the time of thread mode (-p) on the same records"
@@ -77,7 +135,7 @@ for mode in "-p" "-i 4" "-i 2" "-i 4 -a" "-i 4 -rr_interleaving"; do
     read -r secs rss_kib < "$DIR/time.out"
     util=$(awk '$1 == "RxTxL09:" {print $8}' "$DIR/mm.4.ciat_report")
     awk -v m="$mode" -v r="$(( $(cat "$DIR"/mm.4.[0-9]* | wc -c) / 8 ))" -v t="$secs" -v k="$rss_kib" -v u="${util:--}" \
-        'BEGIN { printf "ciat %-22s %.2f s: %.1f M records/s, peak RSS %d KiB, utilization %s\n", m, t, r / t / 1e6, k, u }'
+        'BEGIN { if (t <= 0) t = 0.01; printf "ciat %-22s %.2f s: %.1f M records/s, peak RSS %d KiB, utilization %s\n", m, t, r / t / 1e6, k, u }'
 done
 echo "-- ciat on gzip input (bounded by zlib)"
 gzip -1 -k -f "$DIR"/mm.4.0 "$DIR"/mm.4.1 "$DIR"/mm.4.2 "$DIR"/mm.4.3
@@ -101,7 +159,7 @@ rm -rf "$DIR/gz" "$DIR"/mm.4.ciat_report "$DIR"/mm.4.memory "$DIR"/mm.64.ciat_re
 # memory independent of the number of events (8 bytes per bin, plus buffers).
 # bench/gen_events writes ciat's format ("clock event thread degree", 8
 # threads, clocks interleaved out of order): 100 M events are ~1.6 GB.
-ME=${BENCH_TDAT_MEVENTS:-100}
+ME=$BENCH_TDAT_MEVENTS
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/tdat.*' EXIT
 "$BENCH/gen_events" "$DIR/tdat.events" "$ME"
 head -n $(( ME * 100000 + 3 )) "$DIR/tdat.events" >"$DIR/tdat.small"    # the first tenth
@@ -117,6 +175,7 @@ tdat_run() {
         -v e="$(awk '$1 == "events" { print $2 }' "$DIR/tdat.freq")" \
         -v k="$(awk '$1 == "#" && $2 == "lines:" { print $4 }' "$DIR/tdat.freq")" \
         -v n="$(awk '$1 == "bins" { print $2 }' "$DIR/tdat.freq")" 'BEGIN {
+        if (t <= 0) t = 0.01
         printf "tdat %s: %d lines (%.0f MB), %d events kept, %d bins in %.2f s: %.1f M lines/s, %.0f MB/s," \
                " peak RSS %d KiB\n", l, k, b / 1e6, e, n, t, k / t / 1e6, b / t / 1e6, m }'
 }

@@ -114,6 +114,12 @@ else
     echo "(dineroIV is not on the PATH and DINERO is not set: no Dinero IV comparison)"
 fi
 for r in 1 2; do runi "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini"; done
+# Against one thread (--workers 1): what the simulation beside the scheduler
+# gains (docs/scheduler.md §14).
+beside=$secs
+cdat_run "4x4 irregular mix, 16 threads, --workers 1" "$DIR/ir.16" "$CONFIGS/4x4.ini" -p --workers 1
+awk -v a="$beside" -v b="$secs" -v w="$(nproc)" 'BEGIN {
+    printf "cdat 4x4 irregular mix, 16 threads: default (%d processors) / --workers 1: %.2fx the time\n", w, a / (b > 0 ? b : 0.01) }'
 # Its floor: the data side of 16 processors' d-caches and a full-map
 # directory (bench/dsm_floor): no fetches, protocol variants or statistics.
 for r in 1 2; do

@@ -11,7 +11,8 @@
 # plain files in thread mode, then analysed twice with ciat (records/s, peak
 # RSS, RSS ÷ touched bytes beside the bound 4 × touched + 64 MiB) and with
 # cdat on configs/4x4.ini (data references/s, peak RSS, directory lines). Times only; asserts
-# nothing. Environment: BIN, BENCH_DIR as run-bench.sh.
+# nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
+# extra flags for both programs (e.g. -DKEYS=16384 -DOPS=5000: smaller).
 set -euo pipefail
 : "${BIN:?}"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +26,8 @@ trap 'rm -rf "$DIR"' EXIT
 
 echo "== ciat and cdat on traces of programs built with smait-cc (bench/programs)"
 for prog in kvstore radix_sort; do
-    "$BIN/smait-cc" -O2 -pthread "$ROOT/bench/programs/$prog.c" -o "$DIR/$prog"
+    # shellcheck disable=SC2086  # BENCH_PROGRAM_CFLAGS: flags, split on blanks
+    "$BIN/smait-cc" -O2 -pthread ${BENCH_PROGRAM_CFLAGS:-} "$ROOT/bench/programs/$prog.c" -o "$DIR/$prog"
     TRACE_FILE_NAME="$DIR/t" SMAIT_QUIET=1 "$DIR/$prog"
     maps=("$DIR"/t.*.map)                       # one: the set's address map
     set_name=${maps[0]%.map}

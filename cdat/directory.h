@@ -201,8 +201,8 @@ static inline void dir_prefetch(const directory *d, uint32_t line)
     const uint8_t *c = d->chunk[line >> DIR_CHUNK_BITS];
     if (c) {
         __builtin_prefetch(c + (line & ((1u << DIR_CHUNK_BITS) - 1)));
-        /* GCC 12 at -O2 deletes a prefetch under a condition as dead code
-         * (the victim's prefetch in mach_miss was gone): this keeps it. */
+        /* GCC at -O2 deleted the victim's prefetch in mach_miss, under a
+         * condition, as dead code (bench/README.md E16): this keeps it. */
         __asm__ volatile("" : : "r"(c));
     }
 }

@@ -359,11 +359,11 @@ slow:
  * starts loading its block's header; AHEAD_EVENTS on, the header is read
  * and the location's record and touched word start loading. In one step the
  * header's load stalled the replay on footprints with more headers than the
- * caches hold (the irregular mix of make bench: a third of the analysis
- * thread's time); with the far step it took 0.83-0.91x the time. Where headers
- * stay cached the far step only costs (pointer chasing: 1.10x), and its
- * tuner keeps it off. 32 events for the near step ran the FFT-like set with
- * 64 threads at 1.08x the time against 1.02x for 16. */
+ * caches hold (the irregular mix of make bench), which the far step hides.
+ * Where headers stay cached the far step only costs (pointer chasing), and
+ * its tuner keeps it off. 32 events for the near step cost the FFT-like set
+ * with 64 threads more than 16 (what was compared and measured:
+ * bench/README.md E13; make bench's "ciat irregular irr.4" lines). */
 enum { AHEAD_EVENTS = 16, AHEAD_FAR_EVENTS = 32 };
 
 static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)

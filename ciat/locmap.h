@@ -24,10 +24,10 @@
  *
  * Block data, sparse tables and the header arrays come from the map's
  * arena (common/huge_arena.h: 2 MiB chunks, on huge pages past the first
- * 4 MiB; tables freed to a buddy allocator when they grow): on the
- * irregular mix of make bench this
- * took 0.85x the time of malloc's 4 KiB pages, which cost a TLB miss per
- * random access and a page fault per new page of state.
+ * 4 MiB; tables freed to a buddy allocator when they grow), not from
+ * malloc's 4 KiB pages, which cost a TLB miss per random access and a page
+ * fault per new page of state: that pays where the footprint is irregular
+ * (bench/README.md E19; make bench's "ciat irregular irr.4" lines).
  *
  * Every access bumps only its location's record (and its touched bits):
  * per-page and shared-access totals are summed from the records at the end.
@@ -350,12 +350,12 @@ static inline void locmap_fast_commit(const locmap_hit *h, loc *l)
  * ciat hooks locmap_prefetch_block to the replay's far hint (32 events
  * ahead) and locmap_prefetch to its near one (16), only with the analysis
  * beside the scheduler, where the replay times its batches with and
- * without each and keeps the faster (common/ahead_tuner.h): the near one
- * pays on irregular footprints (the irregular mix of make bench: 0.82-0.86x
- * the time; the far one a further 0.83-0.91x) and not on dense ones (FFT-like,
- * 64 threads: 1.02-1.08x when always on). In
- * the scheduler's own look-ahead it cost the mat_mul-like set 1.08-1.15x
- * the CPU time (1.05x with a hook that does nothing). */
+ * without each and keeps the faster (common/ahead_tuner.h): both pay on
+ * irregular footprints, whose headers and records the caches do not hold,
+ * and cost on dense ones, where they stay cached. Hooked to the scheduler's
+ * own look-ahead instead, they saved on irregular sets about what they cost
+ * dense ones, and even a hook that does nothing is a call on the
+ * scheduler's thread for every record (bench/README.md E9 and E13). */
 static inline __attribute__((always_inline)) void locmap_prefetch_block(const locmap *m, uint32_t addr)
 {
     const block *b = locmap_header(m, addr);

@@ -3,21 +3,22 @@
  *
  * A hint costs the replay a few loads and prefetches, and pays only when the
  * state the access reads is not in the processor's caches already: that
- * depends on the footprint, not on the tool (ciat's hint took 0.82x the time
- * on the irregular mix of make bench, 1.02-1.08x on the FFT-like set with 64
- * threads). So the replay times its batches and runs most of them with the
- * setting it has chosen; a trial batch runs with the other and is compared
- * with the batch just before it. Two neighbouring batches see the same phase
- * of the run, so the comparison holds while the cost per event drifts (a cold
- * start, a new phase), which an average per setting, the other setting's
- * taken only now and then, did not: on the FFT-like set the first, cold
- * batches kept the hint's absence looking slow for hundreds of batches. The
- * choice follows an average of the trials' log ratios, each weighing a
- * quarter and none counting for more than a factor e (a batch the system
- * interrupted). Trials are every 4th batch of the first 64, then every 16th.
- * A hint changes nothing the consumer computes, so the outputs are the same
- * whatever is chosen. A consumer's far hint (sched_hooks.ahead_far) has a
- * tuner of its own, fed only the batches that run with the near hint. */
+ * depends on the footprint, not on the tool (ciat's hint pays on the
+ * irregular mix of make bench and costs on the FFT-like set with 64 threads:
+ * bench/README.md E9). So the replay times its batches and runs most of them
+ * with the setting it has chosen; a trial batch runs with the other and is
+ * compared with the batch just before it. Two neighbouring batches see the
+ * same phase of the run, so the comparison holds while the cost per event
+ * drifts (a cold start, a new phase), which an average per setting, the
+ * other setting's taken only now and then, did not: on the FFT-like set the
+ * first, cold batches kept the hint's absence looking slow for hundreds of
+ * batches. The choice follows an average of the trials' log ratios, each
+ * weighing a quarter and none counting for more than a factor e (a batch the
+ * system interrupted). Trials are every 4th batch of the first 64, then
+ * every 16th. A hint changes nothing the consumer computes, so the outputs
+ * are the same whatever is chosen. A consumer's far hint
+ * (sched_hooks.ahead_far) has a tuner of its own, fed only the batches that
+ * run with the near hint. */
 #ifndef DSM_COMMON_AHEAD_TUNER_H
 #define DSM_COMMON_AHEAD_TUNER_H
 

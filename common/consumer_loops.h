@@ -25,8 +25,9 @@
  * to look ahead from the scheduler or the fanout. make_hooks must be `static
  * inline __attribute__((always_inline))`, with constant hook pointers: the
  * hooks are called directly only if it is inlined before the early inliner
- * looks at them (when cdat's grew by two fields, GCC 12 inlined it too late,
- * and called every hook out of line, its hit paths included). */
+ * looks at them (when cdat's grew by two fields, GCC inlined it too late and
+ * called every hook out of line: bench/README.md E15). tests/cli/inlining.sh
+ * checks that the hit paths stay inline. */
 #define CONSUMER_LOOPS_DEFINE(name, make_hooks)                                                   \
     static uint64_t name##_records(scheduler *s, int t, uint64_t limit, const smait_raw **last, bool look) \
     {                                                                                           \

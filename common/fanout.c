@@ -119,7 +119,7 @@ static bool spun_first(fanout *f, bool *spun)
  * machine i is helper i + 1's and the scheduler's thread claims none: its
  * replaying a batch whenever it found the ring full moved the machine's
  * state between the processors' caches (ciat on the FFT-like set with 256
- * threads replayed a third of its batches on the scheduler's thread). Else
+ * threads replayed many of its batches on the scheduler's thread). Else
  * machine i is thread (i mod threads)'s, the scheduler's included. */
 static int claim(fanout *f, int self)
 {
@@ -253,12 +253,12 @@ static inline fanout_event *next_k(fanout *f, size_t k)
  * lines sit in that processor's cache: every line the scheduler's thread
  * writes again has to be taken back from there first, and without a hint
  * those transfers come one after the other, the stores back up and the
- * scheduling thread stalls (ciat on the mat_mul-like set took twice the time
- * of --workers 1). So each event asks for the line WRITE_AHEAD events on to
- * be fetched for writing (PREFETCHW; a plain prefetch elsewhere): the
- * transfers overlap. Measured on the mat_mul-like set, 4 threads: 0.45x the
- * time; 32, 64 and 128 events ahead alike. A prefetch never faults, so the
- * lines past a batch's end are harmless. */
+ * scheduling thread stalls (ciat on the mat_mul-like set ran slower than
+ * with --workers 1). So each event asks for the line WRITE_AHEAD events on
+ * to be fetched for writing (PREFETCHW; a plain prefetch elsewhere): the
+ * transfers overlap; 32, 64 and 128 events ahead did alike (bench/README.md
+ * E17; make bench's "default (P processors) / --workers 1" lines). A
+ * prefetch never faults, so the lines past a batch's end are harmless. */
 enum { WRITE_AHEAD = 64 };
 static inline void prefetch_for_write(const fanout_event *e)
 {
@@ -272,9 +272,9 @@ static inline void prefetch_for_write(const fanout_event *e)
 
 /* Record one event; a batch it fills is published at once. Publishing comes
  * last, a tail call, so the common path saves no registers: recording an
- * access takes 19 instructions, against 37 with the check for a full batch
- * first and the call in the middle (the scheduler's thread bounds ciat on the
- * mat_mul-like set). */
+ * access takes far fewer instructions than with the check for a full batch
+ * first and the call in the middle (bench/README.md E12; the scheduler's
+ * thread bounds ciat on the mat_mul-like set). */
 static inline void record(fanout *f, uint64_t clock, uint32_t a, uint32_t b, uint32_t pc, int cpu, uint32_t t_kind)
 {
     fanout_event *e = &f->cur[f->fill];
@@ -402,10 +402,10 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
 #ifdef __GLIBC__
         /* The consumers allocate on the helper threads (ciat's location
          * blocks, cdat's directory); glibc would give each thread an arena
-         * of its own, whose free lists the others cannot reuse: the irregular
-         * mix of make bench peaked at 100-105 MB with two arenas against 90
-         * with one. Allocation is rare beside the replay, so one arena's lock
-         * costs nothing measurable. */
+         * of its own, whose free lists the others cannot reuse, and the peak
+         * memory grows (the irregular mix of make bench: bench/README.md E8).
+         * Allocation is rare beside the replay, so one arena's lock costs
+         * nothing measurable. */
         mallopt(M_ARENA_MAX, 1);
 #endif
         f->next = xcalloc((size_t)n, sizeof *f->next);

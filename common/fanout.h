@@ -33,9 +33,9 @@
 /* Events a batch holds (a call takes three, an access one). 2^12 events
  * (128 KiB): big enough that handing a batch over (a few microseconds) is
  * lost in its replay, small enough that the four in flight stay in the
- * second-level caches of both threads (against 2^14 with the analysis
- * beside the scheduler: ciat FFT-like 64 threads 0.79x the time,
- * mat_mul-like 0.97x, cdat 4x4 irregular 0.91x). The fuzzing build's are
+ * second-level caches of both threads (2^14, the size compared, was slower
+ * on every set tried, most on the FFT-like set of 64 threads:
+ * bench/README.md E6). The fuzzing build's are
  * small, so that its inputs of a few records cross batch ends. */
 #ifdef DSM_FUZZING
 enum { FANOUT_BATCH = 1 << 4 };
@@ -65,12 +65,12 @@ int fanout_processors(void);
 /* One consumer h beside the scheduler of a set of `traces` traces when
  * workers is more than 1, or when it is 0 (the default) and the set has
  * several traces and the process several processors (with one trace the
- * scheduling costs too little for a thread of its own to pay: cdat 1x1 on a
- * one-trace set took 1.09x the time); returns the fanout and sets *run to
- * its hooks, to give the scheduler (fanout_finish it after sched_run); else
- * NULL and *run = *h. Under a diag trap the fanout has one thread, which
- * records the events and replays them itself batch by batch (so a fuzzing
- * harness can compare the replay with the direct hooks). */
+ * scheduling costs too little for a thread of its own to pay, handing the
+ * records over costs more: bench/README.md E7); returns the fanout and sets
+ * *run to its hooks, to give the scheduler (fanout_finish it after
+ * sched_run); else NULL and *run = *h. Under a diag trap the fanout has one
+ * thread, which records the events and replays them itself batch by batch
+ * (so a fuzzing harness can compare the replay with the direct hooks). */
 fanout *fanout_pipeline(const sched_hooks *h, int workers, int traces, sched_hooks *run);
 
 #endif

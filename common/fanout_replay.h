@@ -76,9 +76,9 @@ fanout_show_ahead(void (*hook)(void *, int, int, const smait_raw *), void *ctx, 
  * access belongs to). Called before every event, not only before accesses,
  * so that every access of the batch past its first ahead_distance events is
  * shown once: from accesses only, one whose event that far back was a
- * fetch, a call or a stop went unshown (ciat on the traced kvstore of make
- * bench: 0.87x the time with every event, the irregular and FFT-like sets
- * and cdat unchanged). */
+ * fetch, a call or a stop went unshown, which costs where calls and fetch
+ * runs are frequent, as in traces of compiled programs (bench/README.md
+ * E11; make bench's "ciat kvstore" lines). */
 static inline __attribute__((always_inline)) void
 fanout_look_ahead(const sched_hooks *h, const fanout_event *e, size_t left, bool far)
 {
@@ -138,10 +138,10 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
 
 /* The first statement of a hint hook (ahead, ahead_far) whose only effect
  * is a prefetch: once the consumer's replay loop called ciat's hints
- * directly, GCC 12 at -O2 left neither a call nor a prefetch of them (the
- * irregular mix took 1.6x the time), as it deletes a prefetch under a
- * condition elsewhere (cdat/directory.h). An empty volatile asm is an
- * effect it must keep, and costs nothing. */
+ * directly, GCC at -O2 left neither a call nor a prefetch of them, as it
+ * deletes a prefetch under a condition elsewhere (cdat/directory.h;
+ * bench/README.md E14). An empty volatile asm is an effect it must keep,
+ * and costs nothing; tests/cli/inlining.sh checks that the prefetches stay. */
 #define FANOUT_HINT_KEEP() __asm__ volatile("")
 
 #endif

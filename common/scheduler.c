@@ -675,7 +675,7 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
             /* Its records two lines on: in lockstep a thread's turn comes
              * back after every other tied thread has had one, and beyond 64
              * streams the hardware prefetchers lose track (below that the
-             * hint costs more than it saves: 3% at 16 threads). */
+             * hint costs more than it saves: bench/README.md E2). */
             if (words > 1) trace_reader_prefetch(x->r, 128);
             x->records += n;
             done += n;

@@ -233,10 +233,10 @@ char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char
  * 4 x 64 KiB, 64 and more threads 8 KiB each). The replay takes records
  * from every reader in turn, so all the buffers are in use at once; kept
  * this small they stay in the second-level cache beside the tool's own
- * state, and a record is read from cache instead of memory. Measured on the
- * scheduler alone (bench_sched, against 32 MiB in all and 64 KiB to 512 KiB
- * each): 0.92x the time with 4 threads, 0.89x with 64 and 256; peak memory
- * 11 MiB instead of 38 at 64 threads, 20 instead of 51 at 256. A refill
+ * state, a record is read from cache instead of memory, and a set of
+ * hundreds of traces keeps its memory small (compared with 32 MiB in all,
+ * 64 KiB to 512 KiB each: bench/README.md E1; make bench's "scheduler (N
+ * threads" lines measure it now). A refill
  * costs about as much as a few records, so 1024 records amortise it. */
 enum { SET_BUFFER_BUDGET = 64 << 10, MIN_BUFFER = 1024, MAX_BUFFER = 8192 };
 
