@@ -100,9 +100,14 @@ Where to look:
                  written again after the next stage read it: 504 per ring)
   cxx_histogram  C++: std::thread, std::mutex and a std::condition_variable
                  barrier; the shared bins migrate (RAW and WAW), then every
-                 thread reads them (RAW degree 4); WAW 4096 more: the vector
-                 the main thread zeroed and the workers fill
+                 thread reads them (RAW degree 4); WAW 8192 more: the 4096
+                 doubles the main thread zeroed and the workers fill (two
+                 4-byte locations each)
 The traces record every synchronisation with the order it really had
-(docs/collector.md section 4.2), and ciat and cdat replay it.
+(docs/collector.md section 4.2), and ciat and cdat replay it. They also say
+how long the threads waited for a processor: with more threads than free
+processors the warnings above say the lock order is partly this machine's
+time-slicing; --sync=handovers replays the hand-overs and orders the plain
+locks by the pseudo clock (docs/scheduler.md sections 6.1-6.2).
 How the collector works and what its traces hold: docs/collector.md.
 EOF
