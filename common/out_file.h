@@ -13,9 +13,9 @@
  * backups back (a target that did not exist is removed again): the earlier
  * outputs stay as they were, byte for byte. Outputs are not fsync'ed: a full
  * disk or quota is reported by write and close on local file systems (and by
- * close on NFS); fsync would add the wait for the disk to every run (1 GiB
- * written: 2.5 s instead of 1.9 s here) for a guarantee against system
- * crashes that nothing here promises.
+ * close on NFS); fsync would add the wait for the disk to every run (a
+ * large share of the time of a run that writes gigabytes) for a guarantee
+ * against system crashes that nothing here promises.
  *
  * Until then a fatal error (the cleanup hook out_file registers with
  * diag_on_fatal, base/diag.h), a signal (INT, TERM, HUP, PIPE) or
