@@ -98,14 +98,15 @@ static noreturn void finish(int status)
     _exit(status);
 }
 
-void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap)
+/* "TOOL: [warning: ][FILE: ][OFFSET: ]MESSAGE" on stderr, or to the trap. */
+static void vprint(bool warning, const char *file, uint64_t offset, const char *fmt, va_list ap)
 {
     if (trap && trap->message) {
-        trap_message(file, offset, false, fmt, ap);
+        trap_message(file, offset, warning, fmt, ap);
         return;
     }
-    fflush(stdout);
-    fprintf(stderr, "%s: ", tool_name);
+    fflush(stdout);     /* keep the order when both streams go to one place */
+    fprintf(stderr, "%s: %s", tool_name, warning ? "warning: " : "");
     if (file)
         fprintf(stderr, "%s: ", file);
     if (offset != DIAG_NO_OFFSET)
@@ -114,20 +115,14 @@ void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list a
     fputc('\n', stderr);
 }
 
+void diag_vmessage(const char *file, uint64_t offset, const char *fmt, va_list ap)
+{
+    vprint(false, file, offset, fmt, ap);
+}
+
 static void vwarn(const char *file, uint64_t offset, const char *fmt, va_list ap)
 {
-    if (trap && trap->message) {
-        trap_message(file, offset, true, fmt, ap);
-        return;
-    }
-    fflush(stdout);     /* keep the order when both streams go to one place */
-    fprintf(stderr, "%s: warning: ", tool_name);
-    if (file)
-        fprintf(stderr, "%s: ", file);
-    if (offset != DIAG_NO_OFFSET)
-        fprintf(stderr, "%" PRIu64 ": ", offset);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vprint(true, file, offset, fmt, ap);
 }
 
 void diag_warn(const char *file, uint64_t offset, const char *fmt, ...)

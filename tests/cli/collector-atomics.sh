@@ -22,7 +22,7 @@ export D CLANG
 # records PREFIX: the set's records, addresses named, no branches, through atomics.awk.
 records() {
     smait dump --set "$1.4" | awk -v SYMS="$1.syms" -v MAP="$1.4.map" -f "$D/hex.awk" -f "$D/normalize.awk" \
-        "$1.syms" "$1.4.map" - | grep -Ev '^(branch|proc|pcall|tracing) ' | awk -f "$D/atomics.awk"
+        "$1.syms" "$1.4.map" - | grep -Ev '^(branch|proc|pcall|tracing) ' | awk -f "$D/runs.awk" -f "$D/atomics.awk"
 }
 export -f records
 

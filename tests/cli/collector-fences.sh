@@ -18,7 +18,7 @@ collector_setup || return 0
 # records PREFIX THREADS: the set's records, addresses named, through fences.awk.
 records() {
     smait dump --set "$1.$2" | awk -v SYMS="$1.syms" -v MAP="$1.$2.map" -f "$D/hex.awk" -f "$D/normalize.awk" \
-        "$1.syms" "$1.$2.map" - | grep -Ev '^(branch|proc|pcall|tracing) ' | awk -f "$D/fences.awk"
+        "$1.syms" "$1.$2.map" - | grep -Ev '^(branch|proc|pcall|tracing) ' | awk -f "$D/runs.awk" -f "$D/fences.awk"
 }
 # figures PREFIX: ciat's communication lines for the whole run.
 figures() { ciat -q "$1" >/dev/null && grep -E '^RxTxL1[0-5]:' "$1.ciat_report"; }

@@ -1,7 +1,8 @@
 # atomics.awk — the records of atomics.c (tests/cli/collector-atomics.sh)
 # with what the threads' timing decides taken out. Input: the dump of the
 # set through normalize.awk without branch, proc and pcall records.
-#   * data[i] accesses: "load 4 data" / "store 4 data", runs counted: "(x1024)".
+#   * data[i] accesses: "load 4 data" / "store 4 data", runs counted: "(x1024)"
+#     (runs.awk, loaded first).
 #   * A consumer's spin loads of the flag between the barrier and its acquire
 #     of the flag (their number is timing): dropped.
 #   * The consumers' counter and cas updates: their release number r depends
@@ -12,15 +13,6 @@
 #     after checking that the acquire (if any) is of r - 1, that there is
 #     none when r = 1 and at most one; "WRONG ..." otherwise. At the end,
 #     "releases of X: ..." lists the numbers, sorted.
-function flush_run() {
-    if (run != "") print run (n > 1 ? " (x" n ")" : "")
-    run = ""; n = 0
-}
-function out(line) {
-    if (line == run) { n++; return }
-    flush_run()
-    run = line; n = 1
-}
 /^thread / { flush_run(); thread = $2; spin = 0; print; next }
 { sub(/data\+[0-9]+/, "data") }
 thread > 0 && /^barrier var=ready\+0/ { out($0); spin = 1; next }

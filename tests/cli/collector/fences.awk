@@ -9,16 +9,7 @@
 #   * A consumer's spin loads of the flag between the barrier ready and its
 #     acquire (their number is timing) are dropped (not its load after the
 #     barrier done: the barrier version has no spin loop).
-#   * Runs of one line are counted: "(x1024)".
-function flush_run() {
-    if (run != "") print run (n > 1 ? " (x" n ")" : "")
-    run = ""; n = 0
-}
-function out(line) {
-    if (line == run) { n++; return }
-    flush_run()
-    run = line; n = 1
-}
+#   * Runs of one line are counted: "(x1024)" (runs.awk, loaded first).
 # obj(LINE): the object of an acquire or release, the address of an access.
 function obj(line,   w) {
     split(line, w, " ")
