@@ -220,6 +220,10 @@ noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt
     finish(EXIT_DATA);
 }
 
+static int usage_status = EXIT_USAGE;
+
+void diag_set_usage_status(int status) { usage_status = status; }
+
 noreturn void diag_usage_error(const char *fmt, ...)
 {
     begin_fatal();
@@ -229,7 +233,7 @@ noreturn void diag_usage_error(const char *fmt, ...)
     va_end(ap);
     if (!trap || !trap->message)
         fprintf(stderr, "%s: try '%s --help'\n", tool_name, tool_name);
-    finish(EXIT_USAGE);
+    finish(usage_status);
 }
 
 static noreturn void out_of_memory(size_t n)

@@ -68,6 +68,9 @@ noreturn void diag_fatal(int status, const char *file, uint64_t offset, const ch
 noreturn void diag_data_error(const char *file, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 noreturn void diag_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The exit status of a usage error from now on (EXIT_USAGE unless set):
+ * smait diff exits 2 on one, as diff(1) does, so that 1 means "different". */
+void diag_set_usage_status(int status);
 
 /* Cleanup on a fatal error: a module that leaves something behind when a run
  * ends half way registers a hook (common/out_file: its unfinished outputs).

@@ -428,6 +428,28 @@ static void read_report(const char *path, report_text *r)
     free(by);
 }
 
+/* --whole-run: keep the header and the RxTx lines (their keys and counts
+ * per key stay as they were: a key is one tag's). */
+static void keep_whole_run(report_text *r)
+{
+    if (!r->tagged)
+        diag_usage_error("--whole-run is for ciat's and cdat's reports; %s is a %s report", r->path, r->tool);
+    size_t m = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        rf_tag tag;
+        const char *rest;
+        rline *l = &r->l[i];
+        if (l->header || (rf_parse_tag(l->text, &tag, &rest) && tag.phase == REPORT_ALL_PHASES &&
+                          tag.thread == REPORT_ALL_THREADS)) {
+            r->l[m++] = *l;
+            continue;
+        }
+        free(l->text);
+        free(l->key);
+    }
+    r->n = m;
+}
+
 static void free_report(report_text *r)
 {
     for (size_t i = 0; i < r->n; i++) {
@@ -728,6 +750,12 @@ int smait_diff(const char *path_a, const char *path_b, const diff_options *o)
     if (strcmp(a.tool, b.tool) != 0)
         diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "%s is a %s report and %s a %s report: smait diff compares"
                    " reports of one tool", path_a, a.tool, path_b, b.tool);
+    if (o->whole_run) {
+        keep_whole_run(ra);
+        keep_whole_run(rb);
+        a = *ra;
+        b = *rb;
+    }
     check_shapes(&a, &b);
 
     rline **by = xmalloc(b.n * sizeof *by);

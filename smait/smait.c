@@ -23,7 +23,8 @@ static const char usage[] =
     "       smait schedule [options] [calls.P] trace.P\n"
     "                                         print the interleaving ciat and cdat use\n"
     "       smait diff [options] A B          the figures that differ between two reports\n"
-    "                                         of ciat, cdat or tdat (exit 0 same, 1 different)\n"
+    "                                         of ciat, cdat or tdat (exit 0 same, 1 different,\n"
+    "                                         2 trouble)\n"
     "       smait COMMAND --help              the options of one command\n"
     "\n"
     "FILE may be plain, gzip- or zstd-compressed or '-' (standard input; not\n"
@@ -52,9 +53,11 @@ static const char usage_diff[] =
     "Lines are matched by tag, name and words, so their order does not matter;\n"
     "histogram entries missing on one side count 0. Header ('#') lines are\n"
     "compared too unless --ignore-header. Details: docs/json.md.\n"
-    "Exit status: 0 the same, 1 different, 2 bad input or reports of different\n"
-    "tools or shapes (other phases, threads or classes), 3 internal error;\n"
-    "a usage error also exits 1 (with a message on stderr).\n";
+    "With --whole-run only the whole run's lines (RxTx) and the header are\n"
+    "compared, so reports of runs with other thread counts or phases can be.\n"
+    "Exit status: 0 the same, 1 different, 2 a usage error, bad input or reports\n"
+    "of different tools or shapes (other phases, threads or classes), 3 internal\n"
+    "error (as diff(1): 2 is trouble, never a difference).\n";
 
 static const char *parse_rel_tol(void *target, const char *value)
 {
@@ -74,8 +77,12 @@ static int cmd_diff(int argc, char **argv)
           "figures whose difference is at most X times the larger are equal (0..1, default 0)" },
         { "ignore-header", 0, NULL, OPT_FLAG, NULL, &o.ignore_header, NULL, 0, 0,
           "leave the '#' header lines out (command line, paths, options)" },
+        { "whole-run", 0, NULL, OPT_FLAG, NULL, &o.whole_run, NULL, 0, 0,
+          "compare only the whole run's lines (RxTx) and the header: reports of other thread counts"
+          " or phases (ciat, cdat)" },
         { 0 }
     };
+    diag_set_usage_status(EXIT_DATA);       /* 1 is "different" */
     char **ops = xcalloc((size_t)argc + 1, sizeof *ops);
     int n = options_parse(specs, argc, argv, usage_diff, ops);
     if (n != 2) diag_usage_error("diff needs two reports, A and B (%d given)", n);

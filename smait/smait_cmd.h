@@ -32,6 +32,7 @@ int smait_stat(char **paths, int n, const trace_reader_opts *opts);
 typedef struct diff_options {
     double rel_tol;         /* figures within this fraction of the larger count as equal */
     bool ignore_header;     /* leave the '#' lines out */
+    bool whole_run;         /* only RxTx lines and the header (ciat, cdat) */
 } diff_options;
 int smait_diff(const char *a, const char *b, const diff_options *o);
 

@@ -7,7 +7,8 @@
 # 2^53 are compared exactly; reports of different tools or shapes (phases,
 # threads, classes) and bad input (also bad JSON: cut short, another format
 # or version, nested too deep, a lone surrogate, lines without their parts)
-# exit 2 naming the file and line or offset; usage errors exit 1.
+# exit 2 naming the file and line or offset; usage errors exit 2 too (as
+# diff(1): 1 is only "different"); --whole-run compares only the RxTx lines.
 cp "$CLI_DIR/ciat/atomic.report.expected" a.rep
 
 check "a report and itself: nothing, exit 0" smait diff a.rep a.rep <<'EOF'
@@ -172,6 +173,28 @@ check "a thread's lines missing: another shape, exit 2" smait diff a.rep s.rep <
 smait: the reports have different shapes: a.rep has lines for R1T1, s.rep has none (other phases or threads)
 --- exit 2
 EOF
+# --whole-run: only the whole run's lines (RxTx) and the header, so the shape
+# of the phases and threads is not compared. s.rep lacks thread 1's phase-1
+# lines, which the whole-run lines sum: the same RxTx lines, exit 0.
+check "--whole-run: a thread's lines missing, the whole-run lines the same: exit 0" \
+    smait diff --whole-run a.rep s.rep <<'EOF'
+--- exit 0
+EOF
+# b.rep changed RxTxL01's loads (the count and its share) among others:
+# only those two of the 101 figures of the header and the RxTx lines.
+check "--whole-run: only the whole run's changed figures" smait diff --whole-run a.rep b.rep <<'EOF'
+RxTxL01 mem:
+  loads: 5 -> 6 (+1, +20.00%)
+  loads: 83.33% -> 100.00% (+16.67, +20.00%)
+2 of 101 figures differ; 0 lines only in A, 0 only in B
+--- exit 1
+EOF
+check "--whole-run on a tdat frequency file: a usage error, exit 2" smait diff --whole-run f4.txt f4.txt <<'EOF'
+--- stderr
+smait: --whole-run is for ciat's and cdat's reports; f4.txt is a tdat report
+smait: try 'smait --help'
+--- exit 2
+EOF
 check "a ciat and a cdat report: exit 2" smait diff a.rep p1/rs.4.cdat_report <<'EOF'
 --- stderr
 smait: a.rep is a ciat report and p1/rs.4.cdat_report a cdat report: smait diff compares reports of one tool
@@ -274,7 +297,7 @@ usage() {     # NAME MESSAGE ARGS...
 --- stderr
 smait: $msg
 smait: try 'smait --help'
---- exit 1
+--- exit 2
 EOF
 }
 usage "one report" "diff needs two reports, A and B (1 given)" a.rep
