@@ -834,6 +834,16 @@ static char *config_name(const char *path)
     return name;
 }
 
+/* --sweep: one key per run (a second --sweep would be dropped without a
+ * word, and two sweeps would need a product of machines). */
+static const char *parse_sweep(void *target, const char *value)
+{
+    const char **sweep = target;
+    if (*sweep) return "given twice: a run sweeps one key (several values: --sweep SECTION.KEY=V1,V2,...)";
+    *sweep = value;
+    return NULL;
+}
+
 static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
 {
     const char *eq = r->sweep ? strchr(r->sweep, '=') : NULL;
@@ -858,12 +868,12 @@ static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
             size_t klen = (size_t)(eq - r->sweep);
             j[k].set = xmalloc(klen + len + 2);
             snprintf(j[k].set, klen + len + 2, "%.*s=%.*s", (int)klen, r->sweep, (int)len, v);
-            /* name: <configuration>-<key><value>, e.g. 4x4-protocol3 */
-            const char *key = strchr(r->sweep, '.') + 1;            /* KEY of SECTION.KEY */
+            /* name: <configuration>-<section>.<key><value>, e.g. 4x4-system.protocol3
+             * (the section too: dcache.size and icache.size sweeps must not share names) */
             char *cn = config_name(path);
-            size_t nl = strlen(cn) + (size_t)(eq - key) + len + 2;
+            size_t nl = strlen(cn) + klen + len + 2;
             j[k].name = xmalloc(nl);
-            snprintf(j[k].name, nl, "%s-%.*s%.*s", cn, (int)(eq - key), key, (int)len, v);
+            snprintf(j[k].name, nl, "%s-%.*s%.*s", cn, (int)klen, r->sweep, (int)len, v);
             free(cn);
             v += len + (v[len] == ',');
         }
@@ -889,9 +899,9 @@ int main(int argc, char **argv)
         { { "set", 0, NULL, OPT_CALL, "SECTION.KEY=VALUE", &r, add_set, 0, 0,
             "set a configuration key over the files' (repeatable; e.g. system.protocol=3); with no"
             " configuration file the machine is the defaults and these" }, NULL, NULL, false },
-        { { "sweep", 0, NULL, OPT_STRING, "SECTION.KEY=V1,V2,...", &r.sweep, NULL, 0, 0,
-            "simulate each configuration once per value, in the same pass; outputs named"
-            " <prefix>.<cfg>-<key><value>.cdat_report" }, NULL, NULL, false },
+        { { "sweep", 0, NULL, OPT_CALL, "SECTION.KEY=V1,V2,...", &r.sweep, parse_sweep, 0, 0,
+            "simulate each configuration once per value, in the same pass (one key per run); outputs"
+            " named <prefix>.<cfg>-<section>.<key><value>.cdat_report" }, NULL, NULL, false },
         { { "name", 0, NULL, OPT_STRING, "NAME", &r.name, NULL, 0, 0,
             "name the outputs <prefix>.NAME.cdat_report, … (one configuration)" }, NULL, NULL, false },
         { { "compress", 'z', NULL, OPT_FLAG, NULL, &r.zstd, NULL, 0, 0,

@@ -71,7 +71,7 @@ step "cdat --sweep system.protocol=1,...,8 $PREFIX.4 configs/4x4.ini (the 8 prot
     "$ROOT/configs/4x4.ini"
 for p in 1 2 3 4 5 6 7 8; do
     printf 'protocol %s: ' "$p"
-    grep '^# summary: transactions' "$PREFIX.4.4x4-protocol$p.cdat_report" | cut -d' ' -f3-
+    grep '^# summary: transactions' "$PREFIX.4.4x4-system.protocol$p.cdat_report" | cut -d' ' -f3-
 done
 
 # Slice mode (docs/scheduler.md §13): three processes, no threads, ordered by time stamps.

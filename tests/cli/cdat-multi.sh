@@ -80,24 +80,43 @@ done
 
 # ---- --sweep, --set, --name -----------------------------------------------------------------
 random_set 23 4 1500
-check "--sweep: one machine per value, named <cfg>-<key><value>" bash -c '
+check "--sweep: one machine per value, named <cfg>-<section>.<key><value>" bash -c '
     cdat -p -q --sweep system.protocol=1,3,8 rs.4 m-1-rr1.ini && ls rs.4.*.cdat_report' <<'EOF'
-rs.4.m-1-rr1-protocol1.cdat_report
-rs.4.m-1-rr1-protocol3.cdat_report
-rs.4.m-1-rr1-protocol8.cdat_report
+rs.4.m-1-rr1-system.protocol1.cdat_report
+rs.4.m-1-rr1-system.protocol3.cdat_report
+rs.4.m-1-rr1-system.protocol8.cdat_report
 --- exit 0
 EOF
 for p in 1 3 8; do
     cdat -p -q --set system.protocol=$p --name single rs.4 m-1-rr1.ini || echo "the single run failed"
-    same_run "--sweep protocol $p = --set system.protocol=$p" "rs.4.m-1-rr1-protocol$p" rs.4.single
+    same_run "--sweep protocol $p = --set system.protocol=$p" "rs.4.m-1-rr1-system.protocol$p" rs.4.single
 done
-check "--sweep with no file: named set-<key><value>" bash -c '
+check "--sweep with no file: named set-<section>.<key><value>" bash -c '
     cdat -p -q --set system.procs_per_node=4 --sweep dcache.size=1K,2K rs.4 && ls rs.4.set-*.cdat_report' <<'EOF'
-rs.4.set-size1K.cdat_report
-rs.4.set-size2K.cdat_report
+rs.4.set-dcache.size1K.cdat_report
+rs.4.set-dcache.size2K.cdat_report
 --- exit 0
 EOF
-check "the report names the setting" grep '^# set:' rs.4.m-1-rr1-protocol3.cdat_report <<'EOF'
+# The section is in the name: a sweep of icache.size after one of
+# dcache.size writes other files, and leaves the first ones as they were.
+check "--sweep of icache.size after dcache.size: other names, the first outputs kept" bash -c '
+    cksum rs.4.set-dcache.size1K.cdat_report > before
+    cdat -p -q --set system.procs_per_node=4 --sweep icache.size=1K,2K rs.4 && ls rs.4.set-*.cdat_report &&
+    cksum rs.4.set-dcache.size1K.cdat_report | cmp - before' <<'EOF'
+rs.4.set-dcache.size1K.cdat_report
+rs.4.set-dcache.size2K.cdat_report
+rs.4.set-icache.size1K.cdat_report
+rs.4.set-icache.size2K.cdat_report
+--- exit 0
+EOF
+check "two --sweep options: a usage error, not the first dropped" \
+    cdat -p -q --sweep system.protocol=1,2 --sweep dcache.size=1K,2K rs.4 m-1-rr1.ini <<'EOF'
+--- stderr
+cdat: option --sweep: given twice: a run sweeps one key (several values: --sweep SECTION.KEY=V1,V2,...)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check "the report names the setting" grep '^# set:' rs.4.m-1-rr1-system.protocol3.cdat_report <<'EOF'
 # set: system.protocol=3
 --- exit 0
 EOF
