@@ -91,6 +91,7 @@ static int nseries;
 typedef struct tdat_counts {
     uint64_t lines, blank, comment, header, bad, filtered;
     uint64_t first_bad;         /* line number of the first bad line (--lenient) */
+    uint64_t first_header;      /* line number of the first header line */
 } tdat_counts;
 
 static const char *add_filter(void *target, const char *value)
@@ -249,7 +250,7 @@ static void read_events(const char *path, const tdat_options *o, bins *b, tdat_c
             /* Before the first data line, a line without a numeric clock is
              * a header line; an overlong number is a data line gone bad. */
             if (r == REC_NUM_BAD) {
-                c->header++;
+                if (!c->header++) c->first_header = c->lines;
                 continue;
             }
             seen_data = true;
@@ -451,6 +452,14 @@ int main(int argc, char **argv)
      * the input and a report of zero events (no bins, no classes). */
     distrib_summary s = { .processors = p };
     uint64_t nclasses = 0;
+    /* Lines of fields, none a data line, more than a column header: not an
+     * event trace with its clock in that field (a wrong -c, or not an event
+     * trace at all: a source file, a report). */
+    if (b->events == 0 && !c.filtered && c.header > 1)
+        diag_data_error(input, DIAG_NO_OFFSET, "line %" PRIu64 ": not an event trace with its clock in field %"
+                        PRIu64 ": none of its %" PRIu64 " lines of fields has an unsigned integer there (-c N"
+                        " names the clock field; ciat's and cdat's event traces have it in field 1)",
+                        c.first_header, o.clock_field, c.header);
     if (b->events == 0) {
         if (c.filtered)
             diag_warn(input, DIAG_NO_OFFSET, "no events: the filters (-f) kept none of the %" PRIu64

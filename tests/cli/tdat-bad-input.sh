@@ -210,11 +210,24 @@ events 0
 tdat: warning: header-only.events: no events: the trace has no data lines (4 lines read, none with an unsigned integer in field 1)
 --- exit 0
 EOF
-check "-c 5 on a trace of 4 fields: no data lines" bash -c 'tdat -c 5 basic.events 10 1 | grep -c "^density"' <<'EOF'
-0
+# Lines of fields, none with a clock in the field, more than one column
+# header: not an event trace for that field (a wrong -c, a source file): an
+# error, exit 2, nothing written (one header line and no data is an empty
+# trace, above). basic.events: 43 comment lines, then its column header
+# (line 44) and 12 events, none with a field 5; source.c (busylock.c): its
+# 29 lines that are neither blank nor '#' lines (its #includes read as
+# comments), the first at line 1.
+check "-c 5 on a trace of 4 fields: not an event trace for field 5, exit 2" tdat -c 5 basic.events out.time 10 1 <<'EOF'
 --- stderr
-tdat: warning: basic.events: no events: the trace has no data lines (56 lines read, none with an unsigned integer in field 5)
---- exit 1
+tdat: basic.events: line 44: not an event trace with its clock in field 5: none of its 13 lines of fields has an unsigned integer there (-c N names the clock field; ciat's and cdat's event traces have it in field 1)
+--- exit 2
+EOF
+check_true "-c 5: no time file written" test ! -e out.time
+cp "$CLI_DIR/collector/busylock.c" source.c
+check "a C source as the trace: not an event trace, exit 2" tdat source.c 10 1 <<'EOF'
+--- stderr
+tdat: source.c: line 1: not an event trace with its clock in field 1: none of its 29 lines of fields has an unsigned integer there (-c N names the clock field; ciat's and cdat's event traces have it in field 1)
+--- exit 2
 EOF
 check "filters that keep nothing" bash -c 'tdat -f 2=XYZ basic.events 10 1 | grep "^events"' <<'EOF'
 events 0
