@@ -112,9 +112,9 @@ static const char *parse_size(void *target, const char *value)
     const char *x = strchr(value, 'x');
     if (!x || rec_parse_u64(value, (size_t)(x - value), &wh[0]) != REC_NUM_OK ||
         rec_parse_u64(x + 1, strlen(x + 1), &wh[1]) != REC_NUM_OK)
-        return "--size wants WIDTHxHEIGHT in pixels, e.g. 1200x900";
+        return "must be WIDTHxHEIGHT in pixels, e.g. 1200x900";
     if (wh[0] < SVG_MIN_WIDTH || wh[1] < SVG_MIN_HEIGHT || wh[0] > SVG_MAX_SIZE || wh[1] > SVG_MAX_SIZE)
-        return "--size: width and height from 400 to 20000 pixels";
+        return "width and height must be from 400 to 20000 pixels";
     return NULL;
 }
 

@@ -308,9 +308,9 @@ usage "--freq '-'" "the frequency file cannot be '-': standard output carries th
 usage "picture options without --svg" \
     "--title, --xlabel, --ylabel, --size, --log and --series are for the picture: give --svg FILE" \
     --title T basic.events 10 1
-usage "--size not WxH" "option --size: --size wants WIDTHxHEIGHT in pixels, e.g. 1200x900" \
+usage "--size not WxH" "option --size: must be WIDTHxHEIGHT in pixels, e.g. 1200x900" \
     --svg x.svg --size 1200 basic.events 10 1
-usage "--size too small" "option --size: --size: width and height from 400 to 20000 pixels" \
+usage "--size too small" "option --size: width and height must be from 400 to 20000 pixels" \
     --svg x.svg --size 100x900 basic.events 10 1
 usage "time file = event trace" "time file basic.events is the event trace itself" basic.events basic.events 10 1
 usage "SVG file = event trace" "SVG file basic.events is the event trace itself" --svg basic.events basic.events out.time 10 1
