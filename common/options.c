@@ -166,16 +166,40 @@ void options_print_help(const option_spec *specs, FILE *out)
     fprintf(out, "  %-28s %s\n", "--version", "print the version and exit");
 }
 
+/* An argument as the shell would need it: as it is when it holds only
+ * characters no shell treats specially, else in single quotes (a quote
+ * inside as '\''); the empty argument as ''. */
+static bool shell_plain(const char *a)
+{
+    if (!*a) return false;
+    for (; *a; a++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+%@-", *a)) return false;
+    return true;
+}
+
 char *options_command_line(int argc, char **argv)
 {
     size_t n = 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+    for (int i = 0; i < argc; i++) n += 4 * strlen(argv[i]) + 3;     /* each ' may become '\'' */
     char *s = xmalloc(n), *p = s;
     for (int i = 0; i < argc; i++) {
         const char *a = i == 0 ? path_base(argv[0]) : argv[i];
-        size_t k = strlen(a);
-        memcpy(p, a, k);
-        p += k;
+        if (shell_plain(a)) {
+            size_t k = strlen(a);
+            memcpy(p, a, k);
+            p += k;
+        } else {
+            *p++ = '\'';
+            for (; *a; a++) {
+                if (*a == '\'') {
+                    memcpy(p, "'\\''", 4);
+                    p += 4;
+                } else {
+                    *p++ = *a;
+                }
+            }
+            *p++ = '\'';
+        }
         *p++ = i + 1 < argc ? ' ' : '\0';
     }
     if (argc == 0) *p = '\0';

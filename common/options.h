@@ -45,8 +45,9 @@ int options_parse(const option_spec *specs, int argc, char **argv,
 void options_print_help(const option_spec *specs, FILE *out);
 
 /* The command line as one string, the program's directory left out (for
- * report headers, which must not depend on where the tool is installed).
- * Caller frees. */
+ * report headers, which must not depend on where the tool is installed),
+ * each argument quoted as a POSIX shell needs it ('a b' for a blank, '' for
+ * an empty argument), so that it can be run again as it is. Caller frees. */
 char *options_command_line(int argc, char **argv);
 
 /* Common handler: parse "little|big|auto" into a smait_order. */

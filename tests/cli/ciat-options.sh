@@ -58,6 +58,21 @@ RxTxL22: range_shared_pages 2
 EOF
 check_true "baseline: no event trace without -ciat_events" test ! -e opt.2.ciat_events
 
+# The '# command:' line quotes what a shell would need quoted, so that it can
+# be run again as it is: a prefix with a blank and a quote, an event file.
+for i in 0 1; do cp "opt.2.$i" "it's a set.2.$i"; done
+ciat -p --events "it's events" "it's a set.2"
+check "# command: each argument quoted as the shell needs it" grep '^# command:' "it's a set.2.ciat_report" <<'EOF'
+# command: ciat -p --events 'it'\''s events' 'it'\''s a set.2'
+--- exit 0
+EOF
+check "# command: run again as it stands, the same report" bash -c '
+    mv "it'\''s a set.2.ciat_report" first.report
+    eval "$(sed -n "s/^# command: //p" first.report)" && cmp first.report "it'\''s a set.2.ciat_report" && echo same' <<'EOF'
+same
+--- exit 0
+EOF
+
 # ---- -ciat_events / --ciat-events -----------------------------------------------------------
 ciat -p -ciat_events opt.2
 check "-ciat_events writes <prefix>.ciat_events" cat opt.2.ciat_events <<'EOF'
