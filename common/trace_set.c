@@ -5,6 +5,7 @@
 #include "path.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,49 @@ void trace_set_of_file(const char *arg, char *buf, size_t size)
     free(name);
 }
 
+/* The trace sets beside base whose names are base.P (a file base.P.0, plain
+ * or compressed, in base's directory), as "base.P" or "base.P or base.Q",
+ * the three smallest P; "" when there is none. For a "did you mean" after a
+ * prefix without its P. */
+static int cmp_ulong(const void *a, const void *b)
+{
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    return (x > y) - (x < y);
+}
+
+static void sets_named(const char *base, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    char *dir = xstrdup(base);
+    char *slash = strrchr(dir, '/');
+    const char *name = slash ? slash + 1 : dir;
+    if (slash) *slash = '\0';
+    DIR *d = opendir(slash ? (*dir ? dir : "/") : ".");
+    unsigned long *found = NULL;
+    size_t n = 0, cap = 0, nl = strlen(name);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *s = e->d_name;
+        if (strncmp(s, name, nl) != 0 || s[nl] != '.' || !isdigit((unsigned char)s[nl + 1])) continue;
+        char *end;
+        unsigned long p = strtoul(s + nl + 1, &end, 10);
+        if (p == 0 || p > MAX_TRACES || (strcmp(end, ".0") && strcmp(end, ".0.gz") && strcmp(end, ".0.zst")))
+            continue;
+        if (n == cap) found = xrealloc(found, (cap = cap ? 2 * cap : 8) * sizeof *found);
+        found[n++] = p;
+    }
+    if (d) closedir(d);
+    qsort(found, n, sizeof *found, cmp_ulong);
+    size_t at = 0;
+    int shown = 0;
+    for (size_t i = 0; i < n && shown < 3 && at < size; i++) {
+        if (i && found[i] == found[i - 1]) continue;        /* one set under two names */
+        at += (size_t)snprintf(buf + at, size - at, "%s%s.%lu", shown++ ? " or " : "", base, found[i]);
+    }
+    free(found);
+    free(dir);
+}
+
 static char **paths_from_prefix(const char *prefix, int *count)
 {
     int n = trace_set_prefix_count(prefix);
@@ -55,9 +99,15 @@ static char **paths_from_prefix(const char *prefix, int *count)
     if (n < 0) trace_set_of_file(prefix, set, sizeof set);
     if (n < 0 && set[0])
         diag_usage_error("'%s' is a file of a trace set; give the set: did you mean %s?", prefix, set);
-    if (n < 0)
+    if (n < 0) {
+        char sets[256];
+        sets_named(prefix, sets, sizeof sets);
+        if (sets[0])
+            diag_usage_error("trace prefix '%s' must end in '.P', P = the number of traces: did you mean %s?",
+                             prefix, sets);
         diag_usage_error("trace prefix '%s' must end in '.P', P = the number of traces"
                          " (1..%d), e.g. trace_level_3.4", prefix, MAX_TRACES);
+    }
     char **paths = xcalloc((size_t)n, sizeof *paths);
     size_t len = strlen(prefix) + 16;
     for (int t = 0; t < n; t++) {

@@ -577,5 +577,5 @@ usage_error "short options do not combine" "unknown option '-zq'" -p -zq opt.2 o
 usage_error "-t without a value" "option '-t' needs a value (FILE)" -p -t
 usage_error "-c without a value" "option '-c' needs a value (FILE)" -p -c
 usage_error "-o without a value" "option '-o' needs a value (DIR)" -p opt.2 opt.ini -o
-usage_error "a prefix without .P" "trace prefix 'opt' must end in '.P', P = the number of traces (1..65536), e.g. trace_level_3.4" -p opt opt.ini
+usage_error "a prefix without .P, beside the set opt.2: did you mean it" "trace prefix 'opt' must end in '.P', P = the number of traces: did you mean opt.2?" -p opt opt.ini
 usage_error "-c without -t" "-c needs -t (or give calls.P before trace.P)" -p -c lists/calls.list opt.2 opt.ini

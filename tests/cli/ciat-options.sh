@@ -493,7 +493,8 @@ usage_error "an unknown option" "unknown option '--bogus'" -p --bogus opt.2
 usage_error "-t without a value" "option '-t' needs a value (FILE)" -t
 usage_error "-o without a value" "option '-o' needs a value (DIR)" opt.2 -o
 usage_error "no trace prefix" "missing the trace prefix (trace.P, or -t trace_list)" -p
-usage_error "a prefix without .P" "trace prefix 'opt' must end in '.P', P = the number of traces (1..65536), e.g. trace_level_3.4" -p opt
+usage_error "a prefix without .P, beside the set opt.2: did you mean it" "trace prefix 'opt' must end in '.P', P = the number of traces: did you mean opt.2?" -p opt
+usage_error "a prefix without .P and no set of that name" "trace prefix 'nosuch' must end in '.P', P = the number of traces (1..65536), e.g. trace_level_3.4" -p nosuch
 usage_error "three operands" "extra operand 'opt.2'" -p ct.2 opt.2 opt.2
 usage_error "-t and a prefix" "with -t, give no trace prefix ('opt.2')" -p -t lists/set.list opt.2
 usage_error "-c without -t" "-c needs -t (or give calls.P before trace.P)" -p -c lists/calls.list opt.2
