@@ -277,7 +277,7 @@ install:
 	@$(MAKE) --no-print-directory install-run
 
 INSTALL_DOCS := README.md $(wildcard docs/*.md formats/*.md) configs/README.md
-install-run: build man
+install-run: build man $(if $(wildcard $(BIN)/smait-instrument),$(RT_INSTALL_LIB))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
 	install -m 644 configs/*.ini $(DESTDIR)$(DATADIR)/configs/
@@ -292,7 +292,7 @@ install-run: build man
 		install -m 755 $(BIN)/smait-instrument $(DESTDIR)$(LIBEXECDIR)/; \
 		ln -sf smait-cc $(DESTDIR)$(BINDIR)/smait-c++; \
 		ln -sf smait-cc $(DESTDIR)$(BINDIR)/smait-cxx; \
-		install -m 644 $(RT_LIB) $(RT_CXX_LIB) $(DESTDIR)$(PREFIX)/lib/; \
+		install -m 644 $(RT_INSTALL_LIB) $(RT_CXX_LIB) $(DESTDIR)$(PREFIX)/lib/; \
 		install -m 644 collector/smait_marker.h $(DESTDIR)$(PREFIX)/include/; \
 	else echo "dsmtrace: smait-cc not installed (not built: make deps installs what it needs)" >&2; fi
 

@@ -12,11 +12,20 @@ RT_SRCS := $(wildcard collector/rt/*.c)
 # The compressed sink (rt_sink.c) uses libzstd; traced programs link it (smait-cc).
 ZSTD_CFLAGS = $(shell pkg-config --cflags libzstd)
 ZSTD_LIBS = $(shell pkg-config --libs libzstd)
-# RT_BINDIR: where TRACE_FILE_TYPE=to_ciat/to_cdat looks for the analyser first.
-RT_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS) \
-	-DRT_BINDIR='"$(abspath $(BIN))"'
+# RT_BINDIR: where TRACE_FILE_TYPE=to_ciat/to_cdat looks for the analyser
+# first; RT_CONFIGDIRS: where it looks for a CONFIGURATION_FILE_NAME given by
+# name (4x4: 4x4.ini), as cdat does. The build tree's runtime names the build
+# tree's tools and the source's configs too; the one make install installs
+# (libsmait-rt.a built apart in $(BUILD)/lib-install) only the installed
+# ones, so an installed program never runs the build tree's analyser.
+RT_CFLAGS_COMMON = -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -fvisibility=hidden $(ZSTD_CFLAGS)
+RT_CFLAGS = $(RT_CFLAGS_COMMON) -DRT_BINDIR='"$(abspath $(BIN))"' \
+	-DRT_CONFIGDIRS='"$(DATADIR)/configs:$(abspath configs)"'
+RT_INSTALL_CFLAGS = $(RT_CFLAGS_COMMON) -DRT_BINDIR='"$(BINDIR)"' -DRT_CONFIGDIRS='"$(DATADIR)/configs"'
 RT_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt/%.o)
 RT_LIB := $(BUILD)/lib/libsmait-rt.a
+RT_INSTALL_OBJS := $(RT_SRCS:%.c=$(BUILD)/obj/rt-install/%.o)
+RT_INSTALL_LIB := $(BUILD)/lib-install/libsmait-rt.a
 # The part only C++ links take (it wraps functions of the C++ library).
 RT_CXX_SRCS := $(wildcard collector/rt/cxx/*.c)
 RT_CXX_OBJS := $(RT_CXX_SRCS:%.c=$(BUILD)/obj/rt/%.o)
@@ -33,6 +42,16 @@ $(BUILD)/obj/rt/%.o: %.c
 	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@
 
 $(RT_LIB): $(RT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+# The installed runtime: rebuilt when PREFIX changes (install_dirs.h does).
+$(BUILD)/obj/rt-install/%.o: %.c $(INSTALL_DIRS_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_INSTALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(RT_INSTALL_LIB): $(RT_INSTALL_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^

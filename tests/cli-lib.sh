@@ -46,7 +46,7 @@ _cli_result() {     # STATUS NAME [DETAIL-FILE]
 # (common/tracing_conditions.h): its figures are the tracing machine's load,
 # so the checks drop it from what they compare, unless CLI_TRACING_WARNING=keep
 # (the tests of the warning itself).
-CLI_TRACING_RE='^[a-z-]+: warning: the traces were taken on [0-9]+ processors? for [0-9]+ threads'
+CLI_TRACING_RE=${CLI_TRACING_RE:-'^[a-z-]+: warning: the traces were taken on [0-9]+ processors? for [0-9]+ threads'}
 export CLI_TRACING_RE
 
 # Run CMD; leave the combined text in .cli-actual.

@@ -23,6 +23,9 @@
 #ifndef RT_BINDIR
 #define RT_BINDIR ""
 #endif
+#ifndef RT_CONFIGDIRS
+#define RT_CONFIGDIRS ""
+#endif
 
 extern char **environ;
 
@@ -32,6 +35,7 @@ static const char *tool;                /* "ciat" or "cdat"; NULL: not on the fl
 static char tool_path[PATH_MAX_RT];
 static const char *config;              /* cdat's machine */
 static bool keep;                       /* SMAIT_KEEP_TRACES: keep NAME.P.t as well */
+static char config_path[PATH_MAX_RT];   /* a configuration given by name, found */
 static char spill_dir[PATH_MAX_RT];
 
 bool rt_otf_active(void) { return tool != NULL; }
@@ -68,6 +72,32 @@ static void find_tool(void)
              tool, tool);
 }
 
+/* A CONFIGURATION_FILE_NAME that is no file: a bare name (no '/', no
+ * ".ini") is looked for as NAME.ini in RT_CONFIGDIRS, as cdat looks for it
+ * among the configurations it knows (docs/collector.md §7.1). */
+static void find_config(void)
+{
+    int err = errno;
+    const char *dirs = RT_CONFIGDIRS;
+    if (err == ENOENT && !strchr(config, '/') && !strstr(config, ".ini") && *dirs) {
+        char list[PATH_MAX_RT];         /* the directories, "A or B" */
+        size_t at = 0;
+        for (const char *d = dirs; *d;) {
+            size_t n = strcspn(d, ":");
+            snprintf(config_path, sizeof config_path, "%.*s/%s.ini", (int)n, d, config);
+            if (n && access(config_path, R_OK) == 0) {
+                config = config_path;
+                return;
+            }
+            if (at < sizeof list)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%.*s", at ? " or " : "", (int)n, d);
+            d += n + (d[n] == ':');
+        }
+        rt_fatal("CONFIGURATION_FILE_NAME=%s: no such configuration file, nor %s.ini in %s", config, config, list);
+    }
+    rt_fatal("CONFIGURATION_FILE_NAME=%s: %s", config, strerror(err));
+}
+
 void rt_otf_read_env(const char *type)
 {
     tool = type + 3;
@@ -76,7 +106,7 @@ void rt_otf_read_env(const char *type)
         if (!config || !*config)
             rt_fatal("TRACE_FILE_TYPE=to_cdat needs CONFIGURATION_FILE_NAME, the machine's configuration file");
         if (access(config, R_OK) != 0)
-            rt_fatal("CONFIGURATION_FILE_NAME=%s: %s", config, strerror(errno));
+            find_config();
     }
     /* zstd by default: a run too big to store as plain traces spills about
      * 2-5 % of their size (docs/collector.md §7.1). */

@@ -179,6 +179,20 @@ check "to_cdat with a configuration that is not there: refused before main" \
 smait: CONFIGURATION_FILE_NAME=nope.ini: No such file or directory
 --- exit 2
 EOF
+# A configuration given by name, as cdat takes it (cdat t.P 4x4): the
+# runtime finds 4x4.ini among the configurations (here the source tree's);
+# an unknown name is refused before main, naming where it looked.
+check "to_cdat, CONFIGURATION_FILE_NAME=4x4: the configuration found by name" bash -c '
+    TRACE_FILE_NAME=n TRACE_FILE_TYPE=to_cdat CONFIGURATION_FILE_NAME=4x4 ./mat_mul >/dev/null 2>&1 &&
+    grep "^# configuration:" n.5.cdat_report | sed "s|$SRC|SRC|"' <<'EOF'
+# configuration: SRC/configs/4x4.ini
+--- exit 0
+EOF
+check "to_cdat, CONFIGURATION_FILE_NAME=9x9: refused before main, naming where it looked" bash -c '
+    TRACE_FILE_NAME=x TRACE_FILE_TYPE=to_cdat CONFIGURATION_FILE_NAME=9x9 ./mat_mul 2>&1 | sed -e "s|$SRC|SRC|" -e "s| in [^ ]* or | in DATADIR or |"' <<'EOF'
+smait: CONFIGURATION_FILE_NAME=9x9: no such configuration file, nor 9x9.ini in DATADIR or SRC/configs
+--- exit 0
+EOF
 check "SMAIT_ANALYSER_DIR without the analyser: refused before main" \
     env TRACE_FILE_NAME=x TRACE_FILE_TYPE=to_ciat SMAIT_ANALYSER_DIR=spill ./mat_mul <<'EOF'
 --- stderr

@@ -113,6 +113,31 @@ if [ $collector = yes ]; then
 memory 1 load 0 store 1 atomic 0
 --- exit 0
 EOF2
+    # The installed runtime is built for the installed tree: it names the
+    # installed bin (and configurations), never the build tree's tools, so an
+    # installed program analyses itself with the installed ciat and cdat
+    # (found here on PATH: the staged tree is not at PREFIX) once the build
+    # tree is out of reach.
+    check "the installed runtime names PREFIX/bin, not the build tree" bash -c '
+        strings "$1/lib/libsmait-rt.a" | grep -c "$2/build/bin"; strings "$1/lib/libsmait-rt.a" | grep -x "$3/bin"' \
+        - "$root" "$SRC" "$PREFIX" <<EOF2
+0
+$PREFIX/bin
+--- exit 0
+EOF2
+    check "an installed program, to_ciat and to_cdat: the installed analysers" bash -c '
+        PATH="$1/bin:/usr/bin:/bin" && export PATH && hash -r &&
+        SMAIT_QUIET=1 TRACE_FILE_TYPE=to_ciat TRACE_FILE_NAME=q ./p && ls q.1.* &&
+        SMAIT_QUIET=1 TRACE_FILE_TYPE=to_cdat CONFIGURATION_FILE_NAME="$1/share/dsmtrace/configs/1x1.ini" TRACE_FILE_NAME=q ./p &&
+        ls q.1.cdat_report' - "$root" <<'EOF2'
+1
+q.1.ciat_report
+q.1.map
+q.1.memory
+1
+q.1.cdat_report
+--- exit 0
+EOF2
 fi
 check "cdat --help names the installed configurations and documents" bash -c \
     'cdat --help | grep -o "$1/share/[a-z/]*" | sed "s|$1|PREFIX|"' - "$PREFIX" <<'EOF2'
