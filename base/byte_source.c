@@ -27,7 +27,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-enum { PEEK = 4, IN_BUF = 1 << 17 };
+enum { PEEK = 4, IN_BUF = 1 << 17, ZWIN = 1 << 17 };   /* ZWIN: zstd's output window (fill_zstd_window) */
 
 typedef enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_ZSTD } codec;
 
@@ -49,6 +49,8 @@ struct byte_source {
     ZSTD_DCtx *zd;
     ZSTD_inBuffer zin;      /* zstd: the unread part of in */
     size_t zret;            /* zstd: last ZSTD_decompressStream result, 0 = frame complete */
+    unsigned char *zwin;    /* zstd: the window it decompresses into (ZWIN bytes) */
+    size_t zwin_len, zwin_pos;  /* decompressed bytes in it; those handed out */
     uint64_t consumed_inline;   /* consumed when the read-ahead started */
     read_ahead *ahead;      /* compressed: decompresses on its own thread; it owns
                              * every field above but codec (the reader's thread
@@ -137,6 +139,7 @@ byte_source *byte_source_open(const char *path, const char **why)
         s->zret = 1;            /* a frame has begun and not ended */
         s->zd = ZSTD_createDCtx();
         if (!s->zd) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+        s->zwin = xmalloc(ZWIN);
     } else if (S_ISREG(st.st_mode)) {
         s->path = xstrdup(path);
     }
@@ -159,6 +162,7 @@ void byte_source_close(byte_source *s)
     if (s->own_fd) close(s->fd);
     free(s->path);
     free(s->in);
+    free(s->zwin);
     free(s);
 }
 
@@ -280,18 +284,22 @@ static bool fill_zstd_input(byte_source *s, const char **why)
     return true;
 }
 
-/* Frames one after another (skippable ones included) are one stream, as for
- * `zstd -d`; the file must end where a frame ends. */
-static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char **why)
+/* Decompress the next ZWIN bytes of the stream into the window (fewer at
+ * its end or at an error, which waits in s->error). zstd always gets the
+ * same window, whatever the reader asks for: how much of a broken frame it
+ * gives back before the error depends on the room it is given (a frame that
+ * fits is decompressed in one go, and an error then gives nothing of it), so
+ * a reader with another buffer size (--lenient keeps what came before the
+ * error) must see the same bytes. */
+static void fill_zstd_window(byte_source *s)
 {
-    if (s->error) {
-        *why = s->error;
-        return -1;
-    }
-    ZSTD_outBuffer out = { buf, n, 0 };
+    ZSTD_outBuffer out = { s->zwin, ZWIN, 0 };
     while (out.pos < out.size && !s->stream_done) {
         const char *reason = NULL;
-        if (!fill_zstd_input(s, &reason)) return stream_failed(s, out.pos, reason, why);
+        if (!fill_zstd_input(s, &reason)) {
+            s->error = reason;
+            break;
+        }
         bool at_end = s->zin.pos == s->zin.size && s->eof;
         if (at_end && s->zret == 0) {
             s->stream_done = true;
@@ -302,14 +310,41 @@ static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char *
         if (ZSTD_isError(r)) {
             /* The first frame's magic was checked at open: an unknown one is
              * whatever follows the last frame. */
-            reason = ZSTD_getErrorCode(r) == ZSTD_error_prefix_unknown ? TRAILING : ZSTD_getErrorName(r);
-            return stream_failed(s, out.pos, reason, why);
+            s->error = ZSTD_getErrorCode(r) == ZSTD_error_prefix_unknown ? TRAILING : ZSTD_getErrorName(r);
+            break;
         }
         s->zret = r;
         /* No input left and nothing more came out: the frame stops short. */
-        if (at_end && r != 0 && out.pos == before) return stream_failed(s, out.pos, TRUNCATED, why);
+        if (at_end && r != 0 && out.pos == before) {
+            s->error = TRUNCATED;
+            break;
+        }
     }
-    return (long)out.pos;
+    s->zwin_len = out.pos;
+    s->zwin_pos = 0;
+}
+
+/* Frames one after another (skippable ones included) are one stream, as for
+ * `zstd -d`; the file must end where a frame ends. */
+static long read_zstd(byte_source *s, unsigned char *buf, size_t n, const char **why)
+{
+    size_t got = 0;
+    while (got < n) {
+        if (s->zwin_pos == s->zwin_len) {
+            if (s->error || s->stream_done) break;
+            fill_zstd_window(s);
+            if (s->zwin_len == 0) continue;     /* the end, or an error with nothing before it */
+        }
+        size_t k = s->zwin_len - s->zwin_pos < n - got ? s->zwin_len - s->zwin_pos : n - got;
+        memcpy(buf + got, s->zwin + s->zwin_pos, k);
+        s->zwin_pos += k;
+        got += k;
+    }
+    if (got == 0 && s->error) {
+        *why = s->error;
+        return -1;
+    }
+    return (long)got;
 }
 
 static long read_codec(byte_source *s, void *buf, size_t n, const char **why)
