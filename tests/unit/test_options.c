@@ -321,7 +321,11 @@ START_TEST(command_line)
 {
     char *argv[] = { "ciat", "-o", "out dir", "trace.4" };
     char *s = options_command_line(4, argv);
-    ck_assert_str_eq(s, "ciat -o out dir trace.4");
+    ck_assert_str_eq(s, "ciat -o 'out dir' trace.4");    /* quoted as a shell needs it */
+    free(s);
+    char *odd[] = { "/usr/bin/ciat", "", "it's", "a=b,c:d%e@f+g-h_i./j", "$x", "*" };
+    s = options_command_line(6, odd);
+    ck_assert_str_eq(s, "ciat '' 'it'\\''s' a=b,c:d%e@f+g-h_i./j '$x' '*'");
     free(s);
     s = options_command_line(1, argv);
     ck_assert_str_eq(s, "ciat");
