@@ -19,19 +19,25 @@ typedef struct dump_job {
     trace_reader_opts opts;
 } dump_job;
 
-/* Prints the dump of job->path (paired with job->calls) and a problems line. */
-static void dump_job_run(void *arg)
+/* Prints the dump of job->path (paired with job->calls), record by record,
+ * so what came before a fatal error is on stdout; returns the reader. */
+static trace_reader *dump_records(const dump_job *j)
 {
-    const dump_job *j = arg;
     trace_reader *r = trace_reader_open(j->path, &j->opts);
     if (j->calls) trace_reader_attach_calls(r, trace_reader_open(j->calls, &j->opts));
-    /* Record by record, so what came before a fatal error is on stdout. */
     const smait_raw *q;
     char text[SMAIT_TEXT_MAX];
     while ((q = trace_reader_next(r)) != NULL) {
         smait_text_format(q, text, sizeof text);
         printf("%llu: %s\n", (unsigned long long)trace_reader_index(r), text);
     }
+    return r;
+}
+
+/* Prints the dump of job->path (paired with job->calls) and a problems line. */
+static void dump_job_run(void *arg)
+{
+    trace_reader *r = dump_records(arg);
     trace_reader_problems p = trace_reader_problem_counts(r);
     printf("problems skipped=%llu truncated=%llu unpaired=%llu corrupt=%llu order=%s\n",
            (unsigned long long)p.skipped_records, (unsigned long long)p.truncated_bytes,
@@ -1241,15 +1247,7 @@ END_TEST
 /* Prints what dump_job_run prints, but for problems the cut count only. */
 static void cut_job_run(void *arg)
 {
-    const dump_job *j = arg;
-    trace_reader *r = trace_reader_open(j->path, &j->opts);
-    if (j->calls) trace_reader_attach_calls(r, trace_reader_open(j->calls, &j->opts));
-    const smait_raw *q;
-    char text[SMAIT_TEXT_MAX];
-    while ((q = trace_reader_next(r)) != NULL) {
-        smait_text_format(q, text, sizeof text);
-        printf("%llu: %s\n", (unsigned long long)trace_reader_index(r), text);
-    }
+    trace_reader *r = dump_records(arg);
     trace_reader_problems p = trace_reader_problem_counts(r);
     printf("cut=%llu skipped=%llu truncated=%llu\n", (unsigned long long)p.cut_traces,
            (unsigned long long)p.skipped_records, (unsigned long long)p.truncated_bytes);
