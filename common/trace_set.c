@@ -81,7 +81,7 @@ static void sets_named(const char *base, char *buf, size_t size)
         found[n++] = p;
     }
     if (d) closedir(d);
-    qsort(found, n, sizeof *found, cmp_ulong);
+    if (n) qsort(found, n, sizeof *found, cmp_ulong);     /* found is NULL when n is 0 */
     size_t at = 0;
     int shown = 0;
     for (size_t i = 0; i < n && shown < 3 && at < size; i++) {
