@@ -72,7 +72,17 @@ EOF2
     check "mandoc -T lint $name" mandoc -T lint -W warning "$page" <<'EOF2'
 --- exit 0
 EOF2
+    # No character lost on the way: help2man in the C locale turned '§' and
+    # '…' of the --help texts into '??' (scripts/man1).
+    check_true "man -l $name: no '?' put for a character (§, …)" \
+        bash -c '! MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$1" 2>/dev/null | grep -q "??"' - "$page"
 done
+check "man -l ciat.1: a '§' of --help comes through" bash -c \
+    'MANWIDTH=200 LC_ALL=C.UTF-8 man -l "$1/share/man/man1/ciat.1" 2>/dev/null | grep -o "docs/scheduler.md §2" | head -1' \
+    - "$root" <<'EOF2'
+docs/scheduler.md §2
+--- exit 0
+EOF2
 check "man -l ciat.1: NAME, FILES with the installed documents" bash -c \
     'MANWIDTH=200 man -l "$1/share/man/man1/ciat.1" | grep -E "^ +ciat - |^ +$2/share/doc/dsmtrace/docs/ciat-report.md" | sed -e "s/^ *//" -e "s|$2|PREFIX|"' \
     - "$root" "$PREFIX" <<'EOF2'
