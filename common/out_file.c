@@ -260,22 +260,26 @@ out_file *out_file_open_format(const char *path, out_format format)
     int fd;
     if (strcmp(path, "-") == 0) {
         fd = dup(STDOUT_FILENO);
+        list_append(f);
     } else {
         install_handlers();
         char *dir = dir_of(path);
         clean_stale(dir);
         free(dir);
         f->tmp = temp_template(path);
+        /* Listed before mkstemp names and makes it: a signal at any moment
+         * removes whatever of it exists (a name not made yet is no file). */
+        list_append(f);
         fd = mkstemp(f->tmp);
         if (fd < 0) {
             int e = errno;
+            unlist(f);
             free(f->tmp);
             f->tmp = NULL;
             diag_data_error(path, DIAG_NO_OFFSET, "cannot create output file: %s", strerror(e));
         }
         fchmod(fd, 0666 & ~umask_value());
     }
-    list_append(f);
     if (format == OUT_GZIP) {
         f->gz = gzdopen(fd, "wb6");
         if (!f->gz) diag_fatal(EXIT_INTERNAL, path, DIAG_NO_OFFSET, "cannot start gzip output");

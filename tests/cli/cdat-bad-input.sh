@@ -418,8 +418,8 @@ interrupted() {     # interrupted SIGNAL
     feeder=$!
     cdat -p -t long.list out.ini <fifo &
     pid=$!
-    for ((i = 0; i < 300; i++)); do
-        ls | grep -q '^long\.list\..*\.tmp\.' && break
+    for ((i = 0; i < 300; i++)); do      # all four: they are made one after another
+        [ "$(ls | grep -c '^long\.list\..*\.tmp\.')" -ge 4 ] && break
         sleep 0.1
     done
     echo "temporaries while it runs: $(ls | grep -c '^long\.list\..*\.tmp\.')"
