@@ -223,12 +223,6 @@ static void class_tables(void)
         }
 }
 
-/* The block of the location at a, an address after addr (whose block is b). */
-static inline block *block_after(ciat *c, block *b, uint32_t addr, uint32_t a, int t)
-{
-    return (a >> c->map.block_shift) == (addr >> c->map.block_shift) ? b : locmap_block(&c->map, a, t);
-}
-
 /* The communication analysis of one location an access covers: the first
  * counts the access, the others note its thread (locmap.h, "the locations an
  * access covers"); an atomic is a load then a store of each. */
@@ -280,7 +274,7 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
     uint32_t last = locmap_last_loc(&c->map, addr, size);
     for (uint32_t a = addr & ~(c->map.grain - 1); a != last;) {
         a += c->map.grain;
-        comm_location(c, block_after(c, b, addr, a, t), a, false, load, store, t, clock);
+        comm_location(c, locmap_block_near(&c->map, b, addr, a, t), a, false, load, store, t, clock);
     }
     if (size) locmap_cache_note(&c->map, b, addr, t);   /* for on_mem's inline part */
 }
@@ -322,8 +316,9 @@ static inline bool fast_unchanged(const ciat *c, const loc *l, int t, unsigned a
  * (locmap_fast_data: one touched-bitmap word of a dense block, a block and
  * locations the thread already owns or that are shared, a data count), that
  * for every location it covers loads a value the thread wrote or already
- * read, or stores to a location it wrote and nobody read since (a load after stores, or a store after loads, ends
- * the thread's string on the way: fast_switch). It checks all that
+ * read, or stores to a location it wrote and nobody read since (a load after
+ * stores, or a store after loads, ends the thread's string on the way:
+ * fast_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -404,17 +399,6 @@ static void memo_flush(ciat *c, fetch_memo *e, int t)
     e->pending = 0;
 }
 
-/* Grains 1 and 2: a fetch's further locations (its 4 bytes cover 2 or 4). */
-static __attribute__((noinline)) void fetch_tail(ciat *c, block *b, uint32_t addr, int t)
-{
-    uint32_t last = locmap_last_loc(&c->map, addr, ISTREAM_INSN_BYTES);
-    for (uint32_t a = addr & ~(c->map.grain - 1); a != last;) {
-        a += c->map.grain;
-        block *lb = block_after(c, b, addr, a, t);
-        locmap_note_access(lb, locmap_loc(&c->map, lb, a), true, t);
-    }
-}
-
 /* A fetch the memo does not know (or whose pending count is full). */
 /* The whole work of one fetch: touched bits, owners, count. */
 static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t addr, int t)
@@ -423,7 +407,8 @@ static inline __attribute__((always_inline)) void fetch_full(ciat *c, uint32_t a
     locmap_touch(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
     loc *l = locmap_loc(&c->map, b, addr);
     locmap_count_access(&c->map, b, l, addr, true, t);
-    if (c->map.grain < ISTREAM_INSN_BYTES) fetch_tail(c, b, addr, t);
+    /* grains 1 and 2: the instruction's 4 bytes cover 2 or 4 locations */
+    if (c->map.grain < ISTREAM_INSN_BYTES) locmap_note_covered(&c->map, b, addr, ISTREAM_INSN_BYTES, true, t);
 }
 
 static __attribute__((noinline)) void fetch_miss(ciat *c, fetch_memo *e, uint32_t addr, int t)

@@ -341,6 +341,16 @@ void locmap_note_slow(block *b, loc *l, bool code, int thread)
     if (l->owner != (uint16_t)thread) l->owner = LOC_SHARED;
 }
 
+void locmap_note_covered(locmap *m, block *b, uint32_t addr, uint32_t size, bool code, int thread)
+{
+    uint32_t last = locmap_last_loc(m, addr, size);
+    for (uint32_t a = addr & ~(m->grain - 1); a != last;) {
+        a += m->grain;
+        block *lb = locmap_block_near(m, b, addr, a, thread);
+        locmap_note_access(lb, locmap_loc(m, lb, a), code, thread);
+    }
+}
+
 void locmap_count_add(locmap *m, loc *l, uint32_t addr, bool code, uint32_t n)
 {
     uint32_t c = l->count;

@@ -283,6 +283,17 @@ static inline uint32_t locmap_last_loc(const locmap *m, uint32_t addr, unsigned 
     return (uint32_t)end & ~(m->grain - 1);
 }
 
+/* The block of a further location at a of an access at addr, whose block is
+ * b: b itself unless the access crosses into the next block. */
+static inline block *locmap_block_near(locmap *m, block *b, uint32_t addr, uint32_t a, int thread)
+{
+    return (a >> m->block_shift) == (addr >> m->block_shift) ? b : locmap_block(m, a, thread);
+}
+
+/* Note thread in every location after the first that the access (data or
+ * code) of size bytes at addr covers; b is the block of addr. */
+void locmap_note_covered(locmap *m, block *b, uint32_t addr, uint32_t size, bool code, int thread);
+
 /* Whether thread may count an access to l without noting it: it owns l or
  * l is shared. */
 static inline bool locmap_noted(const loc *l, int thread)

@@ -427,11 +427,11 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
     /* Recorded synchronisation: seq and kind; 0 in simulated mode, and for a
      * plain lock's sections with --sync=handovers (§6.2: §6 alone applies). */
     unsigned type = smait_call_type(rec->f1);
-    bool numbered = s->recorded && !(s->handovers && (type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_END_CRITICAL) &&
-                                     lock_classes_plain(&s->locks, arg1));
+    bool section = type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_END_CRITICAL;
+    bool numbered = s->recorded && !(s->handovers && section && lock_classes_plain(&s->locks, arg1));
     uint32_t seq = numbered ? arg2 : 0, kind = numbered ? rec[SMAIT_CALL_ARG1 + 2].f2 : 0;
     bool wake = numbered && (rec[SMAIT_CALL_ARG1 + 3].f2 & SMAIT_SECTION_WAKE);
-    switch (smait_call_type(rec->f1)) {
+    switch (type) {
     case SMAIT_CT_SPAWN:
         /* Only thread 0 in a serial phase starts a region; a worker's spawn
          * (its first record in the region) and nested spawns have no effect. */

@@ -109,18 +109,6 @@ static ref_loc *ref_access(ref *r, uint32_t addr, uint32_t size, bool code, int 
     return l;
 }
 
-/* The further locations an access covers, through the map as ciat notes
- * them (b: the block of addr). */
-static void note_covered(locmap *m, block *b, uint32_t addr, uint32_t size, bool code, int t)
-{
-    uint32_t last = locmap_last_loc(m, addr, size);
-    for (uint32_t a = addr & ~(m->grain - 1); a != last;) {
-        a += m->grain;
-        block *lb = (a >> m->block_shift) == (addr >> m->block_shift) ? b : locmap_block(m, a, t);
-        locmap_note_access(lb, locmap_loc(m, lb, a), code, t);
-    }
-}
-
 /* A random address: mostly a few hot words, else anywhere in a window (but
  * 64 bytes from its end, unless the top of the address space ends it). */
 static uint32_t random_addr(const uint32_t *hot, int nhot)
@@ -292,7 +280,7 @@ START_TEST(locmap_random_against_reference)
             block *b = locmap_block(&m, addr, t);
             locmap_touch(&m, b, addr, 4, true, t);
             locmap_count_access(&m, b, locmap_loc(&m, b, addr), addr, true, t);
-            note_covered(&m, b, addr, 4, true, t);
+            locmap_note_covered(&m, b, addr, 4, true, t);
             ref_access(&r, addr, 4, true, t);
             last_fetch[t] = addr;
         } else if (kind == 1 && last_fetch[t]) {   /* the fetch memo's deferred repeats */
@@ -317,7 +305,7 @@ START_TEST(locmap_random_against_reference)
                 if (size) locmap_touch(&m, b, addr, size, false, t);
                 l = locmap_loc(&m, b, addr);
                 locmap_count_access(&m, b, l, addr, false, t);
-                note_covered(&m, b, addr, size, false, t);
+                locmap_note_covered(&m, b, addr, size, false, t);
                 l = locmap_loc(&m, b, addr);    /* the notes may have moved records */
                 if (size) locmap_cache_note(&m, b, addr, t);
             }
