@@ -689,18 +689,18 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
  * (common/consumer_loops.h), which call them directly. */
 static inline __attribute__((always_inline)) sched_hooks classified_hooks(cdat *c)
 {
-    return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .fetch_run = on_fetch_run_classified,
-                          .mem = on_mem_classified, .call = c->io_opt.handle ? on_call : NULL,
-                          .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
-                          .thread_resume = on_resume };
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_classified, .mem = on_mem_classified,
+                          .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run_classified } };
 }
 
 static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
 {
-    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                          .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS,
-                          .call = c->io_opt.handle ? on_call : NULL, .phase_begin = on_phase_begin,
-                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume };
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .mem = on_mem, .call = c->io_opt.handle ? on_call : NULL,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
+                          .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS } };
 }
 
 CONSUMER_LOOPS_DEFINE(direct_classified_hooks, classified_hooks)

@@ -660,17 +660,17 @@ static void summary_lines(void *ctx, report *r)
  * fanout's loops (common/consumer_loops.h), which call them directly. */
 static inline __attribute__((always_inline)) sched_hooks plain_hooks(ciat *c)
 {
-    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                          .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far,
-                          .ahead_far_distance = AHEAD_FAR_EVENTS, .call = on_call, .call_never_waits = true,
-                          .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch, .mem = on_mem, .call = on_call, .call_never_waits = true,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS,
+                                    .ahead_far = on_ahead_far, .ahead_far_distance = AHEAD_FAR_EVENTS } };
 }
 
 static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
 {
     sched_hooks h = plain_hooks(c);
     h.fetch = on_fetch_pc;
-    h.fetch_run = on_fetch_run_pc;
+    h.hint.fetch_run = on_fetch_run_pc;
     return h;
 }
 
@@ -792,7 +792,7 @@ int main(int argc, char **argv)
     sched_hooks h = c.pcs.pc ? direct_pc_hooks(&c) : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
-    if (!pipe) run.ahead = NULL;       /* on one thread nothing would decide whether it pays */
+    if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
     c.s = sched_create(&t.ts, c.readers, &t.so, &run);
     sched_run(c.s);
     if (pipe) fanout_finish(pipe);

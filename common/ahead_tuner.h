@@ -17,7 +17,7 @@
  * system interrupted). Trials are every 4th batch of the first 64, then
  * every 16th. A hint changes nothing the consumer computes, so the outputs
  * are the same whatever is chosen. A consumer's far hint
- * (sched_hooks.ahead_far) has a tuner of its own, fed only the batches that
+ * (sched_hints.ahead_far) has a tuner of its own, fed only the batches that
  * run with the near hint. */
 #ifndef DSM_COMMON_AHEAD_TUNER_H
 #define DSM_COMMON_AHEAD_TUNER_H

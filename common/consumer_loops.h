@@ -1,8 +1,8 @@
 /* consumer_loops.h — a consumer's own copies of the two loops that deliver
  * events to its hooks one by one: the scheduler's loop over a thread's
- * records (sched_hooks.records; scheduler_internal.h's run_records_with) and
- * the fanout's replay of recorded events (sched_hooks.replay;
- * fanout_replay.h's fanout_replay_events).
+ * records (sched_hints.records; sched_loop.h's run_records_with) and the
+ * fanout's replay of recorded events (sched_hints.replay; fanout_replay.h's
+ * fanout_replay_events).
  *
  * Both loops call the hooks through their pointers: an indirect call and
  * the hook's prologue per record, for hit paths of a few instructions. Each
@@ -15,10 +15,11 @@
 #define DSM_COMMON_CONSUMER_LOOPS_H
 
 #include "fanout_replay.h"
-#include "scheduler_internal.h"
+#include "sched_loop.h"
 
 /* Define `static sched_hooks name(void *ctx)`: make_hooks(ctx) with its own
- * loops in .records (`name##_records`) and .replay (`name##_replay`). The
+ * loops in .hint.records (`name##_records`) and .hint.replay
+ * (`name##_replay`). The
  * loops call exactly the hooks make_hooks returns, and the three come from
  * one call, so they cannot be paired wrongly; a caller that then clears a
  * hint (ciat on one thread) is still obeyed, since both loops take whether
@@ -29,10 +30,11 @@
  * called every hook out of line: bench/README.md E15). tests/cli/inlining.sh
  * checks that the hit paths stay inline. */
 #define CONSUMER_LOOPS_DEFINE(name, make_hooks)                                                   \
-    static uint64_t name##_records(scheduler *s, int t, uint64_t limit, const smait_raw **last, bool look) \
+    static uint64_t name##_records(void *ctx, sched_lane *lane, uint64_t limit, const smait_raw **last, \
+                                   bool look)                                                   \
     {                                                                                           \
-        const sched_hooks h_ = make_hooks(s->h.ctx);                                            \
-        return run_records_with(s, &h_, &s->th[t], t, limit, last, look && h_.ahead);           \
+        const sched_hooks h_ = make_hooks(ctx);                                                 \
+        return run_records_with(&h_, lane, limit, last, look && h_.hint.ahead);                 \
     }                                                                                           \
     static void name##_replay(void *ctx, const fanout_event *e, size_t n, bool ahead, bool far) \
     {                                                                                           \
@@ -42,8 +44,8 @@
     static __attribute__((unused)) sched_hooks name(void *ctx)                                  \
     {                                                                                           \
         sched_hooks h_ = make_hooks(ctx);                                                       \
-        h_.records = name##_records;                                                            \
-        h_.replay = name##_replay;                                                              \
+        h_.hint.records = name##_records;                                                       \
+        h_.hint.replay = name##_replay;                                                         \
         return h_;                                                                              \
     }
 

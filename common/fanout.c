@@ -2,6 +2,7 @@
 #define _GNU_SOURCE     /* sched_getaffinity, CPU_COUNT */
 #include "fanout.h"
 #include "fanout_replay.h"
+#include "fast_paths.h"
 #include "ahead_tuner.h"
 #include "../base/diag.h"
 #include "mono_time.h"
@@ -57,7 +58,7 @@ struct fanout {
  * has one (consumer_loops.h makes it), else through its hooks' pointers. */
 static void replay(const sched_hooks *h, const fanout_event *e, size_t n, bool ahead, bool far)
 {
-    if (h->replay) h->replay(h->ctx, e, n, ahead, far);
+    if (h->hint.replay) h->hint.replay(h->ctx, e, n, ahead, far);
     else fanout_replay_events(h, e, n, ahead, far);
 }
 
@@ -67,12 +68,12 @@ static void replay(const sched_hooks *h, const fanout_event *e, size_t n, bool a
  * batches with the near one. */
 static void replay_tuned(const sched_hooks *h, ahead_tuner *u, ahead_tuner *uf, const fanout_event *e, size_t n)
 {
-    if (!h->ahead || !h->ahead_distance || !n) {
+    if (!h->hint.ahead || !h->hint.ahead_distance || !n) {
         replay(h, e, n, false, false);
         return;
     }
     bool on = ahead_tuner_next(u);
-    bool has_far = h->ahead_far && h->ahead_far_distance > h->ahead_distance;
+    bool has_far = h->hint.ahead_far && h->hint.ahead_far_distance > h->hint.ahead_distance;
     bool far = on && has_far && ahead_tuner_next(uf);
     double t0 = mono_seconds();
     replay(h, e, n, on, far);
@@ -380,6 +381,8 @@ fanout *fanout_create(const sched_hooks *consumers, int n, int workers)
     fanout *f = xcalloc(1, sizeof *f);
     f->c = xcalloc((size_t)n, sizeof *f->c);
     memcpy(f->c, consumers, (size_t)n * sizeof *f->c);
+    if (!FAST_PATHS)            /* a build taking the general paths: no hints */
+        for (int i = 0; i < n; i++) f->c[i].hint = (sched_hints){ 0 };
     f->n = n;
     f->tune = xcalloc((size_t)n, sizeof *f->tune);
     f->tune_far = xcalloc((size_t)n, sizeof *f->tune_far);
@@ -427,10 +430,10 @@ sched_hooks fanout_hooks(fanout *f)
 {
     bool calls = false;
     for (int i = 0; i < f->n; i++) calls |= f->c[i].call != NULL;
-    return (sched_hooks){ .ctx = f, .fetch = on_fetch, .fetch_run = on_fetch_run, .mem = on_mem,
-                          .fetch_mem = on_fetch_mem, .call = calls ? on_call : NULL, .call_never_waits = !f->sync_calls,
-                          .phase_begin = on_phase_begin, .phase_end = on_phase_end,
-                          .thread_stop = on_stop, .thread_resume = on_resume };
+    return (sched_hooks){ .ctx = f, .fetch = on_fetch, .mem = on_mem, .call = calls ? on_call : NULL,
+                          .call_never_waits = !f->sync_calls, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run, .fetch_mem = on_fetch_mem } };
 }
 
 int fanout_processors(void)

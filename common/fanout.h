@@ -24,7 +24,7 @@
  * hook that may (cdat -handle_io) is allowed for one consumer only, and runs
  * on the scheduler's thread after every earlier event is replayed, as its
  * wait changes the schedule. Branch hooks must be NULL. A consumer may give
- * its own copy of the replay loop (sched_hooks.replay, consumer_loops.h). */
+ * its own copy of the replay loop (sched_hints.replay, consumer_loops.h). */
 #ifndef DSM_COMMON_FANOUT_H
 #define DSM_COMMON_FANOUT_H
 

@@ -4,7 +4,7 @@
  * The fanout replays through the hooks' pointers, three indirect calls and
  * their prologues per event for every consumer. A consumer whose hooks are
  * plain functions can instead give the fanout its own copy of the loop
- * (sched_hooks.replay), made from the always-inline fanout_replay_events
+ * (sched_hints.replay), made from the always-inline fanout_replay_events
  * with a constant hooks value, so the compiler calls (and mostly inlines)
  * the hooks directly. Both copies are this one loop, so they cannot
  * disagree; CONSUMER_LOOPS_DEFINE (consumer_loops.h) makes the consumer's
@@ -13,7 +13,7 @@
 #ifndef DSM_COMMON_FANOUT_REPLAY_H
 #define DSM_COMMON_FANOUT_REPLAY_H
 
-#include "scheduler.h"
+#include "sched_hooks.h"
 
 /* FANOUT_EV_FETCH_MEM: an access and the fetch of its instruction (same
  * thread, cpu and clock: the scheduler's pair for every memory record of an
@@ -82,8 +82,8 @@ fanout_show_ahead(void (*hook)(void *, int, int, const smait_raw *), void *ctx, 
 static inline __attribute__((always_inline)) void
 fanout_look_ahead(const sched_hooks *h, const fanout_event *e, size_t left, bool far)
 {
-    if (far && h->ahead_far) fanout_show_ahead(h->ahead_far, h->ctx, h->ahead_far_distance, e, left);
-    if (h->ahead) fanout_show_ahead(h->ahead, h->ctx, h->ahead_distance, e, left);
+    if (far && h->hint.ahead_far) fanout_show_ahead(h->hint.ahead_far, h->ctx, h->hint.ahead_far_distance, e, left);
+    if (h->hint.ahead) fanout_show_ahead(h->hint.ahead, h->ctx, h->hint.ahead_distance, e, left);
 }
 
 /* Replay n events to h, with its look-ahead when ahead (and its far hint
@@ -100,8 +100,8 @@ fanout_replay_events(const sched_hooks *h, const fanout_event *e, size_t n, bool
             h->fetch(h->ctx, t, e->cpu, e->clock, e->a);
             break;
         case FANOUT_EV_FETCH_RUN:
-            if (h->fetch_run) {
-                h->fetch_run(h->ctx, t, e->cpu, e->clock, e->a, e->b);
+            if (h->hint.fetch_run) {
+                h->hint.fetch_run(h->ctx, t, e->cpu, e->clock, e->a, e->b);
                 break;
             }
             for (uint32_t k = 0; k < e->b; k++) h->fetch(h->ctx, t, e->cpu, e->clock + k, e->a + 4 * k);

@@ -1,6 +1,7 @@
 /* scheduler.c — thread-mode interleaving, phases and synchronisation (docs/scheduler.md §3–§10). */
 #include "scheduler_internal.h"
 #include "../base/diag.h"
+#include "fast_paths.h"
 #include "progress.h"
 
 #include <inttypes.h>
@@ -36,16 +37,16 @@ static void stop(scheduler *s, int t, tstate st, sched_wait why)
     x->state = st;
     x->wait = why;
     cq_remove(&s->q, t);
-    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->clock, why);
+    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->lane.clock, why);
 }
 
 /* Make t runnable at clock `to` (>= its clock); the gap is sync idle time. */
 static void resume(scheduler *s, int t, uint64_t to)
 {
     thread *x = &s->th[t];
-    uint64_t idle = to - x->clock;
+    uint64_t idle = to - x->lane.clock;
     x->sync_idle += idle;
-    x->clock = to;
+    x->lane.clock = to;
     x->state = T_RUNNABLE;
     x->wait = WAIT_NONE;
     cq_insert(&s->q, t, to);
@@ -60,14 +61,14 @@ static uint64_t max_clock(const scheduler *s, int upto)
 {
     uint64_t m = 0;
     for (int t = 0; t < upto; t++)
-        if (s->th[t].clock > m) m = s->th[t].clock;
+        if (s->th[t].lane.clock > m) m = s->th[t].lane.clock;
     return m;
 }
 
 void sched_snapshot(scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->at_phase_start = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
+    x->at_phase_start = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
 }
 
 static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause by, int active)
@@ -85,8 +86,8 @@ static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause b
         thread *x = &s->th[t];
         if (x->state != T_INACTIVE) continue;
         x->state = T_RUNNABLE;
-        cq_insert(&s->q, t, x->clock);
-        if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->clock, 0);
+        cq_insert(&s->q, t, x->lane.clock);
+        if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->lane.clock, 0);
     }
 }
 
@@ -97,8 +98,8 @@ static void end_phase(scheduler *s, bool sync)
         uint64_t m = max_clock(s, s->n);
         for (int t = 0; t < s->n; t++) {
             thread *x = &s->th[t];
-            if (in_phase(s, t)) x->phase_end_idle += m - x->clock;
-            x->clock = m;
+            if (in_phase(s, t)) x->phase_end_idle += m - x->lane.clock;
+            x->lane.clock = m;
             if (cq_contains(&s->q, t)) cq_update(&s->q, t, m);
         }
     }
@@ -112,7 +113,7 @@ static void parallel_phase_over(scheduler *s)
     /* docs/scheduler.md §4: the analysis ends when a parallel phase ends with thread 0's
      * trace exhausted, also when its join was its last record. */
     s->phase.last = s->o.parallel_start || s->th[0].state == T_FINISHED ||
-                    trace_reader_at_end(s->th[0].r);
+                    trace_reader_at_end(s->th[0].lane.r);
     end_phase(s, true);
     for (int t = 0; t < s->n; t++)
         if (s->th[t].state == T_JOINED) {
@@ -137,8 +138,8 @@ static noreturn void data_error_at(scheduler *s, int t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    uint64_t idx = trace_reader_index(s->th[t].r);
-    diag_data_error(trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64 ": %s", idx, msg);
+    uint64_t idx = trace_reader_index(s->th[t].lane.r);
+    diag_data_error(trace_reader_path(s->th[t].lane.r), idx * 8, "record %" PRIu64 ": %s", idx, msg);
 }
 
 /* Threads of the phase that have not reached their join or end of trace. */
@@ -156,7 +157,7 @@ static void barrier(scheduler *s, int t, uint32_t addr, uint32_t want)
     int live = live_threads(s);
     int need = want == 0 || want > (uint32_t)live ? live : (int)want;
     x->wait_key = addr;
-    x->wait_index = trace_reader_index(x->r);
+    x->wait_index = trace_reader_index(x->lane.r);
     stop(s, t, T_BLOCKED, WAIT_BARRIER);
     int waiting = 0;
     uint64_t m = 0;
@@ -164,7 +165,7 @@ static void barrier(scheduler *s, int t, uint32_t addr, uint32_t want)
         thread *y = &s->th[u];
         if (y->state == T_BLOCKED && y->wait == WAIT_BARRIER && y->wait_key == addr) {
             waiting++;
-            if (y->clock > m) m = y->clock;
+            if (y->lane.clock > m) m = y->lane.clock;
         }
     }
     if (waiting < need) return;
@@ -198,7 +199,7 @@ static void lock_begin(scheduler *s, int t, sched_wait space, uint32_t addr, uin
     x->wait_seq = seq;
     x->wait_kind = kind;
     x->wait_wake = wake;
-    x->wait_index = trace_reader_index(x->r);
+    x->wait_index = trace_reader_index(x->lane.r);
     stop(s, t, T_BLOCKED, space);
 }
 
@@ -218,8 +219,8 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
         if (!s->o.lenient)
             data_error_at(s, t, "thread %d ends %s on lock 0x%08x that it does not hold (%s)",
                           t, what, addr, held);
-        uint64_t idx = trace_reader_index(s->th[t].r);
-        diag_lenient(DIAG_LENIENT_BAD_UNLOCK, trace_reader_path(s->th[t].r), idx * 8, "record %" PRIu64
+        uint64_t idx = trace_reader_index(s->th[t].lane.r);
+        diag_lenient(DIAG_LENIENT_BAD_UNLOCK, trace_reader_path(s->th[t].lane.r), idx * 8, "record %" PRIu64
                      ": thread %d ends %s on lock 0x%08x that it does not hold (%s); ignored", idx, t, what,
                      addr, held);
         s->problems.bad_unlocks++;
@@ -236,15 +237,15 @@ static void lock_end(scheduler *s, int t, sched_wait space, uint32_t addr, uint3
     for (int u = 0; u < s->n; u++) {
         thread *y = &s->th[u];
         if (y->state == T_BLOCKED && y->wait == space && y->wait_key == addr &&
-            (next < 0 || y->clock < s->th[next].clock) && (!y->wait_seq || sync_ready(numbered ? l : NULL, y->wait_seq)))
+            (next < 0 || y->lane.clock < s->th[next].lane.clock) && (!y->wait_seq || sync_ready(numbered ? l : NULL, y->wait_seq)))
             next = u;
     }
     l->holder = next;
     if (next >= 0) {
         /* A section taken again after a condition wait keeps its clock: the
          * wake-up's acquire set it; the unlocks in between only order it. */
-        uint64_t to = s->th[next].clock > s->th[t].clock || s->th[next].wait_wake ? s->th[next].clock
-                                                                                  : s->th[t].clock;
+        uint64_t to = s->th[next].lane.clock > s->th[t].lane.clock || s->th[next].wait_wake ? s->th[next].lane.clock
+                                                                                  : s->th[t].lane.clock;
         s->th[next].wait_wake = false;
         resume(s, next, to);
     }
@@ -260,11 +261,11 @@ noreturn void sched_record_error(scheduler *s, int t, const char *fmt, ...)
     data_error_at(s, t, "%s", msg);
 }
 
-noreturn void sched_clock_past_limit(scheduler *s, int t, uint64_t step, const char *what, const char *unit,
+noreturn void sched_clock_past_limit(const sched_lane *x, uint64_t step, const char *what, const char *unit,
                                      const char *hint)
 {
-    data_error_at(s, t, "%s of %" PRIu64 " %s at clock %" PRIu64 " would take the pseudo clock past its"
-                  " limit of 2^51 = %" PRIu64 " (%s)", what, step, unit, s->th[t].clock, SCHED_CLOCK_LIMIT, hint);
+    data_error_at(x->s, x->t, "%s of %" PRIu64 " %s at clock %" PRIu64 " would take the pseudo clock past its"
+                  " limit of 2^51 = %" PRIu64 " (%s)", what, step, unit, x->clock, SCHED_CLOCK_LIMIT, hint);
 }
 
 /* ---- recorded synchronisation (docs/scheduler.md §6.1) ---- */
@@ -297,7 +298,7 @@ static void on_dup_release(void *ctx, const sync_release *again)
     dup_ctx *d = ctx;
     char what[192];
     key_text(what, sizeof what, d->space, d->addr, d->kind, d->k);
-    const char *path = trace_reader_path(d->s->th[again->thread].r);
+    const char *path = trace_reader_path(d->s->th[again->thread].lane.r);
     if (!d->s->o.lenient)
         diag_data_error(path, again->index * 8, "record %" PRIu64 ": thread %d replays release %u of %s,"
                         " which is replayed already", again->index, again->thread, again->seq, what);
@@ -313,7 +314,7 @@ static void sync_mark_release(scheduler *s, int t, sched_wait space, uint32_t ad
     uint64_t key = space == WAIT_ACQUIRE ? sync_key_of(SYNC_SPACE_OBJECT, addr) : lock_key(space, addr);
     sync_key *k = sync_find(&s->sync, key, true);
     dup_ctx d = { s, space, addr, kind, k };
-    sync_mark(k, seq, t, trace_reader_index(s->th[t].r), on_dup_release, &d);
+    sync_mark(k, seq, t, trace_reader_index(s->th[t].lane.r), on_dup_release, &d);
 }
 
 /* acquire: t goes on when releases 1..seq of obj are replayed, else it waits. */
@@ -326,7 +327,7 @@ static void recorded_acquire(scheduler *s, int t, uint32_t obj, uint32_t seq, ui
     x->wait_key = obj;
     x->wait_seq = seq;
     x->wait_kind = kind;
-    x->wait_index = trace_reader_index(x->r);
+    x->wait_index = trace_reader_index(x->lane.r);
     stop(s, t, T_BLOCKED, WAIT_ACQUIRE);
 }
 
@@ -337,13 +338,13 @@ static void recorded_release(scheduler *s, int t, uint32_t obj, uint32_t seq, ui
     if (!seq && !kind) return;                  /* no release number */
     sync_mark_release(s, t, WAIT_ACQUIRE, obj, seq, kind);
     sync_key *k = sync_find(&s->sync, sync_key_of(SYNC_SPACE_OBJECT, obj), false);
-    uint64_t c = s->th[t].clock;
+    uint64_t c = s->th[t].lane.clock;
     for (int u = 0; u < s->n && k->waiting; u++) {
         thread *y = &s->th[u];
         if (y->state == T_BLOCKED && y->wait == WAIT_ACQUIRE && y->wait_key == obj &&
             sync_ready(k, y->wait_seq)) {
             k->waiting--;
-            resume(s, u, y->clock > c ? y->clock : c);
+            resume(s, u, y->lane.clock > c ? y->lane.clock : c);
         }
     }
 }
@@ -399,10 +400,10 @@ uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
     thread *x = &s->th[t];
     if (smait_call_type(rec->f1) == SMAIT_CT_UNMODELLED) count_unmodelled(s, t, rec);
     if (smait_call_type(rec->f1) == SMAIT_CT_TRACING) tc_note(&s->cond, t, rec);
-    uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->cpu, x->clock, rec) : 0;
+    uint64_t delay = s->h.call ? s->h.call(s->h.ctx, t, x->lane.cpu, x->lane.clock, rec) : 0;
     /* Both modes wait from x->clock (slice mode: the processor's clock). */
-    if (delay > SCHED_CLOCK_LIMIT || x->clock > SCHED_CLOCK_LIMIT - delay)
-        sched_clock_past_limit(s, t, delay, "the disk wait", "cycles",
+    if (delay > SCHED_CLOCK_LIMIT || x->lane.clock > SCHED_CLOCK_LIMIT - delay)
+        sched_clock_past_limit(&x->lane, delay, "the disk wait", "cycles",
                                "a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits");
     x->io_idle += delay;
     return delay;
@@ -412,10 +413,10 @@ uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
 static void wait_io(scheduler *s, int t, uint64_t delay)
 {
     thread *x = &s->th[t];
-    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->clock, WAIT_IO);
-    x->clock += delay;
-    cq_update(&s->q, t, x->clock);
-    if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->clock, delay);
+    if (s->h.thread_stop) s->h.thread_stop(s->h.ctx, t, t, x->lane.clock, WAIT_IO);
+    x->lane.clock += delay;
+    cq_update(&s->q, t, x->lane.clock);
+    if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, t, x->lane.clock, delay);
 }
 
 static void handle_call(scheduler *s, int t, const smait_raw *rec)
@@ -443,7 +444,7 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
         break;
     case SMAIT_CT_JOIN:
         if (s->phase.kind == PHASE_PARALLEL && !s->o.parallel_start) {
-            x->wait_index = trace_reader_index(x->r);
+            x->wait_index = trace_reader_index(x->lane.r);
             stop(s, t, T_JOINED, WAIT_JOIN);
         }
         break;
@@ -472,7 +473,7 @@ static void handle_call(scheduler *s, int t, const smait_raw *rec)
  * analysis for thread 0 in a serial phase. */
 static void end_of_trace(scheduler *s, int t)
 {
-    s->th[t].wait_index = trace_reader_index(s->th[t].r);
+    s->th[t].wait_index = trace_reader_index(s->th[t].lane.r);
     stop(s, t, T_FINISHED, WAIT_NONE);
 }
 
@@ -483,14 +484,14 @@ static void end_of_trace(scheduler *s, int t)
 static uint64_t run_thread(scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    const uint64_t start = x->clock;
+    const uint64_t start = x->lane.clock;
     const smait_raw *rec;
-    uint64_t done = sched_looks_ahead(s) ? run_records(s, x, t, cq_min_other(&s->q, t), &rec, true)
-                                         : run_records(s, x, t, cq_min_other(&s->q, t), &rec, false);
-    bool stop = !rec || is_call(rec);
+    uint64_t done = sched_looks_ahead(s) ? run_records(s, x, cq_min_other(&s->q, t), &rec, true)
+                                         : run_records(s, x, cq_min_other(&s->q, t), &rec, false);
+    bool stop = !rec || sched_is_call(rec);
     done += rec && stop;            /* the call record counts as one */
     x->records += done;
-    if (x->clock != start) cq_update(&s->q, t, x->clock);
+    if (x->lane.clock != start) cq_update(&s->q, t, x->lane.clock);
     if (rec && stop) handle_call(s, t, rec);
     else if (stop) end_of_trace(s, t);
     return done;
@@ -517,7 +518,7 @@ static uint64_t run_stopped(scheduler *s, thread *x, int t, const smait_raw *rec
 static void round_flush(scheduler *s, const int *sorted, int n, const int *mv, int nmv)
 {
     cq_level_clocks(&s->q, sorted, n);
-    for (int i = 0; i < nmv; i++) cq_update(&s->q, mv[i], s->th[mv[i]].clock);
+    for (int i = 0; i < nmv; i++) cq_update(&s->q, mv[i], s->th[mv[i]].lane.clock);
 }
 
 /* Lockstep rounds, when every queued thread is tied at base (the usual state
@@ -576,14 +577,14 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
             t = twice[at];
             x = &s->th[t];
             *prev = t;
-            rec = trace_reader_next(x->r);
-            if (!rec || is_call(rec)) goto stopped;
-            if (look) look_ahead(&s->h, x, t);
-            exec_record(s, x, t, rec);
-            if (words > 1) trace_reader_prefetch(x->r, 128);
+            rec = trace_reader_next(x->lane.r);
+            if (!rec || sched_is_call(rec)) goto stopped;
+            if (look) sched_look_ahead(&s->h, &x->lane);
+            exec_record_with(&s->h, &x->lane, rec);
+            if (words > 1) trace_reader_prefetch(x->lane.r, 128);
             x->records++;
             (*done)++;
-            if (x->clock == base) {     /* still tied: after the others */
+            if (x->lane.clock == base) {     /* still tied: after the others */
                 int tail = head + nstayed;
                 stayed[tail >= n ? tail - n : tail] = at;
                 nstayed++;
@@ -591,21 +592,21 @@ run_rounds(scheduler *s, const int words, uint64_t *done, int *prev, const bool 
                 continue;
             }
             mv[nmv++] = t;
-            lo = x->clock < lo ? x->clock : lo;
-            hi = x->clock > hi ? x->clock : hi;
+            lo = x->lane.clock < lo ? x->lane.clock : lo;
+            hi = x->lane.clock > hi ? x->lane.clock : hi;
         }
         /* The last one, alone at base: up to the others' smallest clock. */
         at = next < n ? start + next : stayed[head];
         t = twice[at];
         x = &s->th[t];
         *prev = t;
-        uint64_t k = run_records(s, x, t, lo, &rec, look);
-        if (words > 1) trace_reader_prefetch(x->r, 128);
+        uint64_t k = run_records(s, x, lo, &rec, look);
+        if (words > 1) trace_reader_prefetch(x->lane.r, 128);
         x->records += k;
         *done += k;
-        if (x->clock != base) mv[nmv++] = t;
-        if (!rec || is_call(rec)) goto stopped;
-        if (x->clock != lo || hi != lo) {   /* apart: the queue takes over */
+        if (x->lane.clock != base) mv[nmv++] = t;
+        if (!rec || sched_is_call(rec)) goto stopped;
+        if (x->lane.clock != lo || hi != lo) {   /* apart: the queue takes over */
             round_flush(s, twice, n, mv, nmv);
             return true;
         }
@@ -671,19 +672,19 @@ static inline __attribute__((always_inline)) uint64_t run_levels(scheduler *s, c
             }
             prev = t;
             const smait_raw *rec;
-            uint64_t n = run_records(s, x, t, limit, &rec, look);
+            uint64_t n = run_records(s, x, limit, &rec, look);
             /* Its records two lines on: in lockstep a thread's turn comes
              * back after every other tied thread has had one, and beyond 64
              * streams the hardware prefetchers lose track (below that the
              * hint costs more than it saves: bench/README.md E2). */
-            if (words > 1) trace_reader_prefetch(x->r, 128);
+            if (words > 1) trace_reader_prefetch(x->lane.r, 128);
             x->records += n;
             done += n;
-            if (x->clock != base) {
-                cq_level_move(q, &level[w], &tied, t, x->clock);
+            if (x->lane.clock != base) {
+                cq_level_move(q, &level[w], &tied, t, x->lane.clock);
                 ntied--;
             }
-            if (!rec || is_call(rec)) {
+            if (!rec || sched_is_call(rec)) {
                 /* The queue must be exact for what follows: it may change any thread. */
                 if (words == 1) cq_level_close(q, level, tied);
                 else cq_level_close_words(q, level, w, tied);
@@ -752,13 +753,13 @@ static void nothing_runnable(scheduler *s)
             const char *what = sched_wait_name(x->wait);
             char edge[256];
             if (sync_wait_text(s, x, edge, sizeof edge)) what = edge;   /* a recorded release */
-            sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->r), what);
+            sb_printf(&msg, "\n  thread %d (%s) waits for %s", t, trace_reader_path(x->lane.r), what);
             if (x->wait == WAIT_BARRIER) sb_printf(&msg, " 0x%08x", x->wait_key);
             if ((x->wait == WAIT_CRITICAL || x->wait == WAIT_ORDERED) && what != edge) {
                 const sync_key *l = sync_find(&s->sync, lock_key(x->wait, x->wait_key), false);
                 sb_printf(&msg, " lock 0x%08x held by thread %d", x->wait_key, l ? l->holder : -1);
             }
-            sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->clock);
+            sb_printf(&msg, " at record %" PRIu64 ", clock %" PRIu64, x->wait_index, x->lane.clock);
         }
         diag_data_error(NULL, DIAG_NO_OFFSET, "%s", msg.text);
     }
@@ -772,12 +773,12 @@ static void nothing_runnable(scheduler *s)
     uint64_t *to = xmalloc((size_t)s->n * sizeof *to);
     for (int t = 0; t < s->n; t++) {
         thread *x = &s->th[t];
-        to[t] = x->clock;
+        to[t] = x->lane.clock;
         if (x->state != T_BLOCKED || x->wait != WAIT_BARRIER) continue;
         for (int u = 0; u < s->n; u++)
             if (s->th[u].state == T_BLOCKED && s->th[u].wait == WAIT_BARRIER &&
-                s->th[u].wait_key == x->wait_key && s->th[u].clock > to[t])
-                to[t] = s->th[u].clock;
+                s->th[u].wait_key == x->wait_key && s->th[u].lane.clock > to[t])
+                to[t] = s->th[u].lane.clock;
     }
     for (int t = 0; t < s->n; t++)
         if (s->th[t].state == T_BLOCKED) {
@@ -793,12 +794,12 @@ static void nothing_runnable(scheduler *s)
  * start_trace sync=1; never in slice mode (its time stamps order the slices). */
 static void decide_sync(scheduler *s)
 {
-    const smait_raw *first = s->n > 0 ? trace_reader_peek(s->th[0].r) : NULL;
-    s->traces_sync = first && is_call(first) && smait_call_type(first->f1) == SMAIT_CT_START_TRACE &&
+    const smait_raw *first = s->n > 0 ? trace_reader_peek(s->th[0].lane.r) : NULL;
+    s->traces_sync = first && sched_is_call(first) && smait_call_type(first->f1) == SMAIT_CT_START_TRACE &&
                      (first[SMAIT_CALL_ARG1].f2 & SMAIT_START_SYNC);
     bool asked = s->o.sync == SCHED_SYNC_RECORDED || s->o.sync == SCHED_SYNC_HANDOVERS;
     if (asked && !s->traces_sync)
-        diag_data_error(trace_reader_path(s->th[0].r), DIAG_NO_OFFSET, "--sync=%s, but the traces do"
+        diag_data_error(trace_reader_path(s->th[0].lane.r), DIAG_NO_OFFSET, "--sync=%s, but the traces do"
                         " not record their synchronisation (trace 0 does not begin with start_trace sync=1)",
                         s->o.sync == SCHED_SYNC_RECORDED ? "recorded" : "handovers");
     s->recorded = s->o.slice_cpus <= 0 && (asked || (s->o.sync == SCHED_SYNC_AUTO && s->traces_sync));
@@ -819,9 +820,8 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     s->n = set->count;
     s->th = xcalloc_lines((size_t)s->n, sizeof *s->th);
     for (int t = 0; t < s->n; t++) {
-        s->th[t].r = readers[t];
-        s->th[t].cpu = t;
-        istream_init(&s->th[t].is);
+        s->th[t].lane = (sched_lane){ .r = readers[t], .cpu = t, .t = t, .s = s };
+        istream_init(&s->th[t].lane.is);
     }
     cq_init(&s->q, s->n);
     s->round_sorted = xcalloc_lines(4 * (size_t)s->n, sizeof *s->round_sorted);
@@ -830,7 +830,9 @@ scheduler *sched_create(const trace_set *set, trace_reader **readers,
     s->round_set = xcalloc_lines((size_t)s->q.words, sizeof *s->round_set);
     if (opts) s->o = *opts;
     else s->o.gap_limit = ISTREAM_DEFAULT_GAP_LIMIT;
+    for (int t = 0; t < s->n; t++) s->th[t].lane.gap_limit = s->o.gap_limit;
     if (hooks) s->h = *hooks;
+    if (!FAST_PATHS) s->h.hint = (sched_hints){ 0 };    /* a build taking the general paths: no hints */
     s->prev = -1;
     s->readers = readers;
     decide_sync(s);
@@ -862,10 +864,10 @@ static void count_unprocessed(scheduler *s)
     for (int t = 0; t < s->n; t++) {
         uint64_t n = 0;
         const smait_raw *p, *end;
-        while ((p = trace_reader_next_run(s->th[t].r, &end)) != NULL)
+        while ((p = trace_reader_next_run(s->th[t].lane.r, &end)) != NULL)
             for (; p < end; p += smait_record_span(p->f1)) n++;
         if (n)
-            diag_warn(trace_reader_path(s->th[t].r), DIAG_NO_OFFSET, "%" PRIu64 " records never"
+            diag_warn(trace_reader_path(s->th[t].lane.r), DIAG_NO_OFFSET, "%" PRIu64 " records never"
                       " processed (the analysis ended before thread %d's trace did)", n, t);
         total += n;
     }
@@ -943,7 +945,7 @@ void sched_counts_add(sched_counts *into, const sched_counts *from)
 int sched_threads(const scheduler *s) { return s->n; }
 int sched_cpus(const scheduler *s) { return s->slice ? s->o.slice_cpus : 0; }
 sched_cpu_counts sched_cpu_counts_of(const scheduler *s, int cpu) { return slice_cpu_counts(s, cpu); }
-uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].clock; }
+uint64_t sched_clock(const scheduler *s, int thread) { return s->th[thread].lane.clock; }
 sched_problems sched_problem_counts(const scheduler *s) { return s->problems; }
 int sched_phase_count(const scheduler *s) { return s->phase.number; }
 bool sched_traces_record_sync(const scheduler *s) { return s->traces_sync; }
@@ -1014,7 +1016,7 @@ const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *b
 const sched_counts *sched_total_counts(const scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->view = (sched_counts){ x->is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
+    x->view = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
     return &x->view;
 }
 
@@ -1024,12 +1026,12 @@ const sched_counts *sched_phase_counts(const scheduler *s, int t)
     const sched_counts *a = &x->at_phase_start;
     x->view = (sched_counts){
         .is = {
-            .executed = x->is.n.executed - a->is.executed,
-            .fetched = x->is.n.fetched - a->is.fetched,
-            .branches = x->is.n.branches - a->is.branches,
-            .calls = x->is.n.calls - a->is.calls,
-            .instrumented = x->is.n.instrumented - a->is.instrumented,
-            .discontinuities = x->is.n.discontinuities - a->is.discontinuities,
+            .executed = x->lane.is.n.executed - a->is.executed,
+            .fetched = x->lane.is.n.fetched - a->is.fetched,
+            .branches = x->lane.is.n.branches - a->is.branches,
+            .calls = x->lane.is.n.calls - a->is.calls,
+            .instrumented = x->lane.is.n.instrumented - a->is.instrumented,
+            .discontinuities = x->lane.is.n.discontinuities - a->is.discontinuities,
         },
         .records = x->records - a->records,
         .sync_idle = x->sync_idle - a->sync_idle,

@@ -110,7 +110,7 @@ static bool scout_slice(slice_state *sl, int t)
     uint64_t n = 0;
     const smait_raw *rec;
     while ((rec = trace_reader_next(r)) != NULL) {
-        if (is_call(rec) && is_sync_call(smait_call_type(rec->f1))) {
+        if (sched_is_call(rec) && is_sync_call(smait_call_type(rec->f1))) {
             p->body = n;
             p->end = unwrap(p, rec[SMAIT_CALL_START].f2);
             p->next_start = unwrap(p, rec[SMAIT_CALL_END].f2);
@@ -208,8 +208,8 @@ static void dispatch(scheduler *s, int c, int t)
     k->swap_at = (s->o.keep_slices && !sl->rr) || sl->len > UINT64_MAX - k->clock ? UINT64_MAX
                                                                                  : k->clock + sl->len;
     k->n.dispatches++;
-    x->cpu = c;
-    x->clock = k->clock;
+    x->lane.cpu = c;
+    x->lane.clock = k->clock;
     cq_insert(&s->q, c, k->clock);
     if (s->h.thread_resume) s->h.thread_resume(s->h.ctx, t, c, k->clock, 0);
 }
@@ -372,12 +372,12 @@ static void run_cpu(scheduler *s, int c)
     if (limit > k->swap_at) limit = k->swap_at;
     uint64_t n = 0;
     for (;;) {
-        const smait_raw *rec = trace_reader_next(x->r);
-        if (!rec || is_call(rec)) {
+        const smait_raw *rec = trace_reader_next(x->lane.r);
+        if (!rec || sched_is_call(rec)) {
             x->records += n;
             sl->steps += n;
             n = 0;
-            k->clock = x->clock;
+            k->clock = x->lane.clock;
             if (!rec) {
                 process_done(s, c);
                 return;
@@ -385,14 +385,14 @@ static void run_cpu(scheduler *s, int c)
             if (at_call(s, c, rec)) return;
         } else {
             n++;
-            if (sched_looks_ahead(s)) look_ahead(&s->h, x, t);
-            exec_record(s, x, t, rec);
+            if (sched_looks_ahead(s)) sched_look_ahead(&s->h, &x->lane);
+            exec_record_with(&s->h, &x->lane, rec);
         }
-        if (x->clock >= limit) break;
+        if (x->lane.clock >= limit) break;
     }
     x->records += n;
     sl->steps += n;
-    k->clock = x->clock;
+    k->clock = x->lane.clock;
     if (!at_swap_clock(s, c)) cq_update(&s->q, c, k->clock);
 }
 
@@ -433,12 +433,12 @@ static int run_fast_cpus(scheduler *s, const smait_raw **rec_out, bool *swap)
             if (limit > k->swap_at) limit = k->swap_at;
             prev = c;
             const smait_raw *rec;
-            uint64_t n = run_records(s, x, t, limit, &rec, sched_looks_ahead(s));
+            uint64_t n = run_records(s, x, limit, &rec, sched_looks_ahead(s));
             x->records += n;
             sl->steps += n;
-            k->clock = x->clock;
+            k->clock = x->lane.clock;
             if (k->clock != base) cq_level_move(q, level, &tied, c, k->clock);
-            bool stop = !rec || is_call(rec);
+            bool stop = !rec || sched_is_call(rec);
             if (stop || k->clock >= k->swap_at) {
                 cq_level_close(q, level, tied);
                 s->prev = c;
@@ -531,7 +531,7 @@ void slice_run(scheduler *s)
             p->state = P_DONE;
             continue;
         }
-        if (trace_reader_at_end(s->th[t].r)) p->state = P_DONE;
+        if (trace_reader_at_end(s->th[t].lane.r)) p->state = P_DONE;
     }
     for (int t = 0; t < s->n; t++) sl->left += sl->pr[t].state != P_DONE;
     for (int c = 0; c < sl->p; c++) try_dispatch(s, c);

@@ -16,6 +16,10 @@
 #   4. Every quoted include names a file of the repository (or a header the
 #      build generates: install_dirs.h), resolved from the including file's
 #      directory.
+#   5. A private header (NAME_internal.h: a module's state, shared by the .c
+#      files that implement it) is included only by .c files of its own
+#      directory: no header hands it on, no tool or test reaches into it (the
+#      tools' copies of the scheduler's loop see common/sched_loop.h only).
 # The collector runtime (collector/rt/, built apart into the traced
 # programs) is left out of 2 and 3. Planted trees show that each check finds
 # what it looks for.
@@ -123,7 +127,20 @@ cycles() {
               for (k = 1; k <= nodes; k++) if (state[node[k]] == 0) walk(node[k]) }'
 }
 
+# 5: "FILE: includes PRIVATE: ..." for every include of a private header
+# from outside its own directory's .c files.
+private_violations() {
+    includes "$1" | awk '
+        function dir(p) { if (!sub(/\/[^\/]*$/, "", p)) p = ""; return p }
+        $2 ~ /_internal\.h$/ && !($1 ~ /\.c$/ && dir($1) == dir($2)) {
+            print $1 ": includes " $2 ": a private header, for the .c files of " dir($2) "/ only"
+        }'
+}
+
 check "no upward include, every include a file of the repository" layer_violations "$root" <<'EOF'
+--- exit 0
+EOF
+check "private headers stay private" private_violations "$root" <<'EOF'
 --- exit 0
 EOF
 check "no include cycle between files" cycles "$root" file <<'EOF'
@@ -156,6 +173,8 @@ plant common/report_json.h
 plant common/scheduler.c scheduler_internal.h
 plant common/scheduler.h
 plant common/scheduler_internal.h scheduler.h
+plant common/slice_mode.c scheduler_internal.h
+plant common/consumer_loops.h scheduler_internal.h
 plant common/a.h b.h
 plant common/b.h c.h
 plant common/c.h a.h
@@ -163,6 +182,7 @@ plant ciat/ciat.c ../common/report.h ../cdat/cache.h install_dirs.h ../tests/uni
 plant cdat/cache.h
 plant tests/unit/suites.h ../../ciat/x.h ../../common/report.h
 plant ciat/x.h
+plant tests/unit/test_scheduler.c ../../common/scheduler_internal.h
 plant collector/rt/rt.h rt_own.h ../../formats/smait.h
 plant collector/rt/rt_own.h rt.h
 plant collector/instrument.c rt/rt.h
@@ -173,6 +193,11 @@ ciat/ciat.c: includes cdat/cache.h: ciat/ may include only base/, formats/, comm
 ciat/ciat.c: includes tests/unit/suites.h: ciat/ may include only base/, formats/, common/ and ciat/
 ciat/ciat.c: includes "missing.h": no such file
 formats/addr_map.c: includes common/line_reader.h: formats/ may include only base/ and formats/
+--- exit 0
+EOF
+check "planted: a header and a test that reach into the scheduler's private header" private_violations plant <<'EOF'
+common/consumer_loops.h: includes common/scheduler_internal.h: a private header, for the .c files of common/ only
+tests/unit/test_scheduler.c: includes common/scheduler_internal.h: a private header, for the .c files of common/ only
 --- exit 0
 EOF
 check "planted: a cycle of three headers" cycles plant file <<'EOF'
