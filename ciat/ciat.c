@@ -10,6 +10,7 @@
 #include "comm_matrix.h"
 #include "locmap.h"
 #include "reader_sets.h"
+#include "shard.h"
 #include "sharing.h"
 #include "stats.h"
 #include "usage.h"
@@ -24,10 +25,12 @@
 #include "../common/tool.h"
 #include "../formats/memusage.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage_text[] =
     "Usage: ciat [options] [calls.P] trace.P\n"
@@ -111,6 +114,14 @@ typedef struct ciat {
     attr *acode, *adata;
     addr_map *amap;
     attr_pcs pcs;               /* pcs.pc NULL: attribution off */
+    /* --shard: the part analysed (shard.h) and its partial result */
+    ciat_part part;
+    out_file *partial;
+    /* What the report lines take from the run beside ciat's own counts: per
+     * thread the current phase's counts; slice mode's processors. */
+    sched_counts *sc;
+    const sched_cpu_counts *cpus;
+    int ncpus;
 } ciat;
 
 enum { FIG_RAW, FIG_WAR, FIG_FALSE };
@@ -242,21 +253,14 @@ static inline void comm_location(ciat *c, block *b, uint32_t a, bool first, bool
     }
 }
 
-/* The general memory hook: every case. */
-static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+/* What an access adds to its thread's counts: its class, its thread's
+ * string, the data sizes. */
+static inline void thread_side(ciat *c, int t, uint32_t f1)
 {
-    (void)cpu;
-    ciat *c = ctx;
     thread_stats *st = &c->phase[t];
-    uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1), code = smait_mem_size_code(f1), rt = smait_mem_regtype(f1);
     unsigned size = smait_size_bytes(code);
     bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
-    block *b = locmap_block(&c->map, addr, t);
-    if (size) locmap_touch(&c->map, b, addr, size, false, t);
-    if (c->fs && c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
-    if (c->fs && load) fs_access(c->fs, t, addr, size, false);
-    if (c->fs && store) fs_access(c->fs, t, addr, size, true);
     if (load) {
         st->load_class[load_class_of[rt][code]]++;
         string_step(c, t, 1);
@@ -268,6 +272,22 @@ static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uin
         c->data_sizes += size;
     }
     if (load && store) st->atomics++;
+}
+
+/* The general memory hook: every case. */
+static __attribute__((noinline)) void on_mem_slow(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    uint32_t f1 = rec->f1, addr = rec->f2;
+    unsigned access = smait_mem_access(f1), size = smait_size_bytes(smait_mem_size_code(f1));
+    bool load = access != SMAIT_STORE, store = access != SMAIT_LOAD;
+    block *b = locmap_block(&c->map, addr, t);
+    if (size) locmap_touch(&c->map, b, addr, size, false, t);
+    if (c->fs && c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
+    if (c->fs && load) fs_access(c->fs, t, addr, size, false);
+    if (c->fs && store) fs_access(c->fs, t, addr, size, true);
+    thread_side(c, t, f1);
     /* Every location the access covers, in address order (after the touch,
      * which may move records). */
     comm_location(c, b, addr, true, load, store, t, clock);
@@ -515,6 +535,78 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     return 0;
 }
 
+/* ---- one part of the analysis (--shard I/N: shard.h) ---- */
+
+/* Touch the bytes of [addr, addr + size) that lie in the part's pages. */
+static void touch_part(ciat *c, uint32_t addr, unsigned size, bool code, int t)
+{
+    uint64_t a = addr, end = (uint64_t)addr + size;
+    if (end > 0x100000000ull) end = 0x100000000ull;     /* no wrap past the top */
+    while (a < end) {
+        uint64_t next = ((a >> c->part.page_shift) + 1) << c->part.page_shift;
+        if (next > end) next = end;
+        if (part_page(&c->part, (uint32_t)a))
+            locmap_touch(&c->map, locmap_block(&c->map, (uint32_t)a, t), (uint32_t)a, (uint32_t)(next - a), code, t);
+        a = next;
+    }
+}
+
+/* An access's locations and bytes in the part's pages: what on_mem_slow
+ * does to them, page by page. */
+static void location_side_part(ciat *c, int t, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
+{
+    if (size) touch_part(c, addr, size, false, t);
+    uint32_t last = locmap_last_loc(&c->map, addr, size);
+    for (uint32_t a = addr, first = 1;; first = 0) {
+        if (part_page(&c->part, a)) comm_location(c, locmap_block(&c->map, a, t), a, first, load, store, t, clock);
+        a &= ~(c->map.grain - 1);
+        if (a == last) break;
+        a += c->map.grain;
+    }
+}
+
+static void on_mem_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    uint32_t f1 = rec->f1;
+    unsigned access = smait_mem_access(f1);
+    if (part_thread(&c->part, t)) thread_side(c, t, f1);
+    location_side_part(c, t, clock, rec->f2, smait_size_bytes(smait_mem_size_code(f1)), access != SMAIT_STORE,
+                       access != SMAIT_LOAD);
+}
+
+/* A fetch: in one page, the plain hook's work if the part owns it; across
+ * two (an instruction at an unaligned address), fetch_full's work on the
+ * part's pages. */
+static void on_fetch_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    ciat *c = ctx;
+    uint64_t end = (uint64_t)addr + ISTREAM_INSN_BYTES - 1;
+    if (end <= UINT32_MAX && (addr >> c->part.page_shift) == (end >> c->part.page_shift)) {
+        if (part_page(&c->part, addr)) on_fetch(ctx, t, cpu, clock, addr);
+        return;
+    }
+    touch_part(c, addr, ISTREAM_INSN_BYTES, true, t);
+    if (part_page(&c->part, addr)) {
+        block *b = locmap_block(&c->map, addr, t);
+        locmap_count_access(&c->map, b, locmap_loc(&c->map, b, addr), addr, true, t);
+    }
+    if (c->map.grain >= ISTREAM_INSN_BYTES) return;
+    uint32_t last = locmap_last_loc(&c->map, addr, ISTREAM_INSN_BYTES);
+    for (uint32_t a = addr & ~(c->map.grain - 1); a != last;) {
+        a += c->map.grain;
+        if (!part_page(&c->part, a)) continue;
+        block *b = locmap_block(&c->map, a, t);
+        locmap_note_access(b, locmap_loc(&c->map, b, a), true, t);
+    }
+}
+
+static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    return part_thread(&((ciat *)ctx)->part, t) ? on_call(ctx, t, cpu, clock, rec) : 0;
+}
+
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
@@ -557,8 +649,8 @@ static void final_sharing(void *ctx, const block *b, uint32_t base)
 static void cpu_lines(ciat *c, int phase, bool sum_only)
 {
     uint64_t active = 0, idle = 0;
-    for (int p = 0; p < sched_cpus(c->s); p++) {
-        sched_cpu_counts n = sched_cpu_counts_of(c->s, p);
+    for (int p = 0; p < c->ncpus; p++) {
+        sched_cpu_counts n = c->cpus[p];
         if (!sum_only) report_cpu_line(c->rep, phase, p, 9, n.active, n.idle);
         active += n.active;
         idle += n.idle;
@@ -566,18 +658,16 @@ static void cpu_lines(ciat *c, int phase, bool sum_only)
     if (sum_only) report_cpu_line(c->rep, phase, REPORT_ALL_THREADS, 9, active, idle);
 }
 
-static void on_phase_end(void *ctx, const sched_phase *ph)
+/* A phase's lines: ciat's counts of the phase (c->phase), the scheduler's
+ * (c->sc) and the processors' (c->cpus). */
+static void phase_report(ciat *c, const sched_phase *ph)
 {
-    ciat *c = ctx;
-    for (int t = 0; t < c->n; t++) close_string(c, t);
-    if (ph->last) locmap_each(&c->map, final_sharing, c);
-    if (ph->last && c->fs) fs_end_of_run(c->fs);
     tool_phase_line(c->rep, ph);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
     bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) {
-        const sched_counts *sc = sched_phase_counts(c->s, t);
+        const sched_counts *sc = &c->sc[t];
         if (t >= ph->active && !ciat_stats_any(&c->phase[t]) && sc->records == 0 && !(c->fs && fs_any(c->fs, t)))
             continue;
         use[t] = true;
@@ -592,33 +682,73 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
         sched_counts_add(&ssum, sc);
         ciat_stats_add(&c->total[t], &c->phase[t]);
     }
-    if (sched_cpus(c->s)) cpu_lines(c, ph->number, false);
+    if (c->ncpus) cpu_lines(c, ph->number, false);
     ciat_stats_report(c->rep, ph->number, REPORT_ALL_THREADS, &sum, &ssum);
     matrix_sum_lines(c, ph->number, c->mphase, use);
     if (c->fs) fs_report_sum(c->rep, ph->number, c->fs, use, false);
     free(use);
-    if (sched_cpus(c->s)) cpu_lines(c, ph->number, true);
+    if (c->ncpus) cpu_lines(c, ph->number, true);
     ciat_stats_free(&sum);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
 
+/* The processors' counts (slice mode; none in thread mode), from the scheduler. */
+static void take_cpus(ciat *c)
+{
+    c->ncpus = sched_cpus(c->s);
+    if (!c->ncpus) return;
+    sched_cpu_counts *v = c->cpus ? (sched_cpu_counts *)c->cpus : xcalloc((size_t)c->ncpus, sizeof *v);
+    for (int p = 0; p < c->ncpus; p++) v[p] = sched_cpu_counts_of(c->s, p);
+    c->cpus = v;
+}
+
+/* --shard: the phase's records of the partial result (shard.h). */
+static void phase_partial(ciat *c, const sched_phase *ph)
+{
+    uint64_t v[] = { (uint64_t)ph->number, ph->kind, ph->by, (uint64_t)ph->active, ph->start_clock,
+                     ph->end_clock, ph->last };
+    partial_u64s(c->partial, "phase", -1, v, sizeof v / sizeof *v);
+    for (int t = 0; t < c->n; t++) {
+        partial_counts(c->partial, "counts", t, &c->sc[t]);
+        partial_stats(c->partial, t, &c->phase[t]);
+    }
+    for (int p = 0; p < c->ncpus; p++) {
+        uint64_t w[] = { c->cpus[p].active, c->cpus[p].idle, c->cpus[p].dispatches };
+        partial_u64s(c->partial, "cpu", p, w, 3);
+    }
+    partial_text(c->partial, "end-phase", "");
+}
+
+static void on_phase_end(void *ctx, const sched_phase *ph)
+{
+    ciat *c = ctx;
+    for (int t = 0; t < c->n; t++) close_string(c, t);
+    if (ph->last) locmap_each(&c->map, final_sharing, c);
+    if (ph->last && c->fs) fs_end_of_run(c->fs);
+    for (int t = 0; t < c->n; t++) c->sc[t] = *sched_phase_counts(c->s, t);
+    take_cpus(c);
+    if (c->partial) phase_partial(c, ph);
+    else phase_report(c, ph);
+}
+
 /* ---- the run ---- */
 
+/* The whole run's lines; c->sc holds the scheduler's counts of the run. */
 static void aggregate_report(ciat *c)
 {
     tool_run_line(c->rep, c->phases, c->end_clock, c->n);
     thread_stats sum = { 0 };
     sched_counts ssum = { 0 };
     for (int t = 0; t < c->n; t++) {
-        const sched_counts *sc = sched_total_counts(c->s, t);
+        const sched_counts *sc = &c->sc[t];
         ciat_stats_report(c->rep, REPORT_ALL_PHASES, t, &c->total[t], sc);
         if (c->mtotal) cm_report(c->rep, REPORT_ALL_PHASES, t, c->mtotal, t);
         if (c->fs) fs_report(c->rep, REPORT_ALL_PHASES, t, c->fs, t, true);
         ciat_stats_add(&sum, &c->total[t]);
         sched_counts_add(&ssum, sc);
     }
-    if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, false);
+    if (c->ncpus) cpu_lines(c, REPORT_ALL_PHASES, false);
     ciat_stats_report(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, &sum, &ssum);
     bool *use = xcalloc((size_t)c->n, sizeof *use);
     for (int t = 0; t < c->n; t++) use[t] = true;
@@ -628,7 +758,7 @@ static void aggregate_report(ciat *c)
         fs_report_top(c->rep, c->fs, (uint32_t)c->o.false_lines);
     }
     free(use);
-    if (sched_cpus(c->s)) cpu_lines(c, REPORT_ALL_PHASES, true);
+    if (c->ncpus) cpu_lines(c, REPORT_ALL_PHASES, true);
     ciat_stats_free(&sum);
 }
 
@@ -644,7 +774,7 @@ static void summary_lines(void *ctx, report *r)
     const ciat *c = sm->c;
     uint64_t records = 0, raw = 0, war = 0, waw = 0, rar = 0;
     for (int k = 0; k < c->n; k++) {
-        records += sched_total_counts(c->s, k)->records;
+        records += c->sc[k].records;
         raw += c->total[k].raw;
         war += c->total[k].war;
         waw += c->total[k].waw;
@@ -674,13 +804,291 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
+/* --shard I/N with N > 1: the part's hooks (no fetch runs: a run may cross
+ * into a page of another part). */
+static sched_hooks part_hooks(ciat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .call = on_call_part,
+                          .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+}
+
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_pc_hooks, pc_hooks)
+
+/* ---- --shard: the partial result; --merge: the report from the parts ---- */
+
+_Static_assert(sizeof(usage_totals) % sizeof(uint64_t) == 0, "usage totals are counters");
+enum { USAGE_FIELDS = sizeof(usage_totals) / sizeof(uint64_t) };
+
+/* The report's header lines after the summary block: the traces, options,
+ * slice mode, problems and synchronisation. */
+static void header_rest(ciat *c, const tool *t, report *r)
+{
+    report_traces_header(r, &t->ts, t->readers);
+    tool_header_options(t, r, NULL);
+    if (c->o.matrix) report_header(r, " comm_matrix: yes");
+    if (c->fs) report_header(r, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
+                             PRIu64, c->o.line_size, c->o.false_lines, c->o.migratory_pct);
+    if (c->pcs.pc) attr_header(r, c->amap);
+    tool_header_ranges(r, &c->o.ranges);
+    tool_header_end(t, r, c->s);
+}
+
+/* The records after the last phase: the run's counts, memory usage and the
+ * report's header lines. */
+static void finish_partial(ciat *c, const tool *t)
+{
+    out_file *f = c->partial;
+    for (int k = 0; k < c->n; k++) partial_counts(f, "total", k, &c->sc[k]);
+    for (int p = 0; p < c->ncpus; p++) {
+        uint64_t w[] = { c->cpus[p].active, c->cpus[p].idle, c->cpus[p].dispatches };
+        partial_u64s(f, "cpu-total", p, w, 3);
+    }
+    FILE *mem = tmpfile();
+    if (!mem) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot create a temporary file");
+    usage_totals u;
+    usage_scan(&c->map, c->o.page_size, &c->o.ranges, mem, &u);
+    partial_u64s(f, "usage", -1, (const uint64_t *)&u, USAGE_FIELDS);
+    partial_u64s(f, "data_sizes", -1, &c->data_sizes, 1);
+    partial_u64s(f, "memory-begin", -1, &c->o.page_size, 1);
+    rewind(mem);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, mem)) > 0) {
+        if (line[n - 1] == '\n') line[n - 1] = '\0';
+        partial_text(f, "memory", line);
+    }
+    free(line);
+    if (ferror(mem)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the memory usage lines");
+    fclose(mem);
+    partial_text(f, "memory-end", "");
+    report *r = report_open_detached();
+    header_rest(c, t, r);
+    for (size_t i = 0; i < report_header_count(r); i++) partial_text(f, "header", report_header_at(r, i));
+    report_free(r);
+    partial_text(f, "end", "");
+}
+
+/* The page number of a memory-usage line (its first field). */
+static uint64_t memory_page(const partial_in *in, int k, const char *line)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(line, &end, 10);
+    if (errno || end == line || *end != ' ') partial_fail(in, k, "a memory usage line without a page number");
+    return v;
+}
+
+/* The memory usage lines of every part, merged in page order (each part
+ * holds its own pages, in order). */
+static void merge_memory(partial_in *in, FILE *mem)
+{
+    int n = partial_parts(in);
+    partial_rec *cur = xcalloc((size_t)n, sizeof *cur);
+    uint64_t *page = xcalloc((size_t)n, sizeof *page);
+    bool *done = xcalloc((size_t)n, sizeof *done);
+    uint64_t last = 0;
+    bool any = false;
+    for (int k = 0; k < n; k++) {
+        cur[k] = partial_next(in, k);
+        done[k] = strcmp(cur[k].tag, "memory-end") == 0;
+        if (!done[k] && strcmp(cur[k].tag, "memory") != 0) partial_fail(in, k, "a memory usage line expected");
+        if (!done[k]) page[k] = memory_page(in, k, cur[k].rest);
+    }
+    for (;;) {
+        int best = -1;
+        for (int k = 0; k < n; k++)
+            if (!done[k] && (best < 0 || page[k] < page[best])) best = k;
+        if (best < 0) break;
+        if (any && page[best] <= last) partial_fail(in, best, "page %" PRIu64 " again, or out of order", page[best]);
+        fprintf(mem, "%s\n", cur[best].rest);
+        last = page[best];
+        any = true;
+        cur[best] = partial_next(in, best);
+        done[best] = strcmp(cur[best].tag, "memory-end") == 0;
+        if (!done[best] && strcmp(cur[best].tag, "memory") != 0)
+            partial_fail(in, best, "a memory usage line expected");
+        if (!done[best]) page[best] = memory_page(in, best, cur[best].rest);
+    }
+    free(cur);
+    free(page);
+    free(done);
+}
+
+/* The records every part must have alike: the others' next record equals
+ * part 0's (tag and fields). */
+static void expect_alike(partial_in *in, const partial_rec *r0)
+{
+    for (int k = 1; k < partial_parts(in); k++) {
+        partial_rec r = partial_next(in, k);
+        if (strcmp(r.tag, r0->tag) != 0 || strcmp(r.rest, r0->rest) != 0)
+            partial_fail(in, k, "'%s %s' where %s has '%s %s': not a part of the same run (the same traces,"
+                         " options and build)", r.tag, r.rest, partial_path(in, 0), r0->tag, r0->rest);
+    }
+}
+
+/* The outputs' prefix: the parts' name without ".ciat_partial.I-of-N",
+ * in -o DIR when given, else beside the parts. Caller frees. */
+static char *merge_prefix(const partial_in *in, const char *out_dir)
+{
+    const char *path = partial_path(in, 0);
+    const char *tail = strstr(path, ".ciat_partial.");
+    while (tail && strstr(tail + 1, ".ciat_partial.")) tail = strstr(tail + 1, ".ciat_partial.");
+    if (!tail)
+        diag_data_error(path, DIAG_NO_OFFSET, "not named <prefix>.ciat_partial.I-of-N: the outputs are named after"
+                        " the prefix");
+    char *prefix = strndup(path, (size_t)(tail - path));
+    if (!prefix) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
+    if (!out_dir) return prefix;
+    const char *base = strrchr(prefix, '/');
+    base = base ? base + 1 : prefix;
+    size_t len = strlen(out_dir) + strlen(base) + 2;
+    char *p = xmalloc(len);
+    snprintf(p, len, "%s/%s", out_dir, base);
+    free(prefix);
+    return p;
+}
+
+/* ciat --merge PART...: the report and memory usage file of the whole run. */
+static int merge_main(ciat *c, tool *t)
+{
+    for (int a = 1; a < t->argc; a++) {         /* only -o and -q beside the parts */
+        const char *w = t->argv[a];
+        if (strcmp(w, "--") == 0) break;
+        if (w[0] != '-' || strcmp(w, "--merge") == 0 || strcmp(w, "-q") == 0 || strcmp(w, "--quiet") == 0)
+            continue;
+        if (strcmp(w, "-o") == 0 || strcmp(w, "--output-dir") == 0) {
+            a++;
+            continue;
+        }
+        if (strncmp(w, "-o", 2) == 0 || strncmp(w, "--output-dir=", 13) == 0) continue;
+        diag_usage_error("--merge takes the parts and -o DIR only, not %s: the run's options are in its parts", w);
+    }
+    partial_in *in = partial_open(t->ops, t->nops);
+    c->n = partial_traces(in);
+    if (t->ro.out_dir) {
+        struct stat st;
+        if (stat(t->ro.out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            diag_data_error(t->ro.out_dir, DIAG_NO_OFFSET, "-o: not an existing directory");
+    }
+    char *prefix = merge_prefix(in, t->ro.out_dir);
+    size_t plen = strlen(prefix) + 32;
+    char *rep_path = xmalloc(plen), *mem_path = xmalloc(plen);
+    snprintf(rep_path, plen, "%s.ciat_report", prefix);
+    snprintf(mem_path, plen, "%s.memory", prefix);
+    c->rep = report_open(rep_path);
+    if (partial_json(in)) report_add_json(c->rep);
+    out_file *mem = out_file_open(mem_path, false);
+    c->phase = xcalloc((size_t)c->n, sizeof *c->phase);
+    c->total = xcalloc((size_t)c->n, sizeof *c->total);
+    c->sc = xcalloc((size_t)c->n, sizeof *c->sc);
+    sched_cpu_counts *cpus = NULL;
+    usage_totals u = { 0 };
+    char **header = NULL;
+    size_t nheader = 0, hcap = 0;
+    sched_phase ph = { 0 };
+    for (;;) {
+        partial_rec r = partial_next(in, 0);
+        if (strcmp(r.tag, "stats") == 0) {
+            partial_add_stats(in, 0, r.rest, c->phase, c->n);
+            for (int k = 1; k < partial_parts(in); k++) {
+                partial_rec rk = partial_next(in, k);
+                if (strcmp(rk.tag, "stats") != 0) partial_fail(in, k, "'%s' where %s has a stats record", rk.tag,
+                                                               partial_path(in, 0));
+                partial_add_stats(in, k, rk.rest, c->phase, c->n);
+            }
+            continue;
+        }
+        if (strcmp(r.tag, "usage") == 0 || strcmp(r.tag, "data_sizes") == 0) {
+            bool usage = r.tag[0] == 'u';
+            size_t n = usage ? USAGE_FIELDS : 1;
+            uint64_t *into = usage ? (uint64_t *)&u : &c->data_sizes, v[USAGE_FIELDS];
+            for (int k = 0; k < partial_parts(in); k++) {
+                partial_rec rk = k ? partial_next(in, k) : r;
+                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag,
+                                                             partial_path(in, 0), r.tag);
+                partial_parse_u64s(in, k, rk.rest, v, n);
+                for (size_t i = 0; i < n; i++) into[i] += v[i];
+            }
+            continue;
+        }
+        if (strcmp(r.tag, "memory-begin") == 0) {
+            uint64_t page_size;
+            partial_parse_u64s(in, 0, r.rest, &page_size, 1);
+            expect_alike(in, &r);
+            memusage_write_header(out_file_stream(mem), page_size);
+            merge_memory(in, out_file_stream(mem));
+            continue;
+        }
+        expect_alike(in, &r);
+        if (strcmp(r.tag, "end") == 0) break;
+        if (strcmp(r.tag, "header") == 0) {
+            hcap = xgrow((void **)&header, hcap, nheader + 1, sizeof *header);
+            header[nheader++] = xstrdup(r.rest);
+        } else if (strcmp(r.tag, "phase") == 0) {
+            uint64_t v[7];
+            partial_parse_u64s(in, 0, r.rest, v, 7);
+            if (v[1] > PHASE_PARALLEL || v[2] > PHASE_BY_MARKER || v[3] > (uint64_t)c->n || v[6] > 1)
+                partial_fail(in, 0, "no such phase");
+            ph = (sched_phase){ .number = (int)v[0], .kind = (sched_phase_kind)v[1], .by = (sched_phase_cause)v[2],
+                                .active = (int)v[3], .start_clock = v[4], .end_clock = v[5], .last = v[6] };
+            for (int k = 0; k < c->n; k++) ciat_stats_clear(&c->phase[k]);
+        } else if (strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "total") == 0) {
+            int k;
+            sched_counts sc;
+            partial_parse_counts(in, 0, r.rest, &k, &sc);
+            c->sc[k] = sc;
+        } else if (strcmp(r.tag, "cpu") == 0 || strcmp(r.tag, "cpu-total") == 0) {
+            uint64_t v[4];
+            partial_parse_u64s(in, 0, r.rest, v, 4);
+            if (v[0] >= 4096) partial_fail(in, 0, "no such processor");
+            if ((int)v[0] >= c->ncpus) {
+                cpus = xrealloc(cpus, (v[0] + 1) * sizeof *cpus);
+                c->ncpus = (int)v[0] + 1;
+            }
+            cpus[v[0]] = (sched_cpu_counts){ v[1], v[2], v[3] };
+            c->cpus = cpus;
+        } else if (strcmp(r.tag, "end-phase") == 0) {
+            phase_report(c, &ph);
+        } else if (strcmp(r.tag, "trace") != 0) {
+            partial_fail(in, 0, "no such record: '%s'", r.tag);
+        }
+    }
+    aggregate_report(c);
+    uint64_t fetched = 0;
+    for (int k = 0; k < c->n; k++) fetched += c->sc[k].is.fetched;
+    usage_report(c->rep, &u, c->data_sizes, fetched);
+    ciat_summary sm = { c, &u };
+    report_tool_header_command(c->rep, partial_command(in));
+    summary_lines(&sm, c->rep);
+    for (size_t i = 0; i < nheader; i++) {
+        report_header(c->rep, "%s", header[i]);
+        free(header[i]);
+    }
+    free(header);
+    report_finish(c->rep);
+    tool_commit(t);
+    for (int k = 0; k < c->n; k++) {
+        ciat_stats_free(&c->phase[k]);
+        ciat_stats_free(&c->total[k]);
+    }
+    free(c->phase);
+    free(c->total);
+    free(c->sc);
+    free(cpus);
+    partial_close(in);
+    free(prefix);
+    free(rep_path);
+    free(mem_path);
+    tool_free(t);
+    return EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
-    bool json = false;
+    bool json = false, merge = false;
     uint64_t workers = 0;       /* --workers; 0: one per processor */
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
@@ -720,10 +1128,19 @@ int main(int argc, char **argv)
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         TOOL_WORKERS_OPTION_ROW(&workers),
+        { { "shard", 0, NULL, OPT_CALL, "I/N", &c.part, ciat_part_parse, 0, 0,
+            "analyse part I (0..N-1) of N and write <prefix>.ciat_partial.I-of-N instead of the report:"
+            " each part owns the pages whose number mod N is I and the threads whose number mod N is I;"
+            " --merge makes the whole run's outputs from the N parts (docs/sharding.md)" }, NULL, NULL, false },
+        { { "merge", 0, NULL, OPT_FLAG, NULL, &merge, NULL, 0, 0,
+            "the operands are the N partial results of one run (ciat --shard I/N): write the report, memory"
+            " usage file and JSON that run writes without --shard, beside them or into -o DIR" },
+          NULL, NULL, false },
         { { 0 }, NULL, NULL, false }
     };
     tool t;
     tool_parse(&t, "ciat", own, argc, argv, usage_text);
+    if (merge) return merge_main(&c, &t);
     if (!power_of_two(c.o.grain)) diag_usage_error("-grain must be a power of two (1..64), not %" PRIu64, c.o.grain);
     if (!power_of_two(c.o.page_size)) diag_usage_error("-page_size must be a power of two, not %" PRIu64, c.o.page_size);
     if (c.o.hpux) private_ranges_add_hpux(&c.o.ranges);
@@ -736,6 +1153,13 @@ int main(int argc, char **argv)
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
     attr_options_check(&c.o.attr);
+    if (c.part.n) {
+        const char *no = c.o.events ? "--events (-ciat_events)" : c.o.matrix ? "--comm-matrix (--matrix-svg)"
+                       : c.o.false_sharing ? "--false-sharing (--line-size)"
+                       : attr_options_any(&c.o.attr) ? "--by-code, --by-data and --map" : NULL;
+        if (no) diag_usage_error("--shard: %s cannot be split yet (docs/sharding.md); run them without --shard", no);
+        c.part.page_shift = (uint32_t)__builtin_ctzll(c.o.page_size);
+    }
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
@@ -751,6 +1175,7 @@ int main(int argc, char **argv)
     /* Every output is opened (so checked) before the first record is read. */
     char *rep_path = tool_output_path(&t, "ciat_report");
     char *mem_path = tool_output_path(&t, "memory");
+    out_file *mem = NULL;
     if (c.o.events) {
         /* Standard output is one stream: the events go there as the run makes them. */
         char *ev_path = c.o.events_path ? xstrdup(c.o.events_path) : tool_output_path(&t, "ciat_events");
@@ -761,10 +1186,22 @@ int main(int argc, char **argv)
                         " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
         free(ev_path);
     }
-    c.rep = report_open(rep_path);
-    if (json) report_add_json(c.rep);
-    out_file *mem = out_file_open(mem_path, false);
+    if (c.part.n) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, "ciat_partial.%" PRIu32 "-of-%" PRIu32, c.part.i, c.part.n);
+        char *part_path = tool_output_path(&t, suffix);
+        c.partial = out_file_open(part_path, false);
+        free(part_path);
+        char *whole = shard_whole_command(argc, argv);
+        partial_begin(c.partial, &c.part, whole, json, (const char *const *)t.ts.paths, c.n);
+        free(whole);
+    } else {
+        c.rep = report_open(rep_path);
+        if (json) report_add_json(c.rep);
+        mem = out_file_open(mem_path, false);
+    }
     c.phase = xcalloc((size_t)c.n, sizeof *c.phase);
+    c.sc = xcalloc((size_t)c.n, sizeof *c.sc);
     c.total = xcalloc((size_t)c.n, sizeof *c.total);
     c.string_kind = xcalloc((size_t)c.n, sizeof *c.string_kind);
     c.string_len = xcalloc((size_t)c.n, sizeof *c.string_len);
@@ -789,21 +1226,28 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = c.pcs.pc ? direct_pc_hooks(&c) : direct_plain_hooks(&c);
+    sched_hooks h = !part_all(&c.part) ? part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c) : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
     c.s = sched_create(&t.ts, c.readers, &t.so, &run);
     sched_run(c.s);
     if (pipe) fanout_finish(pipe);
+    for (int k = 0; k < c.n; k++) c.sc[k] = *sched_total_counts(c.s, k);
+    take_cpus(&c);
+    memo_flush_all(&c);
+    if (c.partial) {
+        finish_partial(&c, &t);
+        tool_commit(&t);
+        goto done;
+    }
 
     aggregate_report(&c);
-    memo_flush_all(&c);
     memusage_write_header(out_file_stream(mem), c.o.page_size);
     usage_totals u;
     usage_scan(&c.map, c.o.page_size, &c.o.ranges, out_file_stream(mem), &u);
     uint64_t fetched = 0;
-    for (int k = 0; k < c.n; k++) fetched += sched_total_counts(c.s, k)->is.fetched;
+    for (int k = 0; k < c.n; k++) fetched += c.sc[k].is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
     /* false sharing lines only with --false-sharing (no counts without it) */
@@ -812,19 +1256,15 @@ int main(int argc, char **argv)
     if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 
     ciat_summary sm = { &c, &u };
-    tool_header_begin(&t, c.rep, summary_lines, &sm);
-    tool_header_options(&t, c.rep, NULL);
-    if (c.o.matrix) report_header(c.rep, " comm_matrix: yes");
-    if (c.fs) report_header(c.rep, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
-                            PRIu64, c.o.line_size, c.o.false_lines, c.o.migratory_pct);
-    if (c.pcs.pc) attr_header(c.rep, c.amap);
-    tool_header_ranges(c.rep, &c.o.ranges);
-    tool_header_end(&t, c.rep, c.s);
+    report_tool_header(c.rep, t.argc, t.argv);
+    summary_lines(&sm, c.rep);
+    header_rest(&c, &t, c.rep);
 
     /* Everything succeeded: make the outputs appear, all or none. */
     report_finish(c.rep);
     tool_commit(&t);
 
+done:
     sched_free(c.s);
     for (int k = 0; k < c.n; k++) {
         ciat_stats_free(&c.phase[k]);
@@ -832,6 +1272,8 @@ int main(int argc, char **argv)
     }
     free(c.phase);
     free(c.total);
+    free(c.sc);
+    free((void *)c.cpus);
     free(c.string_kind);
     free(c.string_len);
     free(c.code_block);

@@ -48,6 +48,18 @@ report *report_open(const char *path)
     return r;
 }
 
+report *report_open_detached(void)
+{
+    report *r = xcalloc(1, sizeof *r);
+    r->path = xstrdup("(detached report)");
+    r->body = tmpfile();
+    if (!r->body) diag_data_error(NULL, DIAG_NO_OFFSET, "cannot create a temporary file: %s", strerror(errno));
+    return r;
+}
+
+size_t report_header_count(const report *r) { return r->nheader; }
+const char *report_header_at(const report *r, size_t i) { return r->header[i]; }
+
 void report_add_json(report *r)
 {
     if (r->json) return;
@@ -97,10 +109,15 @@ void report_standard_header(report *r, int argc, char **argv, const trace_set *t
 
 void report_tool_header(report *r, int argc, char **argv)
 {
-    report_header(r, " %s (dsmtrace) %s", diag_tool(), DSMTRACE_VERSION);
     char *cmd = options_command_line(argc, argv);
-    report_header(r, " command: %s", cmd);
+    report_tool_header_command(r, cmd);
     free(cmd);
+}
+
+void report_tool_header_command(report *r, const char *command)
+{
+    report_header(r, " %s (dsmtrace) %s", diag_tool(), DSMTRACE_VERSION);
+    report_header(r, " command: %s", command);
 }
 
 void report_traces_header(report *r, const trace_set *ts, trace_reader *const *readers)

@@ -26,6 +26,12 @@ typedef struct report report;
 /* Opens the report's out_file at once (an unwritable place fails before
  * the run). */
 report *report_open(const char *path);
+/* A report that writes nothing (report_free only): its header lines are
+ * read back with report_header_count and report_header_at (ciat --shard
+ * keeps them in its partial result). */
+report *report_open_detached(void);
+size_t report_header_count(const report *r);
+const char *report_header_at(const report *r, size_t i);
 
 /* Also write the report as JSON to "<path>.json" (opened at once, as the
  * report). */
@@ -39,6 +45,8 @@ void report_standard_header(report *r, int argc, char **argv, const trace_set *t
                             trace_reader *const *readers);
 /* Its two parts: the tool and command lines; the trace lines. */
 void report_tool_header(report *r, int argc, char **argv);
+/* The same with the command line given as text (ciat --merge: the whole run's). */
+void report_tool_header_command(report *r, const char *command);
 void report_traces_header(report *r, const trace_set *ts, trace_reader *const *readers);
 /* Reader problem counts (--lenient) of every trace, as header lines. */
 void report_reader_problems(report *r, const trace_set *ts, trace_reader *const *readers);

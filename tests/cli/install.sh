@@ -41,6 +41,7 @@ cdat-config.5
 cdat-traces.5
 ciat-events.5
 ciat-memory.5
+ciat-partial.5
 smait-text.5
 smait.5
 share/doc/dsmtrace/docs/ciat-report.md
