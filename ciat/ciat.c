@@ -341,22 +341,30 @@ static inline bool fast_unchanged(const ciat *c, const loc *l, int t, unsigned a
  * fast_switch). It checks all that
  * before it changes anything and leaves every other access to on_mem_slow (a
  * tail call), so it needs few registers and no stack frame. */
+static inline __attribute__((always_inline)) loc *fast_case(ciat *c, int t, uint32_t f1, uint32_t addr,
+                                                             locmap_hit *h)
+{
+    unsigned access = smait_mem_access(f1);
+    if (!FAST_PATHS || access == SMAIT_ATOMIC || c->fs) return NULL;
+    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
+    loc *l = locmap_fast_data(&c->map, addr, size, t, h);
+    if (!l || !fast_unchanged(c, l, t, access)) return NULL;
+    /* The further locations of a wide access: in the same touched word of one
+     * dense block, so their records follow l's. */
+    uint32_t n = locmap_locs_covered(&c->map, addr, size);
+    for (uint32_t i = 1; i < n; i++)
+        if (!locmap_noted(l + i, t) || !fast_unchanged(c, l + i, t, access)) return NULL;
+    return l;
+}
+
 static void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     ciat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
-    if (!FAST_PATHS || access == SMAIT_ATOMIC || c->fs) goto slow;
-    unsigned size = smait_size_bytes(smait_mem_size_code(f1));
     locmap_hit h;
-    loc *l = locmap_fast_data(&c->map, addr, size, t, &h);
+    loc *l = fast_case(c, t, f1, addr, &h);
     if (!l) goto slow;
-    if (!fast_unchanged(c, l, t, access)) goto slow;
-    /* The further locations of a wide access: in the same touched word of one
-     * dense block, so their records follow l's. */
-    uint32_t n = locmap_locs_covered(&c->map, addr, size);
-    for (uint32_t i = 1; i < n; i++)
-        if (!locmap_noted(l + i, t) || !fast_unchanged(c, l + i, t, access)) goto slow;
     /* Nothing changes but counts, touched bits and strings. */
     if (c->string_kind[t] != access + 1) {
         fast_switch(c, t, f1, h.word, h.mask, l);
@@ -565,15 +573,35 @@ static void location_side_part(ciat *c, int t, uint64_t clock, uint32_t addr, un
     }
 }
 
+/* An access in one page: whether the part owns the page and the thread
+ * decides what it does; across pages, the thread's side if it owns the
+ * thread and what location_side_part finds in its pages. */
 static void on_mem_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)cpu;
     ciat *c = ctx;
-    uint32_t f1 = rec->f1;
-    unsigned access = smait_mem_access(f1);
-    if (part_thread(&c->part, t)) thread_side(c, t, f1);
-    location_side_part(c, t, clock, rec->f2, smait_size_bytes(smait_mem_size_code(f1)), access != SMAIT_STORE,
-                       access != SMAIT_LOAD);
+    uint32_t f1 = rec->f1, addr = rec->f2;
+    unsigned access = smait_mem_access(f1), size = smait_size_bytes(smait_mem_size_code(f1));
+    uint64_t end = (uint64_t)addr + (size ? size - 1 : 0);
+    bool thread = part_thread(&c->part, t);
+    if (end <= UINT32_MAX && (addr >> c->part.page_shift) == (end >> c->part.page_shift)) {
+        if (!part_page(&c->part, addr)) {
+            if (thread) thread_side(c, t, f1);
+            return;
+        }
+        if (thread) {
+            on_mem(ctx, t, cpu, clock, rec);    /* the whole run's work on it */
+            return;
+        }
+        locmap_hit h;
+        loc *l = fast_case(c, t, f1, addr, &h);
+        if (l) {                                /* on_mem's fast case without the thread's side */
+            locmap_fast_commit(&h, l);
+            return;
+        }
+    } else if (thread) {
+        thread_side(c, t, f1);
+    }
+    location_side_part(c, t, clock, addr, size, access != SMAIT_STORE, access != SMAIT_LOAD);
 }
 
 /* A fetch: in one page, the plain hook's work if the part owns it; across
@@ -600,6 +628,30 @@ static void on_fetch_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t ad
         block *b = locmap_block(&c->map, a, t);
         locmap_note_access(b, locmap_loc(&c->map, b, a), true, t);
     }
+}
+
+/* A gap fill: in one page, the plain hook's work if the part owns it; else
+ * fetch by fetch. */
+static void on_fetch_run_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    ciat *c = ctx;
+    uint64_t end = (uint64_t)addr + (uint64_t)n * ISTREAM_INSN_BYTES - 1;
+    if (end <= UINT32_MAX && (addr >> c->part.page_shift) == (end >> c->part.page_shift)) {
+        if (part_page(&c->part, addr)) on_fetch_run(ctx, t, cpu, clock, addr, n);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) on_fetch_part(ctx, t, cpu, clock + i, addr + i * ISTREAM_INSN_BYTES);
+}
+
+/* The look-ahead hints, for the part's pages only. */
+static void on_ahead_part(void *ctx, int t, int cpu, const smait_raw *rec)
+{
+    if (part_page(&((ciat *)ctx)->part, rec->f2)) on_ahead(ctx, t, cpu, rec);
+}
+
+static void on_ahead_far_part(void *ctx, int t, int cpu, const smait_raw *rec)
+{
+    if (part_page(&((ciat *)ctx)->part, rec->f2)) on_ahead_far(ctx, t, cpu, rec);
 }
 
 static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -804,16 +856,19 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
-/* --shard I/N with N > 1: the part's hooks (no fetch runs: a run may cross
- * into a page of another part). */
-static sched_hooks part_hooks(ciat *c)
+/* --shard I/N with N > 1: the part's hooks. */
+static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .call = on_call_part,
-                          .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end };
+                          .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .hint = { .fetch_run = on_fetch_run_part, .ahead = on_ahead_part,
+                                    .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far_part,
+                                    .ahead_far_distance = AHEAD_FAR_EVENTS } };
 }
 
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_pc_hooks, pc_hooks)
+CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
 
 /* ---- --shard: the partial result; --merge: the report from the parts ---- */
 
@@ -1226,7 +1281,8 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = !part_all(&c.part) ? part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c) : direct_plain_hooks(&c);
+    sched_hooks h = !part_all(&c.part) ? direct_part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c)
+                                                                          : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
