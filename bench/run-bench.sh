@@ -106,6 +106,7 @@ echo "-- irregular footprint (bench/gen_irregular)"
 trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
 for run in 1 2; do ciat_run "irregular irr.4" "$DIR/irr.4" -p; done
 ciat_workers "irregular irr.4" "$DIR/irr.4" -p
+for n in 2 4; do ciat_shards "irregular irr.4" "$DIR/irr.4" "$n" -p; done
 # The floor: ciat's communication analysis alone, last writer and readers per
 # word in dense pages (bench/ciat_floor; no strings, usage or instruction stream).
 irr_records=$(( $(cat "$DIR"/irr.4.[0-9]* | wc -c) / 8 ))
@@ -123,6 +124,7 @@ for threads in 1 4 16 64 256; do
     "$BENCH/bench_sched" "$DIR/fft.$threads"      # the scheduler alone, no tool attached
     if [ "$threads" -ge 64 ]; then
         ciat_workers "fft, $threads threads" "$DIR/fft.$threads" -p
+        ciat_shards "fft, $threads threads" "$DIR/fft.$threads" 2 -p
     else
         ciat_run "fft, $threads threads" "$DIR/fft.$threads" -p
     fi

@@ -33,6 +33,7 @@ for prog in kvstore radix_sort; do
     set_name=${maps[0]%.map}
     cat "$set_name".[0-9]* >/dev/null              # in the page cache
     for _ in 1 2; do ciat_run "$prog" "$set_name"; done
+    ciat_shards "$prog" "$set_name" 2
     for _ in 1 2; do cdat_run "4x4 $prog" "$set_name" "$ROOT/configs/4x4.ini"; done
     rm -f "$DIR"/t.*
 done
