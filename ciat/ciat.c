@@ -769,7 +769,7 @@ static void phase_partial(ciat *c, const sched_phase *ph)
         uint64_t w[] = { c->cpus[p].active, c->cpus[p].idle, c->cpus[p].dispatches };
         partial_u64s(c->partial, "cpu", p, w, 3);
     }
-    partial_text(c->partial, "end-phase", "");
+    partial_text(c->partial, "end-phase", NULL);
 }
 
 static void on_phase_end(void *ctx, const sched_phase *ph)
@@ -917,12 +917,12 @@ static void finish_partial(ciat *c, const tool *t)
     free(line);
     if (ferror(mem)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the memory usage lines");
     fclose(mem);
-    partial_text(f, "memory-end", "");
+    partial_text(f, "memory-end", NULL);
     report *r = report_open_detached();
     header_rest(c, t, r);
     for (size_t i = 0; i < report_header_count(r); i++) partial_text(f, "header", report_header_at(r, i));
     report_free(r);
-    partial_text(f, "end", "");
+    partial_text(f, "end", NULL);
 }
 
 /* The page number of a memory-usage line (its first field). */
@@ -1043,8 +1043,15 @@ static int merge_main(ciat *c, tool *t)
     char **header = NULL;
     size_t nheader = 0, hcap = 0;
     sched_phase ph = { 0 };
+    bool in_phase = false, memory = false, usage = false, sizes = false;
     for (;;) {
         partial_rec r = partial_next(in, 0);
+        bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0;
+        if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
+        bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
+                         strcmp(r.tag, "end-phase") == 0;
+        if (phase_rec != in_phase && !(strcmp(r.tag, "phase") == 0 && !in_phase))
+            partial_fail(in, 0, in_phase ? "'%s' inside a phase" : "'%s' outside a phase", r.tag);
         if (strcmp(r.tag, "stats") == 0) {
             partial_add_stats(in, 0, r.rest, c->phase, c->n);
             for (int k = 1; k < partial_parts(in); k++) {
@@ -1056,9 +1063,12 @@ static int merge_main(ciat *c, tool *t)
             continue;
         }
         if (strcmp(r.tag, "usage") == 0 || strcmp(r.tag, "data_sizes") == 0) {
-            bool usage = r.tag[0] == 'u';
-            size_t n = usage ? USAGE_FIELDS : 1;
-            uint64_t *into = usage ? (uint64_t *)&u : &c->data_sizes, v[USAGE_FIELDS];
+            bool is_usage = r.tag[0] == 'u';
+            if (is_usage ? usage : sizes) partial_fail(in, 0, "a second '%s' record", r.tag);
+            if (is_usage) usage = true;
+            else sizes = true;
+            size_t n = is_usage ? USAGE_FIELDS : 1;
+            uint64_t *into = is_usage ? (uint64_t *)&u : &c->data_sizes, v[USAGE_FIELDS];
             for (int k = 0; k < partial_parts(in); k++) {
                 partial_rec rk = k ? partial_next(in, k) : r;
                 if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag,
@@ -1069,6 +1079,8 @@ static int merge_main(ciat *c, tool *t)
             continue;
         }
         if (strcmp(r.tag, "memory-begin") == 0) {
+            if (memory) partial_fail(in, 0, "a second memory-begin record");
+            memory = true;
             uint64_t page_size;
             partial_parse_u64s(in, 0, r.rest, &page_size, 1);
             expect_alike(in, &r);
@@ -1077,7 +1089,11 @@ static int merge_main(ciat *c, tool *t)
             continue;
         }
         expect_alike(in, &r);
-        if (strcmp(r.tag, "end") == 0) break;
+        if (strcmp(r.tag, "end") == 0) {
+            if (!memory || !usage || !sizes)
+                partial_fail(in, 0, "the end, without its %s", !memory ? "memory usage lines" : "usage totals");
+            break;
+        }
         if (strcmp(r.tag, "header") == 0) {
             hcap = xgrow((void **)&header, hcap, nheader + 1, sizeof *header);
             header[nheader++] = xstrdup(r.rest);
@@ -1089,6 +1105,7 @@ static int merge_main(ciat *c, tool *t)
             ph = (sched_phase){ .number = (int)v[0], .kind = (sched_phase_kind)v[1], .by = (sched_phase_cause)v[2],
                                 .active = (int)v[3], .start_clock = v[4], .end_clock = v[5], .last = v[6] };
             for (int k = 0; k < c->n; k++) ciat_stats_clear(&c->phase[k]);
+            in_phase = true;
         } else if (strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "total") == 0) {
             int k;
             sched_counts sc;
@@ -1106,6 +1123,7 @@ static int merge_main(ciat *c, tool *t)
             c->cpus = cpus;
         } else if (strcmp(r.tag, "end-phase") == 0) {
             phase_report(c, &ph);
+            in_phase = false;
         } else if (strcmp(r.tag, "trace") != 0) {
             partial_fail(in, 0, "no such record: '%s'", r.tag);
         }

@@ -169,7 +169,8 @@ void partial_stats(out_file *f, int t, const thread_stats *st)
 
 void partial_text(out_file *f, const char *tag, const char *text)
 {
-    out_file_printf(f, "%s %s\n", tag, text);
+    if (text) out_file_printf(f, "%s %s\n", tag, text);
+    else out_file_printf(f, "%s\n", tag);
 }
 
 /* ---- reading ---- */

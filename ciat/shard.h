@@ -59,6 +59,7 @@ void partial_begin(out_file *f, const ciat_part *p, const char *command, bool js
 void partial_u64s(out_file *f, const char *tag, long index, const uint64_t *v, size_t n);
 void partial_counts(out_file *f, const char *tag, int t, const sched_counts *sc);
 void partial_stats(out_file *f, int t, const thread_stats *s);
+/* "TAG TEXT"; text NULL: "TAG" alone. */
 void partial_text(out_file *f, const char *tag, const char *text);
 
 /* ---- reading ---- */

@@ -142,7 +142,7 @@ static void h_fetch_run(void *ctx, int t, int cpu, uint64_t first, uint32_t addr
     ck.last_clock[cpu] = first + n - 1;
     ck.phase[t].fetched += n;
     ck.phase[t].executed += n;
-    ck.inner.fetch_run(ck.inner.ctx, t, cpu, first, addr, n);
+    ck.inner.hint.fetch_run(ck.inner.ctx, t, cpu, first, addr, n);
 }
 
 static void h_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -320,11 +320,11 @@ scheduler *__wrap_sched_create(const trace_set *set, trace_reader **readers, con
     ck.pending = ck.handover = -1;
     for (int i = 0; i < MAX_TRACES; i++) ck.cpu_runs[i] = ck.runs_on[i] = ck.waiting[i] = -1;
     /* ciat's hooks, each passed on; the stop and resume hooks added. */
-    FZ_CHECK(hooks->fetch && hooks->fetch_run && hooks->mem && hooks->call && hooks->phase_begin &&
+    FZ_CHECK(hooks->fetch && hooks->hint.fetch_run && hooks->mem && hooks->call && hooks->phase_begin &&
              hooks->phase_end, "ciat's hooks changed: update the harness");
-    sched_hooks mine = { .ctx = &ck, .fetch = h_fetch, .fetch_run = h_fetch_run, .mem = h_mem, .call = h_call,
-                         .branch = h_branch, .phase_begin = h_phase_begin, .phase_end = h_phase_end,
-                         .thread_stop = h_stop, .thread_resume = h_resume };
+    sched_hooks mine = { .ctx = &ck, .fetch = h_fetch, .mem = h_mem, .call = h_call, .branch = h_branch,
+                         .phase_begin = h_phase_begin, .phase_end = h_phase_end, .thread_stop = h_stop,
+                         .thread_resume = h_resume, .hint = { .fetch_run = h_fetch_run } };
     ck.s = __real_sched_create(set, readers, opts, &mine);
     /* Recorded synchronisation (docs/scheduler.md §6.1) replays the order
      * the traces record instead of ordering locks by the clock. */

@@ -16,7 +16,7 @@ out=${1:?usage: BIN=build/bin fuzz/make-seeds.sh OUTDIR}
 BIN=${BIN:?set BIN to the built tools}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-seeds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim}
+mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim,ciat_merge}
 LIMIT=65536     # bytes: larger seeds only slow the fuzzers down
 
 # seed HARNESS: stdin becomes one seed of HARNESS (unless too large).
@@ -91,6 +91,19 @@ for txt in $texts; do
         { printf '\000'; cat "$d/t.$n.ciat_events"; } | seed tdat
         { printf '\104'; cat "$d/t.$n.ciat_events"; } | seed tdat
     fi
+    # ciat's partial results: the set in 1, 2 and 3 parts (#PART# between)
+    for parts in 1 2 3; do
+        ok=1
+        for ((i = 0; i < parts; i++)); do
+            "$BIN/ciat" -q -o "$d" --shard "$i/$parts" "$d/t.$n" >/dev/null 2>&1 || ok=0
+        done
+        [ "$ok" = 1 ] || continue
+        for ((i = 0; i < parts; i++)); do
+            [ "$i" = 0 ] || printf '#PART#\n'
+            cat "$d/t.$n.ciat_partial.$i-of-$parts"
+        done | seed ciat_merge
+        rm -f "$d/t.$n".ciat_partial.*
+    done
 done
 for ini in configs/*.ini tests/cli/*/*.ini; do seed cdat_config <"$ini"; done
 for ev in tests/cli/tdat/*.events tests/cli/tdat/*.trace; do
