@@ -764,6 +764,13 @@ static void phase_partial(ciat *c, const sched_phase *ph)
     for (int t = 0; t < c->n; t++) {
         partial_counts(c->partial, "counts", t, &c->sc[t]);
         partial_stats(c->partial, t, &c->phase[t]);
+        if (!c->mphase) continue;
+        FILE *f = out_file_stream(c->partial);
+        fprintf(f, "comm %d", t);
+        cm_write_row(f, &c->mphase->comm[t]);
+        fprintf(f, "\ninval %d", t);
+        cm_write_row(f, &c->mphase->inval[t]);
+        fputc('\n', f);
     }
     for (int p = 0; p < c->ncpus; p++) {
         uint64_t w[] = { c->cpus[p].active, c->cpus[p].idle, c->cpus[p].dispatches };
@@ -1046,19 +1053,29 @@ static int merge_main(ciat *c, tool *t)
     bool in_phase = false, memory = false, usage = false, sizes = false;
     for (;;) {
         partial_rec r = partial_next(in, 0);
-        bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0;
+        bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
+                    strcmp(r.tag, "comm-matrix") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
-                         strcmp(r.tag, "end-phase") == 0;
+                         strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "end-phase") == 0;
         if (phase_rec != in_phase && !(strcmp(r.tag, "phase") == 0 && !in_phase))
             partial_fail(in, 0, in_phase ? "'%s' inside a phase" : "'%s' outside a phase", r.tag);
-        if (strcmp(r.tag, "stats") == 0) {
-            partial_add_stats(in, 0, r.rest, c->phase, c->n);
-            for (int k = 1; k < partial_parts(in); k++) {
-                partial_rec rk = partial_next(in, k);
-                if (strcmp(rk.tag, "stats") != 0) partial_fail(in, k, "'%s' where %s has a stats record", rk.tag,
-                                                               partial_path(in, 0));
-                partial_add_stats(in, k, rk.rest, c->phase, c->n);
+        bool row = strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0;
+        if (strcmp(r.tag, "stats") == 0 || row) {
+            if (row && !c->mphase) partial_fail(in, 0, "a matrix row, but no comm-matrix record");
+            for (int k = 0; k < partial_parts(in); k++) {
+                partial_rec rk = k ? partial_next(in, k) : r;
+                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has a %s record", rk.tag,
+                                                             partial_path(in, 0), r.tag);
+                if (!row) {
+                    partial_add_stats(in, k, rk.rest, c->phase, c->n);
+                    continue;
+                }
+                char *end;
+                unsigned long t = strtoul(rk.rest, &end, 10);
+                if (end == rk.rest || t >= (unsigned long)c->n ||
+                    !cm_add_row_text(r.tag[0] == 'c' ? &c->mphase->comm[t] : &c->mphase->inval[t], end, c->n))
+                    partial_fail(in, k, "a matrix row expected: THREAD PARTNER:COUNT...");
             }
             continue;
         }
@@ -1094,7 +1111,13 @@ static int merge_main(ciat *c, tool *t)
                 partial_fail(in, 0, "the end, without its %s", !memory ? "memory usage lines" : "usage totals");
             break;
         }
-        if (strcmp(r.tag, "header") == 0) {
+        if (strcmp(r.tag, "comm-matrix") == 0) {
+            if (c->mphase) partial_fail(in, 0, "a second comm-matrix record");
+            c->mphase = xcalloc(1, sizeof *c->mphase);
+            c->mtotal = xcalloc(1, sizeof *c->mtotal);
+            cm_init(c->mphase, c->n);
+            cm_init(c->mtotal, c->n);
+        } else if (strcmp(r.tag, "header") == 0) {
             hcap = xgrow((void **)&header, hcap, nheader + 1, sizeof *header);
             header[nheader++] = xstrdup(r.rest);
         } else if (strcmp(r.tag, "phase") == 0) {
@@ -1105,6 +1128,7 @@ static int merge_main(ciat *c, tool *t)
             ph = (sched_phase){ .number = (int)v[0], .kind = (sched_phase_kind)v[1], .by = (sched_phase_cause)v[2],
                                 .active = (int)v[3], .start_clock = v[4], .end_clock = v[5], .last = v[6] };
             for (int k = 0; k < c->n; k++) ciat_stats_clear(&c->phase[k]);
+            if (c->mphase) cm_clear(c->mphase);
             in_phase = true;
         } else if (strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "total") == 0) {
             int k;
@@ -1150,6 +1174,12 @@ static int merge_main(ciat *c, tool *t)
     free(c->total);
     free(c->sc);
     free(cpus);
+    if (c->mphase) {
+        cm_free(c->mphase);
+        cm_free(c->mtotal);
+        free(c->mphase);
+        free(c->mtotal);
+    }
     partial_close(in);
     free(prefix);
     free(rep_path);
@@ -1227,7 +1257,7 @@ int main(int argc, char **argv)
 
     attr_options_check(&c.o.attr);
     if (c.part.n) {
-        const char *no = c.o.events ? "--events (-ciat_events)" : c.o.matrix ? "--comm-matrix (--matrix-svg)"
+        const char *no = c.o.events ? "--events (-ciat_events)" : c.o.matrix_svg ? "--matrix-svg"
                        : c.o.false_sharing ? "--false-sharing (--line-size)"
                        : attr_options_any(&c.o.attr) ? "--by-code, --by-data and --map" : NULL;
         if (no) diag_usage_error("--shard: %s cannot be split yet (docs/sharding.md); run them without --shard", no);
@@ -1268,6 +1298,7 @@ int main(int argc, char **argv)
         char *whole = shard_whole_command(argc, argv);
         partial_begin(c.partial, &c.part, whole, json, (const char *const *)t.ts.paths, c.n);
         free(whole);
+        if (c.o.matrix) partial_text(c.partial, "comm-matrix", NULL);
     } else {
         c.rep = report_open(rep_path);
         if (json) report_add_json(c.rep);

@@ -2,6 +2,7 @@
 #include "comm_matrix.h"
 #include "../base/diag.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,6 +155,31 @@ static void row_line(report *rep, int phase, int thread, int ll, const char *nam
     report_line(rep, phase, thread, ll, name, "%s", s);
     free(s);
     free(keys);
+}
+
+void cm_write_row(FILE *f, const cm_row *row)
+{
+    for (uint32_t i = 0; i < row->cap; i++)
+        if (row->key[i] && row->count[i]) fprintf(f, " %" PRIu32 ":%" PRIu64, row->key[i] - 1, row->count[i]);
+}
+
+bool cm_add_row_text(cm_row *row, const char *text, int n)
+{
+    const char *s = text;
+    while (*s) {
+        char *end;
+        if (*s++ != ' ' || *s < '0' || *s > '9') return false;
+        errno = 0;
+        unsigned long long u = strtoull(s, &end, 10);
+        if (errno || *end != ':' || u >= (unsigned long long)n) return false;
+        s = end + 1;
+        if (*s < '0' || *s > '9') return false;
+        unsigned long long c = strtoull(s, &end, 10);
+        if (errno) return false;
+        s = end;
+        if (c) cm_row_add(row, (int)u, c);
+    }
+    return true;
 }
 
 void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row)

@@ -13,7 +13,9 @@
 #include "../common/out_file.h"
 #include "../common/report.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct cm_row {
     uint32_t cap, used;         /* cap a power of two, 0 = no table yet */
@@ -41,6 +43,12 @@ void cm_inval(comm_matrix *m, const reader_sets *rs, uint32_t r, int t);
 void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row);
 /* Σ of the rows t with use[t] into row 0 of sum (the Tx lines: counts by partner). */
 void cm_sum_rows(comm_matrix *sum, const comm_matrix *m, const bool *use);
+/* A row as text, " PARTNER:COUNT" per non-zero pair, in no order (ciat's
+ * partial results, formats/CIAT-PARTIAL.md). */
+void cm_write_row(FILE *f, const cm_row *row);
+/* Adds the pairs of such a text to row (partners below n); false when the
+ * text is not one. */
+bool cm_add_row_text(cm_row *row, const char *text, int n);
 /* The comm rows as an SVG heatmap (consumer rows, producer columns, log colour scale). */
 void cm_write_svg(out_file *f, const comm_matrix *m, const char *title);
 

@@ -70,6 +70,8 @@ sharded "random, 4 threads, grain 64, 64-byte pages, -p" r781.4 4 --grain 64 --p
 sharded "random, 16 threads, grain 8, 1 KiB pages, HPUX" r782.16 5 --grain 8 --page-size 1024 --hpux
 sharded "random, 16 threads, grain 2, 64-byte pages" r782.16 7 --grain 2 --page-size 64
 sharded "random, 2 threads, slice mode on 2 processors (L09 lines)" r783.2 3 -i 2
+sharded "random, 16 threads, --comm-matrix" r782.16 3 --comm-matrix
+sharded "random, 4 threads, --comm-matrix, grain 1, 64-byte pages" r781.4 5 --comm-matrix --grain 1 --page-size 64
 
 # The golden sets.
 for t in "$D"/*.txt; do
@@ -102,7 +104,7 @@ usage_error() {
 }
 
 # What cannot be split yet is refused.
-for o in --ciat-events "--events ev" --comm-matrix "--matrix-svg m.svg" --false-sharing "--line-size 32" \
+for o in --ciat-events "--events ev" "--matrix-svg m.svg" --false-sharing "--line-size 32" \
     --by-code --by-data; do
     # shellcheck disable=SC2086
     usage_error "--shard with $o" "--shard: .* cannot be split yet" -q $o --shard 0/2 r.4
