@@ -105,7 +105,9 @@ typedef struct ciat {
     uint64_t data_sizes;        /* Σ sizes of data accesses (data locality) */
     report *rep;
     out_file *events;
-    char evbuf[96];             /* an event line: clock, name (a few letters), thread, degree */
+    FILE *part_events;          /* --shard: the part's events, "SEQ ADDR " before each line */
+    uint64_t seq;               /* --shard: accesses delivered so far (every part sees them all) */
+    char evbuf[128];             /* an event line: clock, name (a few letters), thread, degree */
     int phases;
     uint64_t end_clock;
     /* --by-code / --by-data: figures per pc and data address, the map, and
@@ -148,10 +150,17 @@ static void on_false_miss(void *ctx, int t, uint64_t pc, uint32_t addr)
 
 /* ---- communication analysis (docs/ciat-report.md, L10–L15) --- */
 
-static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t degree)
+static void event(ciat *c, uint64_t clock, uint32_t addr, const char *name, int t, uint32_t degree)
 {
-    if (!c->events) return;
-    char *e = decimal_u64(c->evbuf, clock);
+    if (!c->events && !c->part_events) return;
+    char *e = c->evbuf;
+    if (c->part_events) {       /* its place in the whole run: the access, then the location */
+        e = decimal_u64(e, c->seq);
+        *e++ = ' ';
+        e = decimal_u64(e, addr);
+        *e++ = ' ';
+    }
+    e = decimal_u64(e, clock);
     *e++ = ' ';
     size_t n = strlen(name);
     memcpy(e, name, n);
@@ -161,7 +170,8 @@ static void event(ciat *c, uint64_t clock, const char *name, int t, uint32_t deg
     *e++ = ' ';
     e = decimal_u64(e, degree);
     *e++ = '\n';
-    out_file_write(c->events, c->evbuf, (size_t)(e - c->evbuf));
+    if (c->part_events) fwrite(c->evbuf, 1, (size_t)(e - c->evbuf), c->part_events);
+    else out_file_write(c->events, c->evbuf, (size_t)(e - c->evbuf));
 }
 
 static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock, uint32_t addr)
@@ -173,10 +183,10 @@ static inline void comm_load(ciat *c, loc *l, int p, uint64_t clock, uint32_t ad
         c->phase[p].raw++;
         if (c->mphase) cm_raw(c->mphase, p, l->writer);
         if (c->pcs.pc) attribute(c, FIG_RAW, attr_pcs_at(&c->pcs, p, clock), addr);
-        event(c, clock, "RAW", p, 0);
+        event(c, clock, addr, "RAW", p, 0);
     } else if (r != 0) {
         c->phase[p].rar++;
-        event(c, clock, "RAR", p, 0);
+        event(c, clock, addr, "RAR", p, 0);
     }
     l->readers = rs_add(&c->rs, r, p);
 }
@@ -191,16 +201,25 @@ static inline void comm_store(ciat *c, loc *l, int p, uint64_t clock, uint32_t a
         degree_add(&c->phase[p].invalidation, k, 1);
         if (c->mphase) cm_inval(c->mphase, &c->rs, r, p);
         if (c->pcs.pc) attribute(c, FIG_WAR, attr_pcs_at(&c->pcs, p, clock), addr);
-        event(c, clock, "WAR", p, k);
+        event(c, clock, addr, "WAR", p, k);
     } else if (l->writer != LOC_NONE && l->writer != (uint16_t)p) {
         c->phase[p].waw++;
-        event(c, clock, "WAW", p, 1);
+        event(c, clock, addr, "WAW", p, 1);
     }
     if (l->writer != LOC_NONE && size >= 1)
         degree_add(&c->phase[l->writer].sharing, size, 1);
     l->writer = (uint16_t)p;
     rs_release(&c->rs, r);
     l->readers = 0;
+}
+
+/* The event trace's header lines (formats/CIAT-EVENTS.md). */
+static void events_header(out_file *f, const char *set_name)
+{
+    out_file_printf(f, "# ciat communication events of %s\n", set_name);
+    out_file_printf(f, "# fields: clock event thread degree\n");
+    out_file_printf(f, "# clock = the thread's pseudo clock after the access; event RAW WAR"
+                    " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
 }
 
 /* ---- hooks ---- */
@@ -583,6 +602,7 @@ static void on_mem_part(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     unsigned access = smait_mem_access(f1), size = smait_size_bytes(smait_mem_size_code(f1));
     uint64_t end = (uint64_t)addr + (size ? size - 1 : 0);
     bool thread = part_thread(&c->part, t);
+    c->seq++;
     if (end <= UINT32_MAX && (addr >> c->part.page_shift) == (end >> c->part.page_shift)) {
         if (!part_page(&c->part, addr)) {
             if (thread) thread_side(c, t, f1);
@@ -863,7 +883,7 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
-/* --shard I/N with N > 1: the part's hooks. */
+/* --shard I/N: the part's hooks. */
 static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .call = on_call_part,
@@ -921,10 +941,24 @@ static void finish_partial(ciat *c, const tool *t)
         if (line[n - 1] == '\n') line[n - 1] = '\0';
         partial_text(f, "memory", line);
     }
-    free(line);
     if (ferror(mem)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the memory usage lines");
     fclose(mem);
     partial_text(f, "memory-end", NULL);
+    if (!c->part_events) free(line);
+    if (c->part_events) {
+        partial_text(f, "events-begin", NULL);
+        if (fflush(c->part_events) != 0) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot write the events");
+        rewind(c->part_events);
+        while ((n = getline(&line, &cap, c->part_events)) > 0) {
+            if (line[n - 1] == '\n') line[n - 1] = '\0';
+            partial_text(f, "event", line);
+        }
+        free(line);
+        if (ferror(c->part_events)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the events");
+        fclose(c->part_events);
+        c->part_events = NULL;
+        partial_text(f, "events-end", NULL);
+    }
     report *r = report_open_detached();
     header_rest(c, t, r);
     for (size_t i = 0; i < report_header_count(r); i++) partial_text(f, "header", report_header_at(r, i));
@@ -975,6 +1009,60 @@ static void merge_memory(partial_in *in, FILE *mem)
     }
     free(cur);
     free(page);
+    free(done);
+}
+
+/* The (access, location) key of an event record of part k: its place in
+ * the whole run; *text the event line after it. */
+static void event_key(const partial_in *in, int k, char *rest, uint64_t key[2], char **text)
+{
+    char *s = rest, *end;
+    for (int i = 0; i < 2; i++) {
+        errno = 0;
+        key[i] = strtoull(s, &end, 10);
+        if (errno || end == s || *end != ' ' || *s < '0' || *s > '9')
+            partial_fail(in, k, "an event record expected: ACCESS LOCATION CLOCK EVENT THREAD DEGREE");
+        s = end + 1;
+    }
+    *text = s;
+}
+
+/* The events of every part, merged in the whole run's order: by access,
+ * then location (each part's events are in that order, and each location's
+ * in one part). */
+static void merge_events(partial_in *in, out_file *out)
+{
+    int n = partial_parts(in);
+    partial_rec *cur = xcalloc((size_t)n, sizeof *cur);
+    uint64_t (*key)[2] = xcalloc((size_t)n, sizeof *key);
+    char **text = xcalloc((size_t)n, sizeof *text);
+    bool *done = xcalloc((size_t)n, sizeof *done);
+    for (int k = 0; k < n; k++) {
+        cur[k] = partial_next(in, k);
+        done[k] = strcmp(cur[k].tag, "events-end") == 0;
+        if (!done[k] && strcmp(cur[k].tag, "event") != 0) partial_fail(in, k, "an event record expected");
+        if (!done[k]) event_key(in, k, cur[k].rest, key[k], &text[k]);
+    }
+    for (;;) {
+        int best = -1;
+        for (int k = 0; k < n; k++)
+            if (!done[k] && (best < 0 || key[k][0] < key[best][0] ||
+                             (key[k][0] == key[best][0] && key[k][1] < key[best][1])))
+                best = k;
+        if (best < 0) break;
+        out_file_printf(out, "%s\n", text[best]);
+        uint64_t was[2] = { key[best][0], key[best][1] };
+        cur[best] = partial_next(in, best);
+        done[best] = strcmp(cur[best].tag, "events-end") == 0;
+        if (!done[best] && strcmp(cur[best].tag, "event") != 0) partial_fail(in, best, "an event record expected");
+        if (done[best]) continue;
+        event_key(in, best, cur[best].rest, key[best], &text[best]);
+        if (key[best][0] < was[0] || (key[best][0] == was[0] && key[best][1] < was[1]))
+            partial_fail(in, best, "an event out of order");
+    }
+    free(cur);
+    free(key);
+    free(text);
     free(done);
 }
 
@@ -1051,10 +1139,12 @@ static int merge_main(ciat *c, tool *t)
     size_t nheader = 0, hcap = 0;
     sched_phase ph = { 0 };
     bool in_phase = false, memory = false, usage = false, sizes = false;
+    out_file *events = NULL;
+    char *set_name = NULL;
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
-                    strcmp(r.tag, "comm-matrix") == 0;
+                    strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
                          strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "end-phase") == 0;
@@ -1106,12 +1196,35 @@ static int merge_main(ciat *c, tool *t)
             continue;
         }
         expect_alike(in, &r);
+        if (strcmp(r.tag, "events-begin") == 0) {
+            if (!events || !set_name) partial_fail(in, 0, "events, but no events and set records");
+            events_header(events, set_name);
+            merge_events(in, events);
+            continue;
+        }
         if (strcmp(r.tag, "end") == 0) {
             if (!memory || !usage || !sizes)
                 partial_fail(in, 0, "the end, without its %s", !memory ? "memory usage lines" : "usage totals");
+            if (events && !set_name) partial_fail(in, 0, "the end, without the events");
             break;
         }
-        if (strcmp(r.tag, "comm-matrix") == 0) {
+        if (strcmp(r.tag, "events") == 0 || strcmp(r.tag, "set") == 0) {
+            if (events && r.tag[0] == 'e') partial_fail(in, 0, "a second events record");
+            if (r.tag[0] == 's') {
+                free(set_name);
+                set_name = xstrdup(r.rest);
+            } else if (strcmp(r.rest, "beside") == 0) {
+                size_t elen = strlen(prefix) + 16;
+                char *ev_path = xmalloc(elen);
+                snprintf(ev_path, elen, "%s.ciat_events", prefix);
+                events = out_file_open(ev_path, false);
+                free(ev_path);
+            } else if (strncmp(r.rest, "file ", 5) == 0 && r.rest[5]) {
+                events = out_file_open(r.rest + 5, false);
+            } else {
+                partial_fail(in, 0, "events beside or events file PATH expected");
+            }
+        } else if (strcmp(r.tag, "comm-matrix") == 0) {
             if (c->mphase) partial_fail(in, 0, "a second comm-matrix record");
             c->mphase = xcalloc(1, sizeof *c->mphase);
             c->mtotal = xcalloc(1, sizeof *c->mtotal);
@@ -1181,6 +1294,7 @@ static int merge_main(ciat *c, tool *t)
         free(c->mtotal);
     }
     partial_close(in);
+    free(set_name);
     free(prefix);
     free(rep_path);
     free(mem_path);
@@ -1257,7 +1371,7 @@ int main(int argc, char **argv)
 
     attr_options_check(&c.o.attr);
     if (c.part.n) {
-        const char *no = c.o.events ? "--events (-ciat_events)" : c.o.matrix_svg ? "--matrix-svg"
+        const char *no = c.o.matrix_svg ? "--matrix-svg"
                        : c.o.false_sharing ? "--false-sharing (--line-size)"
                        : attr_options_any(&c.o.attr) ? "--by-code, --by-data and --map" : NULL;
         if (no) diag_usage_error("--shard: %s cannot be split yet (docs/sharding.md); run them without --shard", no);
@@ -1282,11 +1396,13 @@ int main(int argc, char **argv)
     if (c.o.events) {
         /* Standard output is one stream: the events go there as the run makes them. */
         char *ev_path = c.o.events_path ? xstrdup(c.o.events_path) : tool_output_path(&t, "ciat_events");
-        c.events = out_file_open(ev_path, false);
-        out_file_printf(c.events, "# ciat communication events of %s\n", t.ts.name);
-        out_file_printf(c.events, "# fields: clock event thread degree\n");
-        out_file_printf(c.events, "# clock = the thread's pseudo clock after the access; event RAW WAR"
-                        " WAW RAR; degree = invalidation degree for WAR, 1 for WAW, 0 for RAW and RAR\n");
+        if (c.part.n) {         /* the part's events go into its partial result */
+            c.part_events = tmpfile();
+            if (!c.part_events) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot create a temporary file");
+        } else {
+            c.events = out_file_open(ev_path, false);
+            events_header(c.events, t.ts.name);
+        }
         free(ev_path);
     }
     if (c.part.n) {
@@ -1299,6 +1415,9 @@ int main(int argc, char **argv)
         partial_begin(c.partial, &c.part, whole, json, (const char *const *)t.ts.paths, c.n);
         free(whole);
         if (c.o.matrix) partial_text(c.partial, "comm-matrix", NULL);
+        if (c.o.events && c.o.events_path) out_file_printf(c.partial, "events file %s\n", c.o.events_path);
+        else if (c.o.events) partial_text(c.partial, "events", "beside");
+        if (c.o.events) partial_text(c.partial, "set", t.ts.name);
     } else {
         c.rep = report_open(rep_path);
         if (json) report_add_json(c.rep);
@@ -1330,7 +1449,7 @@ int main(int argc, char **argv)
     }
 
     out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = !part_all(&c.part) ? direct_part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c)
+    sched_hooks h = c.part.n ? direct_part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);

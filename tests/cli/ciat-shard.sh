@@ -70,7 +70,9 @@ sharded "random, 4 threads, grain 64, 64-byte pages, -p" r781.4 4 --grain 64 --p
 sharded "random, 16 threads, grain 8, 1 KiB pages, HPUX" r782.16 5 --grain 8 --page-size 1024 --hpux
 sharded "random, 16 threads, grain 2, 64-byte pages" r782.16 7 --grain 2 --page-size 64
 sharded "random, 2 threads, slice mode on 2 processors (L09 lines)" r783.2 3 -i 2
-sharded "random, 16 threads, --comm-matrix" r782.16 3 --comm-matrix
+sharded "random, 16 threads, --comm-matrix, events" r782.16 3 --comm-matrix --ciat-events
+sharded "random, 4 threads, events, grain 2, 64-byte pages" r781.4 4 --ciat-events --grain 2 --page-size 64
+sharded "random, 2 threads, events, slice mode" r783.2 2 --ciat-events -i 2
 sharded "random, 4 threads, --comm-matrix, grain 1, 64-byte pages" r781.4 5 --comm-matrix --grain 1 --page-size 64
 
 # The golden sets.
@@ -104,7 +106,27 @@ usage_error() {
 }
 
 # What cannot be split yet is refused.
-for o in --ciat-events "--events ev" "--matrix-svg m.svg" --false-sharing "--line-size 32" \
+# --events -: the parts write nothing on standard output, the merge the
+# whole run's events there; --events FILE: the merge writes FILE.
+mkdir ev
+ciat -q -o ev --events - r781.4 >whole.events
+mv ev/r781.4.ciat_report whole-ev.ciat_report
+check "--events - with --shard: nothing on standard output" \
+    sh -c 'for i in 0 1 2; do ciat -q -o ev --events - --shard $i/3 r781.4 || exit 1; done' <<'EOF'
+--- exit 0
+EOF
+ciat --merge ev/r781.4.ciat_partial.* >merged.events
+check_same "--events -: the merge writes the whole run's events on standard output" whole.events merged.events
+check_same "--events -: the merged report" whole-ev.ciat_report ev/r781.4.ciat_report
+rm -f ev/*
+ciat -q -o ev --events ev/e.txt r781.4
+mv ev/e.txt whole-e.txt
+for i in 0 1; do ciat -q -o ev --events ev/e.txt --shard $i/2 r781.4; done
+check_true "--events FILE: the parts do not write FILE" test ! -e ev/e.txt
+ciat --merge ev/r781.4.ciat_partial.*
+check_same "--events FILE: the merge writes FILE" whole-e.txt ev/e.txt
+
+for o in "--matrix-svg m.svg" --false-sharing "--line-size 32" \
     --by-code --by-data; do
     # shellcheck disable=SC2086
     usage_error "--shard with $o" "--shard: .* cannot be split yet" -q $o --shard 0/2 r.4
