@@ -663,6 +663,20 @@ static void on_fetch_run_part(void *ctx, int t, int cpu, uint64_t clock, uint32_
     for (uint32_t i = 0; i < n; i++) on_fetch_part(ctx, t, cpu, clock + i, addr + i * ISTREAM_INSN_BYTES);
 }
 
+/* --by-code, --by-data: the same, noting each thread's pc first (every
+ * part, for every thread: an access's pc is its own part's to attribute). */
+static void on_fetch_part_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    attr_pcs_fetch(&((ciat *)ctx)->pcs, t, clock, addr);
+    on_fetch_part(ctx, t, cpu, clock, addr);
+}
+
+static void on_fetch_run_part_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    attr_pcs_run(&((ciat *)ctx)->pcs, t, clock, addr, n);
+    on_fetch_run_part(ctx, t, cpu, clock, addr, n);
+}
+
 /* The look-ahead hints, for the part's pages only. */
 static void on_ahead_part(void *ctx, int t, int cpu, const smait_raw *rec)
 {
@@ -895,7 +909,16 @@ static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_pc_hooks, pc_hooks)
+static inline __attribute__((always_inline)) sched_hooks part_pc_hooks(ciat *c)
+{
+    sched_hooks h = part_hooks(c);
+    h.fetch = on_fetch_part_pc;
+    h.hint.fetch_run = on_fetch_run_part_pc;
+    return h;
+}
+
 CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
+CONSUMER_LOOPS_DEFINE(direct_part_pc_hooks, part_pc_hooks)
 
 /* ---- --shard: the partial result; --merge: the report from the parts ---- */
 
@@ -914,6 +937,20 @@ static void header_rest(ciat *c, const tool *t, report *r)
     if (c->pcs.pc) attr_header(r, c->amap);
     tool_header_ranges(r, &c->o.ranges);
     tool_header_end(t, r, c->s);
+}
+
+/* One "attr KEY N N N" record per key of a (--by-code, --by-data). */
+static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
+{
+    out_file_printf(ctx, "attr %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", key, n[0], n[1], n[2]);
+}
+
+static void attr_partial(out_file *f, const attr *a, const char *table)
+{
+    if (!a) return;
+    partial_text(f, "attr-begin", table);
+    attr_each(a, attr_line, f);
+    partial_text(f, "attr-end", NULL);
 }
 
 /* The records after the last phase: the run's counts, memory usage and the
@@ -959,6 +996,8 @@ static void finish_partial(ciat *c, const tool *t)
         c->part_events = NULL;
         partial_text(f, "events-end", NULL);
     }
+    attr_partial(f, c->acode, "code");
+    attr_partial(f, c->adata, "data");
     report *r = report_open_detached();
     header_rest(c, t, r);
     for (size_t i = 0; i < report_header_count(r); i++) partial_text(f, "header", report_header_at(r, i));
@@ -1139,7 +1178,8 @@ static int merge_main(ciat *c, tool *t)
     size_t nheader = 0, hcap = 0;
     sched_phase ph = { 0 };
     bool in_phase = false, memory = false, usage = false, sizes = false;
-    out_file *events = NULL;
+    out_file *events = NULL, *svg = NULL;
+    bool attribution = false;
     char *set_name = NULL;
     for (;;) {
         partial_rec r = partial_next(in, 0);
@@ -1185,6 +1225,22 @@ static int merge_main(ciat *c, tool *t)
             }
             continue;
         }
+        if (strcmp(r.tag, "attr-begin") == 0) {
+            attr *a = strcmp(r.rest, "code") == 0 ? c->acode : strcmp(r.rest, "data") == 0 ? c->adata : NULL;
+            if (!a) partial_fail(in, 0, "a table the run has not: '%s'", r.rest);
+            expect_alike(in, &r);
+            for (int k = 0; k < partial_parts(in); k++)
+                for (;;) {
+                    partial_rec rk = partial_next(in, k);
+                    if (strcmp(rk.tag, "attr-end") == 0 && !*rk.rest) break;
+                    uint64_t v[4];
+                    if (strcmp(rk.tag, "attr") != 0) partial_fail(in, k, "an attr record expected");
+                    partial_parse_u64s(in, k, rk.rest, v, 4);
+                    if (v[0] > ATTR_UNKNOWN && a == c->acode) partial_fail(in, k, "no such pc");
+                    attr_add_counts(a, v[0], v + 1);
+                }
+            continue;
+        }
         if (strcmp(r.tag, "memory-begin") == 0) {
             if (memory) partial_fail(in, 0, "a second memory-begin record");
             memory = true;
@@ -1205,10 +1261,27 @@ static int merge_main(ciat *c, tool *t)
         if (strcmp(r.tag, "end") == 0) {
             if (!memory || !usage || !sizes)
                 partial_fail(in, 0, "the end, without its %s", !memory ? "memory usage lines" : "usage totals");
-            if (events && !set_name) partial_fail(in, 0, "the end, without the events");
+            if ((events || svg) && !set_name) partial_fail(in, 0, "the end, without the set's name");
+            if (svg && !c->mtotal) partial_fail(in, 0, "a matrix picture, but no comm-matrix record");
             break;
         }
-        if (strcmp(r.tag, "events") == 0 || strcmp(r.tag, "set") == 0) {
+        if (strcmp(r.tag, "matrix-svg") == 0) {
+            if (svg) partial_fail(in, 0, "a second matrix-svg record");
+            svg = out_file_open(r.rest, false);
+        } else if (strcmp(r.tag, "attribution") == 0) {
+            uint64_t v[2];
+            partial_parse_u64s(in, 0, r.rest, v, 2);
+            if (attribution || (!v[0] && !v[1]) || v[0] > 1000000 || v[1] > 1000000)
+                partial_fail(in, 0, "attribution BY_CODE BY_DATA expected, once");
+            attribution = true;
+            c->o.attr.by_code = (uint32_t)v[0];
+            c->o.attr.by_data = (uint32_t)v[1];
+            if (v[0]) c->acode = attr_new(3, fig_names);
+            if (v[1]) c->adata = attr_new(3, fig_names);
+        } else if (strcmp(r.tag, "attr-map") == 0) {
+            if (!attribution || c->amap) partial_fail(in, 0, "attr-map without attribution, or twice");
+            c->amap = attr_map_load(r.rest);
+        } else if (strcmp(r.tag, "events") == 0 || strcmp(r.tag, "set") == 0) {
             if (events && r.tag[0] == 'e') partial_fail(in, 0, "a second events record");
             if (r.tag[0] == 's') {
                 free(set_name);
@@ -1269,6 +1342,9 @@ static int merge_main(ciat *c, tool *t)
     uint64_t fetched = 0;
     for (int k = 0; k < c->n; k++) fetched += c->sc[k].is.fetched;
     usage_report(c->rep, &u, c->data_sizes, fetched);
+    if (c->acode) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
+    if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
+    if (svg) cm_write_svg(svg, c->mtotal, set_name);
     ciat_summary sm = { c, &u };
     report_tool_header_command(c->rep, partial_command(in));
     summary_lines(&sm, c->rep);
@@ -1294,6 +1370,9 @@ static int merge_main(ciat *c, tool *t)
         free(c->mtotal);
     }
     partial_close(in);
+    attr_free(c->acode);
+    attr_free(c->adata);
+    attr_map_free(c->amap);
     free(set_name);
     free(prefix);
     free(rep_path);
@@ -1371,9 +1450,7 @@ int main(int argc, char **argv)
 
     attr_options_check(&c.o.attr);
     if (c.part.n) {
-        const char *no = c.o.matrix_svg ? "--matrix-svg"
-                       : c.o.false_sharing ? "--false-sharing (--line-size)"
-                       : attr_options_any(&c.o.attr) ? "--by-code, --by-data and --map" : NULL;
+        const char *no = c.o.false_sharing ? "--false-sharing (--line-size)" : NULL;
         if (no) diag_usage_error("--shard: %s cannot be split yet (docs/sharding.md); run them without --shard", no);
         c.part.page_shift = (uint32_t)__builtin_ctzll(c.o.page_size);
     }
@@ -1417,7 +1494,12 @@ int main(int argc, char **argv)
         if (c.o.matrix) partial_text(c.partial, "comm-matrix", NULL);
         if (c.o.events && c.o.events_path) out_file_printf(c.partial, "events file %s\n", c.o.events_path);
         else if (c.o.events) partial_text(c.partial, "events", "beside");
-        if (c.o.events) partial_text(c.partial, "set", t.ts.name);
+        if (c.o.matrix_svg) partial_text(c.partial, "matrix-svg", c.o.matrix_svg);
+        if (c.pcs.pc) {
+            out_file_printf(c.partial, "attribution %" PRIu32 " %" PRIu32 "\n", c.o.attr.by_code, c.o.attr.by_data);
+            if (c.amap) partial_text(c.partial, "attr-map", c.amap->path);
+        }
+        if (c.o.events || c.o.matrix_svg) partial_text(c.partial, "set", t.ts.name);
     } else {
         c.rep = report_open(rep_path);
         if (json) report_add_json(c.rep);
@@ -1448,8 +1530,10 @@ int main(int argc, char **argv)
         }
     }
 
-    out_file *matrix_svg = c.o.matrix_svg ? out_file_open(c.o.matrix_svg, false) : NULL;   /* checked now */
-    sched_hooks h = c.part.n ? direct_part_hooks(&c) : c.pcs.pc ? direct_pc_hooks(&c)
+    /* checked now; a part's merge writes it */
+    out_file *matrix_svg = c.o.matrix_svg && !c.part.n ? out_file_open(c.o.matrix_svg, false) : NULL;
+    sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
+                  : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);

@@ -67,6 +67,23 @@ void attr_add(attr *a, uint64_t key, int fig)
     s->n[fig]++;
 }
 
+void attr_add_counts(attr *a, uint64_t key, const uint64_t *n)
+{
+    for (int f = 0; f < a->nfig; f++) {
+        if (!n[f]) continue;
+        attr_add(a, key, f);                /* makes the slot (once) */
+        slot_of(a, key)->n[f] += n[f] - 1;
+    }
+}
+
+void attr_each(const attr *a, void (*fn)(void *ctx, uint64_t key, const uint64_t *counts), void *ctx)
+{
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->slot[i].key) fn(ctx, a->slot[i].key - 1, a->slot[i].n);
+}
+
+int attr_figures(const attr *a) { return a->nfig; }
+
 /* ---- naming ---- */
 
 /* A name as one report field: blanks and control characters become '_'. */
@@ -265,11 +282,16 @@ addr_map *attr_map_open(const tool *t, const char *given)
             return NULL;
         }
     }
+    addr_map *m = attr_map_load(given ? given : auto_path);
+    free(auto_path);
+    return m;
+}
+
+addr_map *attr_map_load(const char *path)
+{
     addr_map *m = xcalloc(1, sizeof *m);
     am_error err;
-    if (!am_load(m, given ? given : auto_path, &err))
-        diag_data_error(err.where, DIAG_NO_OFFSET, "%s", err.why);
-    free(auto_path);
+    if (!am_load(m, path, &err)) diag_data_error(err.where, DIAG_NO_OFFSET, "%s", err.why);
     return m;
 }
 

@@ -32,6 +32,11 @@ void attr_free(attr *a);
 /* One more of figure fig for key (a 32-bit address, or ATTR_UNKNOWN). */
 void attr_add(attr *a, uint64_t key, int fig);
 
+/* n[0..nfig-1] more of each figure for key (ciat --merge adds its parts'). */
+void attr_add_counts(attr *a, uint64_t key, const uint64_t *n);
+/* fn(ctx, key, counts) for every key, in no order. */
+void attr_each(const attr *a, void (*fn)(void *ctx, uint64_t key, const uint64_t *counts), void *ctx);
+int attr_figures(const attr *a);
 /* The key of a data address: the map's object, heap or data line holding it
  * (so the table grows with the map, not with the addresses touched), else
  * its line at line_size (a power of two). m may be NULL. */
@@ -46,6 +51,8 @@ void attr_report(attr *a, report *r, int ll, const char *table, bool code, const
 /* The map of a run: `given` (--map FILE), else NAME.map beside the traces
  * when it exists (trace set NAME), else none (NULL). A bad map exits 2. */
 addr_map *attr_map_open(const tool *t, const char *given);
+/* The map at path (a bad map exits 2). */
+addr_map *attr_map_load(const char *path);
 /* The header line "# attribution: map PATH" (or "map none"). */
 void attr_header(report *r, const addr_map *m);
 void attr_map_free(addr_map *m);

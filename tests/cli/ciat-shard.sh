@@ -75,6 +75,22 @@ sharded "random, 4 threads, events, grain 2, 64-byte pages" r781.4 4 --ciat-even
 sharded "random, 2 threads, events, slice mode" r783.2 2 --ciat-events -i 2
 sharded "random, 4 threads, --comm-matrix, grain 1, 64-byte pages" r781.4 5 --comm-matrix --grain 1 --page-size 64
 
+# Attribution (--by-code, --by-data), with the set's address map (the
+# attribution tests' set) and without one (addresses), and the matrix picture.
+smait asm "$CLI_DIR/attribution/t.txt" t
+cp "$CLI_DIR/attribution/t.2.map" t.2.map
+sharded "attribution set with its map" t.2 2 -p --by-code --by-data
+sharded "random, 4 threads, --by-code=3 --by-data, no map" r781.4 3 --by-code=3 --by-data
+rm -rf whole x
+mkdir whole x
+ciat -q -o x --matrix-svg x/m.svg r781.4
+mv x/* whole/
+for i in 0 1 2; do ciat -q -o x --matrix-svg x/m.svg --shard "$i/3" r781.4; done
+check_true "--matrix-svg FILE: the parts do not write FILE" test ! -e x/m.svg
+ciat --merge x/r781.4.ciat_partial.*
+check_same "--matrix-svg FILE: the merge writes the whole run's picture" whole/m.svg x/m.svg
+check_same "--matrix-svg FILE: the merged report" whole/r781.4.ciat_report x/r781.4.ciat_report
+
 # The golden sets.
 for t in "$D"/*.txt; do
     base=$(basename "$t" .txt)
@@ -126,8 +142,7 @@ check_true "--events FILE: the parts do not write FILE" test ! -e ev/e.txt
 ciat --merge ev/r781.4.ciat_partial.*
 check_same "--events FILE: the merge writes FILE" whole-e.txt ev/e.txt
 
-for o in "--matrix-svg m.svg" --false-sharing "--line-size 32" \
-    --by-code --by-data; do
+for o in --false-sharing "--line-size 32"; do
     # shellcheck disable=SC2086
     usage_error "--shard with $o" "--shard: .* cannot be split yet" -q $o --shard 0/2 r.4
 done
