@@ -119,6 +119,10 @@ typedef struct ciat {
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
+    /* --merge with --false-sharing: the L19 lines chosen from the parts' and
+     * the L40-L44 sums (else NULL: from c->fs) */
+    struct fs_tops *merged_top;
+    uint64_t (*merged_patterns)[FS_PATTERNS];
     /* What the report lines take from the run beside ciat's own counts: per
      * thread the current phase's counts; slice mode's processors. */
     sched_counts *sc;
@@ -583,6 +587,20 @@ static void touch_part(ciat *c, uint32_t addr, unsigned size, bool code, int t)
 static void location_side_part(ciat *c, int t, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
 {
     if (size) touch_part(c, addr, size, false, t);
+    if (c->fs) {                /* each line lies in one page (--line-size <= --page-size) */
+        if (c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
+        uint64_t a = addr, end = (uint64_t)addr + (size ? size : 1);
+        if (end > 0x100000000ull) end = 0x100000000ull;
+        while (a < end) {
+            uint64_t next = ((a >> c->part.page_shift) + 1) << c->part.page_shift;
+            if (next > end) next = end;
+            if (part_page(&c->part, (uint32_t)a)) {
+                if (load) fs_access(c->fs, t, (uint32_t)a, size ? (unsigned)(next - a) : 0, false);
+                if (store) fs_access(c->fs, t, (uint32_t)a, size ? (unsigned)(next - a) : 0, true);
+            }
+            a = next;
+        }
+    }
     uint32_t last = locmap_last_loc(&c->map, addr, size);
     for (uint32_t a = addr, first = 1;; first = 0) {
         if (part_page(&c->part, a)) comm_location(c, locmap_block(&c->map, a, t), a, first, load, store, t, clock);
@@ -798,6 +816,10 @@ static void phase_partial(ciat *c, const sched_phase *ph)
     for (int t = 0; t < c->n; t++) {
         partial_counts(c->partial, "counts", t, &c->sc[t]);
         partial_stats(c->partial, t, &c->phase[t]);
+        if (c->fs) {
+            uint64_t *v = c->fs->phase[t];
+            partial_u64s(c->partial, "fs", t, v, FS_KINDS);
+        }
         if (!c->mphase) continue;
         FILE *f = out_file_stream(c->partial);
         fprintf(f, "comm %d", t);
@@ -827,6 +849,32 @@ static void on_phase_end(void *ctx, const sched_phase *ph)
 
 /* ---- the run ---- */
 
+/* --merge: the L19 candidates of the parts (each part's top lines). */
+typedef struct fs_top {
+    uint64_t addr, misses;
+    char *threads;
+} fs_top;
+typedef struct fs_tops {
+    fs_top *v;
+    size_t n, cap;
+} fs_tops;
+
+static int top_order(const void *a, const void *b)
+{
+    const fs_top *x = a, *y = b;
+    if (x->misses != y->misses) return x->misses > y->misses ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The whole run's top lines are the first of the parts' (a line is in one part). */
+static void merged_top_lines(ciat *c)
+{
+    fs_tops *t = c->merged_top;
+    if (t->n) qsort(t->v, t->n, sizeof *t->v, top_order);
+    for (size_t i = 0; i < t->n && i < c->o.false_lines; i++)
+        fs_line19(c->rep, t->v[i].addr, t->v[i].misses, t->v[i].threads);
+}
+
 /* The whole run's lines; c->sc holds the scheduler's counts of the run. */
 static void aggregate_report(ciat *c)
 {
@@ -848,7 +896,8 @@ static void aggregate_report(ciat *c)
     matrix_sum_lines(c, REPORT_ALL_PHASES, c->mtotal, use);
     if (c->fs) {
         fs_report_sum(c->rep, REPORT_ALL_PHASES, c->fs, use, true);
-        fs_report_top(c->rep, c->fs, (uint32_t)c->o.false_lines);
+        if (c->merged_top) merged_top_lines(c);
+        else fs_report_top(c->rep, c->fs, (uint32_t)c->o.false_lines);
     }
     free(use);
     if (c->ncpus) cpu_lines(c, REPORT_ALL_PHASES, true);
@@ -939,6 +988,12 @@ static void header_rest(ciat *c, const tool *t, report *r)
     tool_header_end(t, r, c->s);
 }
 
+/* One "fs-line ADDR MISSES THREADS" record per top line of the part. */
+static void fs_line_record(void *ctx, uint64_t addr, uint64_t misses, const char *threads)
+{
+    out_file_printf(ctx, "fs-line %" PRIu64 " %" PRIu64 "%s\n", addr, misses, threads);
+}
+
 /* One "attr KEY N N N" record per key of a (--by-code, --by-data). */
 static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
 {
@@ -995,6 +1050,14 @@ static void finish_partial(ciat *c, const tool *t)
         fclose(c->part_events);
         c->part_events = NULL;
         partial_text(f, "events-end", NULL);
+    }
+    if (c->fs) {
+        partial_text(f, "fs-lines-begin", NULL);
+        fs_top_lines(c->fs, (uint32_t)c->o.false_lines, fs_line_record, f);
+        partial_text(f, "fs-lines-end", NULL);
+        uint64_t sums[FS_SUMS][FS_PATTERNS];
+        fs_pattern_sums(c->fs, (uint32_t)c->o.migratory_pct, sums);
+        partial_u64s(f, "fs-patterns", -1, &sums[0][0], FS_SUMS * FS_PATTERNS);
     }
     attr_partial(f, c->acode, "code");
     attr_partial(f, c->adata, "data");
@@ -1184,12 +1247,57 @@ static int merge_main(ciat *c, tool *t)
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
-                    strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0;
+                    strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0 ||
+                    strcmp(r.tag, "fs-lines-begin") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
-                         strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "end-phase") == 0;
+                         strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "fs") == 0 ||
+                         strcmp(r.tag, "end-phase") == 0;
         if (phase_rec != in_phase && !(strcmp(r.tag, "phase") == 0 && !in_phase))
             partial_fail(in, 0, in_phase ? "'%s' inside a phase" : "'%s' outside a phase", r.tag);
+        if (strcmp(r.tag, "fs") == 0 || strcmp(r.tag, "fs-patterns") == 0) {
+            bool line = r.tag[2] == '\0';
+            if (!c->fs) partial_fail(in, 0, "false sharing counts, but no false-sharing record");
+            for (int k = 0; k < partial_parts(in); k++) {
+                partial_rec rk = k ? partial_next(in, k) : r;
+                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag,
+                                                             partial_path(in, 0), r.tag);
+                uint64_t v[1 + FS_SUMS * FS_PATTERNS];
+                if (line) {
+                    partial_parse_u64s(in, k, rk.rest, v, 1 + FS_KINDS);
+                    if (v[0] >= (uint64_t)c->n) partial_fail(in, k, "no such thread");
+                    for (int j = 0; j < FS_KINDS; j++) c->fs->phase[v[0]][j] += v[1 + j];
+                } else {
+                    partial_parse_u64s(in, k, rk.rest, v, FS_SUMS * FS_PATTERNS);
+                    for (int j = 0; j < FS_SUMS * FS_PATTERNS; j++) (&c->merged_patterns[0][0])[j] += v[j];
+                }
+            }
+            continue;
+        }
+        if (strcmp(r.tag, "fs-lines-begin") == 0) {
+            if (!c->fs) partial_fail(in, 0, "false sharing lines, but no false-sharing record");
+            expect_alike(in, &r);
+            fs_tops *tops = c->merged_top;
+            for (int k = 0; k < partial_parts(in); k++)
+                for (uint64_t got = 0;; got++) {
+                    partial_rec rk = partial_next(in, k);
+                    if (strcmp(rk.tag, "fs-lines-end") == 0 && !*rk.rest) break;
+                    if (strcmp(rk.tag, "fs-line") != 0 || got >= c->o.false_lines)
+                        partial_fail(in, k, "at most %" PRIu64 " fs-line records expected", c->o.false_lines);
+                    char *text = rk.rest, *end;
+                    uint64_t v[2];
+                    for (int j = 0; j < 2; j++) {
+                        errno = 0;
+                        v[j] = strtoull(text, &end, 10);
+                        if (errno || end == text || *text < '0' || *text > '9' || *end != ' ')
+                            partial_fail(in, k, "fs-line ADDRESS MISSES THREADS expected");
+                        text = j ? end : end + 1;
+                    }
+                    tops->cap = xgrow((void **)&tops->v, tops->cap, tops->n + 1, sizeof *tops->v);
+                    tops->v[tops->n++] = (fs_top){ v[0], v[1], xstrdup(text) };
+                }
+            continue;
+        }
         bool row = strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0;
         if (strcmp(r.tag, "stats") == 0 || row) {
             if (row && !c->mphase) partial_fail(in, 0, "a matrix row, but no comm-matrix record");
@@ -1268,6 +1376,21 @@ static int merge_main(ciat *c, tool *t)
         if (strcmp(r.tag, "matrix-svg") == 0) {
             if (svg) partial_fail(in, 0, "a second matrix-svg record");
             svg = out_file_open(r.rest, false);
+        } else if (strcmp(r.tag, "false-sharing") == 0) {
+            uint64_t v[4];
+            partial_parse_u64s(in, 0, r.rest, v, 4);
+            if (c->fs || v[1] < 1 || v[1] > 64 || (v[1] & (v[1] - 1)) || v[0] < v[1] || v[0] > 64 * v[1] ||
+                (v[0] & (v[0] - 1)) || v[2] > 1000000 || v[3] > 100)
+                partial_fail(in, 0, "false-sharing LINE_SIZE GRAIN LINES MIGRATORY expected, once");
+            c->o.false_sharing = true;
+            c->o.line_size = v[0];
+            c->o.grain = v[1];
+            c->o.false_lines = v[2];
+            c->o.migratory_pct = v[3];
+            c->fs = xcalloc(1, sizeof *c->fs);
+            fs_init(c->fs, c->n, (uint32_t)v[0], (uint32_t)v[1]);
+            c->merged_top = xcalloc(1, sizeof *c->merged_top);
+            c->merged_patterns = xcalloc(FS_SUMS, sizeof *c->merged_patterns);
         } else if (strcmp(r.tag, "attribution") == 0) {
             uint64_t v[2];
             partial_parse_u64s(in, 0, r.rest, v, 2);
@@ -1315,6 +1438,7 @@ static int merge_main(ciat *c, tool *t)
                                 .active = (int)v[3], .start_clock = v[4], .end_clock = v[5], .last = v[6] };
             for (int k = 0; k < c->n; k++) ciat_stats_clear(&c->phase[k]);
             if (c->mphase) cm_clear(c->mphase);
+            if (c->fs) fs_phase_begin(c->fs);
             in_phase = true;
         } else if (strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "total") == 0) {
             int k;
@@ -1342,6 +1466,7 @@ static int merge_main(ciat *c, tool *t)
     uint64_t fetched = 0;
     for (int k = 0; k < c->n; k++) fetched += c->sc[k].is.fetched;
     usage_report(c->rep, &u, c->data_sizes, fetched);
+    if (c->fs) fs_report_pattern_sums(c->rep, c->merged_patterns);
     if (c->acode) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
     if (svg) cm_write_svg(svg, c->mtotal, set_name);
@@ -1370,6 +1495,15 @@ static int merge_main(ciat *c, tool *t)
         free(c->mtotal);
     }
     partial_close(in);
+    if (c->fs) {
+        fs_tops *tops = c->merged_top;
+        for (size_t i = 0; i < tops->n; i++) free(tops->v[i].threads);
+        free(tops->v);
+        free(tops);
+        free(c->merged_patterns);
+        fs_free(c->fs);
+        free(c->fs);
+    }
     attr_free(c->acode);
     attr_free(c->adata);
     attr_map_free(c->amap);
@@ -1450,8 +1584,9 @@ int main(int argc, char **argv)
 
     attr_options_check(&c.o.attr);
     if (c.part.n) {
-        const char *no = c.o.false_sharing ? "--false-sharing (--line-size)" : NULL;
-        if (no) diag_usage_error("--shard: %s cannot be split yet (docs/sharding.md); run them without --shard", no);
+        if (c.o.false_sharing && c.o.line_size > c.o.page_size)
+            diag_usage_error("--shard with --false-sharing: a line of %" PRIu64 " bytes spans pages of %" PRIu64
+                             " (parts own pages): give --line-size at most --page-size", c.o.line_size, c.o.page_size);
         c.part.page_shift = (uint32_t)__builtin_ctzll(c.o.page_size);
     }
 
@@ -1495,6 +1630,9 @@ int main(int argc, char **argv)
         if (c.o.events && c.o.events_path) out_file_printf(c.partial, "events file %s\n", c.o.events_path);
         else if (c.o.events) partial_text(c.partial, "events", "beside");
         if (c.o.matrix_svg) partial_text(c.partial, "matrix-svg", c.o.matrix_svg);
+        if (c.o.false_sharing)
+            out_file_printf(c.partial, "false-sharing %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", c.o.line_size,
+                            c.o.grain, c.o.false_lines, c.o.migratory_pct);
         if (c.pcs.pc) {
             out_file_printf(c.partial, "attribution %" PRIu32 " %" PRIu32 "\n", c.o.attr.by_code, c.o.attr.by_data);
             if (c.amap) partial_text(c.partial, "attr-map", c.amap->path);

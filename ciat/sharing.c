@@ -370,7 +370,24 @@ static size_t ranges(char *buf, size_t cap, const sharing *s, uint64_t touched)
     return len;
 }
 
+void fs_line19(report *r, uint64_t addr, uint64_t false_misses, const char *threads)
+{
+    report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 19, "false_line", "0x%08" PRIx64 " false_sharing %"
+                PRIu64 " threads%s", addr, false_misses, threads);
+}
+
+static void line19_to_report(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads)
+{
+    fs_line19(ctx, addr, false_misses, threads);
+}
+
 void fs_report_top(report *r, const sharing *s, uint32_t top)
+{
+    fs_top_lines(s, top, line19_to_report, r);
+}
+
+void fs_top_lines(const sharing *s, uint32_t top,
+                  void (*fn)(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads), void *ctx)
 {
     uint32_t n = 0;
     uint32_t *idx = xcalloc((size_t)s->nlines + 1, sizeof *idx);
@@ -402,8 +419,7 @@ void fs_report_top(report *r, const sharing *s, uint32_t top)
             len += ranges(b + len, cap - len, s, st->touched);
         }
         const fs_line *ln = &s->lines[idx[k]];
-        report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 19, "false_line", "0x%08" PRIx64 " false_sharing %"
-                    PRIu64 " threads%s", (uint64_t)ln->number << s->line_shift, ln->false_misses, b);
+        fn(ctx, (uint64_t)ln->number << s->line_shift, ln->false_misses, b);
         free(b);
     }
     free(idx);
@@ -430,19 +446,30 @@ int fs_pattern(const sharing *s, uint32_t li, uint32_t migratory_pct)
     return FS_OTHER_SHARED;
 }
 
-void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct)
+void fs_pattern_sums(const sharing *s, uint32_t migratory_pct, uint64_t sums[FS_SUMS][FS_PATTERNS])
 {
-    uint64_t lines[FS_PATTERNS] = { 0 }, locs[FS_PATTERNS] = { 0 }, acc[FS_PATTERNS] = { 0 };
+    memset(sums, 0, FS_SUMS * sizeof *sums);
     uint64_t *touched = xcalloc((size_t)s->nlines + 1, sizeof *touched);
     for (uint32_t i = 0; i < s->nstates; i++) touched[s->states[i].line] |= s->states[i].touched;
     for (uint32_t li = 0; li < s->nlines; li++) {
         int k = fs_pattern(s, li, migratory_pct);
-        lines[k]++;
-        locs[k] += (uint64_t)__builtin_popcountll(touched[li]);
-        acc[k] += s->lines[li].accesses;
+        sums[0][k]++;
+        sums[1][k] += (uint64_t)__builtin_popcountll(touched[li]) * s->grain;
+        sums[2][k] += s->lines[li].accesses;
     }
     free(touched);
+}
+
+void fs_report_pattern_sums(report *r, uint64_t sums[FS_SUMS][FS_PATTERNS])
+{
     for (int k = 0; k < FS_PATTERNS; k++)
         report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 40 + k, pattern_name[k], "lines %" PRIu64
-                    " bytes %" PRIu64 " accesses %" PRIu64, lines[k], locs[k] * s->grain, acc[k]);
+                    " bytes %" PRIu64 " accesses %" PRIu64, sums[0][k], sums[1][k], sums[2][k]);
+}
+
+void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct)
+{
+    uint64_t sums[FS_SUMS][FS_PATTERNS];
+    fs_pattern_sums(s, migratory_pct, sums);
+    fs_report_pattern_sums(r, sums);
 }

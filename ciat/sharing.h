@@ -75,6 +75,12 @@ void fs_report(report *r, int phase, int thread, const sharing *s, int t, bool t
 void fs_report_sum(report *r, int phase, const sharing *s, const bool *use, bool total);
 /* Lines L19: the `top` lines with the most false sharing misses. */
 void fs_report_top(report *r, const sharing *s, uint32_t top);
+/* The same lines, ranked (false sharing misses descending, then address):
+ * fn(ctx, line address, misses, " T:BYTES…" of each thread that touched it). */
+void fs_top_lines(const sharing *s, uint32_t top,
+                  void (*fn)(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads), void *ctx);
+/* One L19 line. */
+void fs_line19(report *r, uint64_t addr, uint64_t false_misses, const char *threads);
 
 /* Sharing patterns of the lines at the end of the run (L40-L44):
  * private: one thread accessed it; read_only_shared: more, none stored;
@@ -85,5 +91,10 @@ void fs_report_top(report *r, const sharing *s, uint32_t top);
 enum { FS_PRIVATE, FS_READ_ONLY, FS_MIGRATORY, FS_PRODUCER_CONSUMER, FS_OTHER_SHARED, FS_PATTERNS };
 int fs_pattern(const sharing *s, uint32_t line_index, uint32_t migratory_pct);
 void fs_report_patterns(report *r, const sharing *s, uint32_t migratory_pct);
+/* What L40-L44 print, per pattern: lines, bytes touched, accesses (sums
+ * over lines: ciat --merge adds its parts'). */
+enum { FS_SUMS = 3 };
+void fs_pattern_sums(const sharing *s, uint32_t migratory_pct, uint64_t sums[FS_SUMS][FS_PATTERNS]);
+void fs_report_pattern_sums(report *r, uint64_t sums[FS_SUMS][FS_PATTERNS]);
 
 #endif

@@ -79,8 +79,13 @@ sharded "random, 4 threads, --comm-matrix, grain 1, 64-byte pages" r781.4 5 --co
 # attribution tests' set) and without one (addresses), and the matrix picture.
 smait asm "$CLI_DIR/attribution/t.txt" t
 cp "$CLI_DIR/attribution/t.2.map" t.2.map
-sharded "attribution set with its map" t.2 2 -p --by-code --by-data
+sharded "attribution set with its map, false sharing" t.2 2 -p --false-sharing --by-code --by-data
 sharded "random, 4 threads, --by-code=3 --by-data, no map" r781.4 3 --by-code=3 --by-data
+sharded "random, 16 threads, false sharing" r782.16 4 --false-sharing --false-lines 4
+sharded "random, 4 threads, false sharing, 64-byte lines and pages, grain 1" r781.4 3 --false-sharing \
+    --page-size 64 --line-size 64 --grain 1
+sharded "random, 4 threads, everything at once" r781.4 5 --false-sharing --line-size 256 --grain 8 --comm-matrix \
+    --ciat-events --by-code --by-data --json --migratory 30
 rm -rf whole x
 mkdir whole x
 ciat -q -o x --matrix-svg x/m.svg r781.4
@@ -97,7 +102,7 @@ for t in "$D"/*.txt; do
     smait asm "$t" "g-$base" 2>/dev/null || continue
     set=$(ls "g-$base".* 2>/dev/null | sed -n 's/^\(g-[^.]*\.[0-9]*\)\.0$/\1/p' | head -1)
     [ -n "$set" ] || continue
-    sharded "golden set $base" "$set" 3 -p      # the warnings of sets meant for spawn and join go to a file
+    sharded "golden set $base" "$set" 3 -p --false-sharing --comm-matrix   # warnings of sets meant for spawn and join: to a file
 done
 
 if [ -n "${BENCH_BIN:-}" ] && [ -x "$BENCH_BIN/gen_irregular" ]; then
@@ -121,7 +126,6 @@ usage_error() {
     check_true "$name: the help hint" grep -q "^ciat: try 'ciat --help'" .err
 }
 
-# What cannot be split yet is refused.
 # --events -: the parts write nothing on standard output, the merge the
 # whole run's events there; --events FILE: the merge writes FILE.
 mkdir ev
@@ -142,10 +146,10 @@ check_true "--events FILE: the parts do not write FILE" test ! -e ev/e.txt
 ciat --merge ev/r781.4.ciat_partial.*
 check_same "--events FILE: the merge writes FILE" whole-e.txt ev/e.txt
 
-for o in --false-sharing "--line-size 32"; do
-    # shellcheck disable=SC2086
-    usage_error "--shard with $o" "--shard: .* cannot be split yet" -q $o --shard 0/2 r.4
-done
+# A line that spans pages of several parts cannot be split.
+usage_error "--shard with --false-sharing and lines larger than pages" \
+    "--shard with --false-sharing: a line of 128 bytes spans pages of 64 \\(parts own pages\\)" \
+    -q --false-sharing --line-size 128 --page-size 64 --shard 0/2 r.4
 usage_error "--shard 2/2" "option --shard: I must be below N" -q --shard 2/2 r.4
 usage_error "--shard 0/0" "option --shard: N must be 1..4096" -q --shard 0/0 r.4
 usage_error "--shard 1-2" "option --shard: give the part as I/N" -q --shard 1-2 r.4
