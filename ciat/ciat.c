@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char usage_text[] =
     "Usage: ciat [options] [calls.P] trace.P\n"
@@ -1202,6 +1204,76 @@ static char *merge_prefix(const partial_in *in, const char *out_dir)
     return p;
 }
 
+static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir);
+
+/* The partial result of part i of n: where --shard I/N writes it. */
+static char *jobs_part_path(const tool *t, uint32_t i, uint32_t n)
+{
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "ciat_partial.%" PRIu32 "-of-%" PRIu32, i, n);
+    return tool_output_path(t, suffix);
+}
+
+/* --jobs N: run the N parts as child processes of this one, each reading
+ * the traces itself (the checks above ran once, here). Returns true in the
+ * parent once every part succeeded (a part that failed has said why; the
+ * parent exits with its status, removing the parts written); false in a
+ * child, which goes on as --shard I/N. */
+static bool run_jobs(ciat *c, tool *t, uint32_t n)
+{
+    for (int k = 0; k < t->ts.count; k++)
+        if (strcmp(t->ts.paths[k], "-") == 0 || (t->ts.call_paths && strcmp(t->ts.call_paths[k], "-") == 0))
+            diag_usage_error("--jobs: every part reads the traces, so none can be standard input ('-')");
+    trace_set_close_readers(&t->ts, t->readers);
+    t->readers = NULL;
+    fflush(NULL);
+    pid_t *kid = xcalloc(n, sizeof *kid);
+    for (uint32_t i = 0; i < n; i++) {
+        kid[i] = fork();
+        if (kid[i] < 0) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "--jobs: cannot start part %" PRIu32 ": %s", i,
+                                   strerror(errno));
+        if (kid[i] == 0) {
+            free(kid);
+            c->part.i = i;
+            if (i) t->ro.quiet = true;          /* one progress meter */
+            tool_open(t, t->ops, t->nops);      /* its own readers */
+            return false;
+        }
+    }
+    int status = EXIT_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        int st;
+        while (waitpid(kid[i], &st, 0) < 0 && errno == EINTR) {}
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
+        if (code != EXIT_OK && status == EXIT_OK) status = code;
+    }
+    free(kid);
+    if (status == EXIT_OK) return true;
+    for (uint32_t i = 0; i < n; i++) {         /* what the parts that finished wrote */
+        char *p = jobs_part_path(t, i, n);
+        unlink(p);
+        free(p);
+    }
+    exit(status);
+}
+
+/* --jobs N, once every part succeeded: the parts' results are opened, then
+ * removed (nothing of them is left, whatever happens next), and merged. */
+static int merge_jobs(ciat *c, tool *t)
+{
+    uint32_t n = c->part.n;
+    char **paths = xcalloc(n, sizeof *paths);
+    for (uint32_t i = 0; i < n; i++) paths[i] = jobs_part_path(t, i, n);
+    partial_in *in = partial_open(paths, (int)n);
+    for (uint32_t i = 0; i < n; i++) {
+        unlink(paths[i]);
+        free(paths[i]);
+    }
+    free(paths);
+    memset(&c->part, 0, sizeof c->part);
+    return merge_run(c, t, in, NULL);
+}
+
 /* ciat --merge PART...: the report and memory usage file of the whole run. */
 static int merge_main(ciat *c, tool *t)
 {
@@ -1218,13 +1290,19 @@ static int merge_main(ciat *c, tool *t)
         diag_usage_error("--merge takes the parts and -o DIR only, not %s: the run's options are in its parts", w);
     }
     partial_in *in = partial_open(t->ops, t->nops);
-    c->n = partial_traces(in);
     if (t->ro.out_dir) {
         struct stat st;
         if (stat(t->ro.out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
             diag_data_error(t->ro.out_dir, DIAG_NO_OFFSET, "-o: not an existing directory");
     }
-    char *prefix = merge_prefix(in, t->ro.out_dir);
+    return merge_run(c, t, in, t->ro.out_dir);
+}
+
+/* The whole run's outputs from the parts opened in `in` (merge_prefix's names). */
+static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
+{
+    c->n = partial_traces(in);
+    char *prefix = merge_prefix(in, out_dir);
     size_t plen = strlen(prefix) + 32;
     char *rep_path = xmalloc(plen), *mem_path = xmalloc(plen);
     snprintf(rep_path, plen, "%s.ciat_report", prefix);
@@ -1520,6 +1598,7 @@ int main(int argc, char **argv)
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
     bool json = false, merge = false;
     uint64_t workers = 0;       /* --workers; 0: one per processor */
+    uint64_t jobs = 1;          /* --jobs */
     const tool_option own[] = {
         { { "ciat-events", 0, "ciat_events", OPT_FLAG, NULL, &c.o.events, NULL, 0, 0,
           "also write the communication event trace <prefix>.ciat_events" }, "events", NULL, false },
@@ -1562,6 +1641,10 @@ int main(int argc, char **argv)
             "analyse part I (0..N-1) of N and write <prefix>.ciat_partial.I-of-N instead of the report:"
             " each part owns the pages whose number mod N is I and the threads whose number mod N is I;"
             " --merge makes the whole run's outputs from the N parts (docs/sharding.md)" }, NULL, NULL, false },
+        { { "jobs", 'j', NULL, OPT_UINT, "N", &jobs, NULL, 1, CIAT_PART_MAX,
+            "run the analysis as N processes, each the part --shard I/N, and merge their results: the same"
+            " outputs, each process with about 1/N of the location state (default 1; docs/sharding.md)" },
+          NULL, NULL, false },
         { { "merge", 0, NULL, OPT_FLAG, NULL, &merge, NULL, 0, 0,
             "the operands are the N partial results of one run (ciat --shard I/N): write the report, memory"
             " usage file and JSON that run writes without --shard, beside them or into -o DIR" },
@@ -1583,6 +1666,8 @@ int main(int argc, char **argv)
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
     attr_options_check(&c.o.attr);
+    if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
+    if (jobs > 1) c.part.n = (uint32_t)jobs;
     if (c.part.n) {
         if (c.o.false_sharing && c.o.line_size > c.o.page_size)
             diag_usage_error("--shard with --false-sharing: a line of %" PRIu64 " bytes spans pages of %" PRIu64
@@ -1592,6 +1677,9 @@ int main(int argc, char **argv)
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
+    if (jobs > 1 && run_jobs(&c, &t, (uint32_t)jobs)) return merge_jobs(&c, &t);
+    /* a part of --jobs: one thread, unless there are processors to spare */
+    if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;
     c.readers = t.readers;
     if (attr_options_any(&c.o.attr)) {
@@ -1618,9 +1706,7 @@ int main(int argc, char **argv)
         free(ev_path);
     }
     if (c.part.n) {
-        char suffix[64];
-        snprintf(suffix, sizeof suffix, "ciat_partial.%" PRIu32 "-of-%" PRIu32, c.part.i, c.part.n);
-        char *part_path = tool_output_path(&t, suffix);
+        char *part_path = jobs_part_path(&t, c.part.i, c.part.n);
         c.partial = out_file_open(part_path, false);
         free(part_path);
         char *whole = shard_whole_command(argc, argv);

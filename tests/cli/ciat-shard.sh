@@ -96,6 +96,47 @@ ciat --merge x/r781.4.ciat_partial.*
 check_same "--matrix-svg FILE: the merge writes the whole run's picture" whole/m.svg x/m.svg
 check_same "--matrix-svg FILE: the merged report" whole/r781.4.ciat_report x/r781.4.ciat_report
 
+# --jobs N: the N parts as processes of one run, merged; the outputs are
+# the run's without --jobs (but for the command line, which names --jobs),
+# and no partial result is left behind.
+jobs() {
+    local name=$1 set=$2 n=$3 f
+    shift 3
+    rm -rf whole x
+    mkdir whole x
+    ciat -q -o whole "$@" "$set" 2>>warnings
+    check "$name, --jobs $n: runs" ciat -q -o x "$@" --jobs "$n" "$set" <<'EOF'
+--- exit 0
+EOF
+    check_true "$name, --jobs $n: the same files, no part left" diff <(ls whole) <(ls x)
+    for f in whole/*; do
+        case $f in
+            *.json) check_true "$name, --jobs $n: ${f#whole/}" diff <(grep -v 'command' "$f") \
+                        <(grep -v 'command' "x/${f#whole/}") ;;
+            *_report) same_but_command "$name, --jobs $n: ${f#whole/}" "$f" "x/${f#whole/}" ;;
+            *) check_same "$name, --jobs $n: ${f#whole/}" "$f" "x/${f#whole/}" ;;
+        esac
+    done
+}
+jobs "random, 4 threads" r781.4 2 --json --ciat-events
+jobs "random, 16 threads, everything" r782.16 3 --false-sharing --comm-matrix --by-code --by-data -j 1
+jobs "random, 2 threads, slice mode" r783.2 8 -i 2
+usage_error "--jobs with --shard" "--jobs runs the parts itself: give --jobs or --shard, not both" \
+    -q --jobs 2 --shard 0/2 r.4
+usage_error "--jobs 0" "option --jobs: 0 is out of range \\(1..4096\\)" -q --jobs 0 r.4
+rm -rf x && mkdir x
+cp r.4.0 r.4.1 r.4.2 x/
+head -c 1001 r.4.3 >x/r.4.3
+check_status "--jobs 3 on a bad trace: exit status 2, the trace named (once per part)" 2 "r.4.3" \
+    sh -c 'ciat -q --jobs 3 x/r.4 2>&1 >/dev/null | sort -u >&2; exit 2'
+check "--jobs 3 on a bad trace: no output, no part left" ls x <<'EOF'
+r.4.0
+r.4.1
+r.4.2
+r.4.3
+--- exit 0
+EOF
+
 # The golden sets.
 for t in "$D"/*.txt; do
     base=$(basename "$t" .txt)
