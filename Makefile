@@ -277,13 +277,15 @@ install:
 	@scripts/install-deps --check build man
 	@$(MAKE) --no-print-directory install-run
 
-INSTALL_DOCS := README.md $(wildcard docs/*.md formats/*.md) configs/README.md
+INSTALL_DOCS := README.md $(wildcard docs/*.md formats/*.md) docs/report.schema.json configs/README.md
+INSTALL_EXAMPLES := $(wildcard examples/*.c examples/*.cc examples/*.txt) examples/slurm/ciat-shards.sh
 install-run: build man $(if $(wildcard $(BIN)/smait-instrument),$(RT_INSTALL_LIB))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
 	install -m 644 configs/*.ini $(DESTDIR)$(DATADIR)/configs/
-	for d in . docs formats configs; do install -d $(DESTDIR)$(DOCDIR)/$$d; done
+	for d in . docs formats configs examples examples/slurm; do install -d $(DESTDIR)$(DOCDIR)/$$d; done
 	for f in $(INSTALL_DOCS); do install -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f; done
+	for f in $(INSTALL_EXAMPLES); do install -m $$(test -x $$f && echo 755 || echo 644) $$f $(DESTDIR)$(DOCDIR)/$$f; done
 	install -m 644 $(MAN1:%=$(MAN_OUT)/man1/%.1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN5:%=$(MAN_OUT)/man5/%.5) $(DESTDIR)$(MANDIR)/man5/
 	@if [ -x $(BIN)/smait-instrument ]; then \

@@ -45,7 +45,7 @@ static const char usage_text[] =
     "<prefix>.ciat_events (--events FILE: to FILE; '-': standard output), beside\n"
     "the traces or into -o DIR (an existing directory). Every report line is\n"
     "described in " DSM_DOCDIR "/docs/ciat-report.md (docs/ in the source\n"
-    "tree) and in ciat(1); --json: docs/json.md.\n"
+    "tree); --json: docs/json.md; --shard, --merge, --jobs: docs/sharding.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct ciat_options {

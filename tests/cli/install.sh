@@ -18,7 +18,10 @@ check "make install DESTDIR=stage" bash -c \
 EOF2
 
 check "installed layout (the collector aside)" bash -c 'cd "$1" && ls bin | grep -Ev "^smait-c(c|\+\+|xx)$" && ls share/dsmtrace/configs share/man/man1 share/man/man5 &&
-    ls share/doc/dsmtrace share/doc/dsmtrace/docs/ciat-report.md share/doc/dsmtrace/formats/SMAIT.md' - "$root" <<'EOF2'
+    ls share/doc/dsmtrace share/doc/dsmtrace/docs/ciat-report.md share/doc/dsmtrace/formats/SMAIT.md \
+       share/doc/dsmtrace/docs/report.schema.json share/doc/dsmtrace/examples/mat_mul.c \
+       share/doc/dsmtrace/examples/producer-consumer.txt && test -x share/doc/dsmtrace/examples/slurm/ciat-shards.sh' \
+    - "$root" <<'EOF2'
 cdat
 ciat
 smait
@@ -45,12 +48,16 @@ ciat-partial.5
 smait-text.5
 smait.5
 share/doc/dsmtrace/docs/ciat-report.md
+share/doc/dsmtrace/docs/report.schema.json
+share/doc/dsmtrace/examples/mat_mul.c
+share/doc/dsmtrace/examples/producer-consumer.txt
 share/doc/dsmtrace/formats/SMAIT.md
 
 share/doc/dsmtrace:
 README.md
 configs
 docs
+examples
 formats
 --- exit 0
 EOF2
@@ -89,6 +96,17 @@ check "man -l ciat.1: NAME, FILES with the installed documents" bash -c \
     - "$root" "$PREFIX" <<'EOF2'
 ciat - configuration independent analysis of a shared-memory trace set
 PREFIX/share/doc/dsmtrace/docs/ciat-report.md
+--- exit 0
+EOF2
+
+check "man -l smait.1: the options of smait diff and smait schedule (their --help)" bash -c \
+    'MANWIDTH=200 man -l "$1/share/man/man1/smait.1" 2>/dev/null | grep -Eo "^ *SMAIT (DIFF|SCHEDULE)|--whole-run|--ignore-header|--rel-tol X" | sed "s/^ *//" | sort -u' \
+    - "$root" <<'EOF2'
+--ignore-header
+--rel-tol X
+--whole-run
+SMAIT DIFF
+SMAIT SCHEDULE
 --- exit 0
 EOF2
 
