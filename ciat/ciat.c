@@ -1596,7 +1596,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
 int main(int argc, char **argv)
 {
     ciat c = { .o = { .grain = 4, .page_size = 4096, .false_lines = 10, .migratory_pct = 50 } };
-    bool json = false, merge = false;
+    bool json = false, merge = false, no_report = false;
     uint64_t workers = 0;       /* --workers; 0: one per processor */
     uint64_t jobs = 1;          /* --jobs */
     const tool_option own[] = {
@@ -1645,6 +1645,9 @@ int main(int argc, char **argv)
             "run the analysis as N processes, each the part --shard I/N, and merge their results: the same"
             " outputs, each process with about 1/N of the location state (default 1; docs/sharding.md)" },
           NULL, NULL, false },
+        { { "no-report", 0, NULL, OPT_FLAG, NULL, &no_report, NULL, 0, 0,
+            "write the event trace only (with --events or -ciat_events): no report, no memory usage file, so"
+            " 'ciat --no-report --events - pc.4 | tdat ...' leaves an earlier report as it was" }, NULL, NULL, false },
         { { "merge", 0, NULL, OPT_FLAG, NULL, &merge, NULL, 0, 0,
             "the operands are the N partial results of one run (ciat --shard I/N): write the report, memory"
             " usage file and JSON that run writes without --shard, beside them or into -o DIR" },
@@ -1667,6 +1670,10 @@ int main(int argc, char **argv)
 
     attr_options_check(&c.o.attr);
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
+    if (no_report && !c.o.events)
+        diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
+    if (no_report && (json || c.o.matrix_svg || c.part.n || jobs > 1))
+        diag_usage_error("--no-report writes the event trace only: not with --json, --matrix-svg, --shard or --jobs");
     if (jobs > 1) c.part.n = (uint32_t)jobs;
     if (c.part.n) {
         if (c.o.false_sharing && c.o.line_size > c.o.page_size)
@@ -1724,6 +1731,8 @@ int main(int argc, char **argv)
             if (c.amap) partial_text(c.partial, "attr-map", c.amap->path);
         }
         if (c.o.events || c.o.matrix_svg) partial_text(c.partial, "set", t.ts.name);
+    } else if (no_report) {     /* the report's lines are made, and dropped */
+        c.rep = report_open_detached();
     } else {
         c.rep = report_open(rep_path);
         if (json) report_add_json(c.rep);
@@ -1775,9 +1784,9 @@ int main(int argc, char **argv)
     }
 
     aggregate_report(&c);
-    memusage_write_header(out_file_stream(mem), c.o.page_size);
+    if (mem) memusage_write_header(out_file_stream(mem), c.o.page_size);
     usage_totals u;
-    usage_scan(&c.map, c.o.page_size, &c.o.ranges, out_file_stream(mem), &u);
+    usage_scan(&c.map, c.o.page_size, &c.o.ranges, mem ? out_file_stream(mem) : NULL, &u);
     uint64_t fetched = 0;
     for (int k = 0; k < c.n; k++) fetched += c.sc[k].is.fetched;
     usage_report(c.rep, &u, c.data_sizes, fetched);
@@ -1793,7 +1802,8 @@ int main(int argc, char **argv)
     header_rest(&c, &t, c.rep);
 
     /* Everything succeeded: make the outputs appear, all or none. */
-    report_finish(c.rep);
+    if (no_report) report_free(c.rep);
+    else report_finish(c.rep);
     tool_commit(&t);
 
 done:

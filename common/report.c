@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct report {
     char *path;
@@ -222,8 +223,45 @@ const char *report_ratio(char *buf, double n, double d)
     return buf;
 }
 
+/* Reports finished without JSON: their "<path>.json", if an earlier run
+ * left one, is removed once the outputs are committed (report_drop_stale_json);
+ * a run that fails forgets them (nothing earlier is touched). */
+static char **stale;
+static size_t nstale, stale_cap;
+
+static void forget_stale(void)
+{
+    for (size_t i = 0; i < nstale; i++) free(stale[i]);
+    free(stale);
+    stale = NULL;
+    nstale = stale_cap = 0;
+}
+
+static void on_fatal(diag_cleanup how)
+{
+    if (how == DIAG_CLEANUP_UNWIND) forget_stale();
+}
+
+void report_drop_stale_json(void)
+{
+    for (size_t i = 0; i < nstale; i++)
+        if (unlink(stale[i]) != 0 && errno != ENOENT)
+            diag_warn(stale[i], DIAG_NO_OFFSET, "cannot remove this JSON of an earlier report: %s", strerror(errno));
+    forget_stale();
+}
+
 void report_finish(report *r)
 {
+    if (!r->json) {
+        static bool hooked;
+        if (!hooked) diag_on_fatal(on_fatal);
+        hooked = true;
+        size_t n = strlen(r->path) + 6;
+        char *jp = xmalloc(n);
+        snprintf(jp, n, "%s.json", r->path);
+        stale_cap = xgrow((void **)&stale, stale_cap, nstale + 1, sizeof *stale);
+        stale[nstale++] = jp;
+    }
     if (!r->body_errno && fflush(r->body) != 0) r->body_errno = errno;
     if (r->body_errno || ferror(r->body))
         diag_data_error(r->path, DIAG_NO_OFFSET, "cannot write the report body (a temporary file): %s",

@@ -78,6 +78,10 @@ void report_cpu_line(report *r, int phase, int t, int ll, uint64_t active, uint6
 /* Write header + body to the report's out_file and free r (the file appears
  * with out_file_commit_all); exits 2 on a write error. */
 void report_finish(report *r);
+/* After the outputs are committed (tool_commit): remove the "<path>.json"
+ * an earlier run left beside each report finished without JSON, so that a
+ * JSON file never stands beside another report than its own. */
+void report_drop_stale_json(void);
 /* Drop r and its output (NULL: nothing). */
 void report_free(report *r);
 

@@ -172,6 +172,7 @@ void tool_commit(tool *t)
 {
     (void)t;
     out_file_commit_all();
+    report_drop_stale_json();
 }
 
 void tool_free(tool *t)

@@ -299,3 +299,59 @@ check "… and no temporary" temporaries out <<'EOF'
 --- exit 0
 EOF
 rm -f fifo go
+
+# An earlier run's JSON never stays beside another report: a run without
+# --json removes <report>.json once its outputs are committed (ciat and
+# cdat); a run that fails leaves it. --no-report writes only the event
+# trace, so an earlier report, its JSON and its memory file stay as they were.
+printf 'thread 0\nstore 4 0x100\nthread 1\nload 4 0x100\nstore 4 0x104\n' >js.txt
+smait asm js.txt js
+ciat -p --json js.2
+cdat -p --json js.2 "$SRC/configs/4x4.ini"
+check "a run without --json removes the earlier JSON, for ciat and for cdat" bash -c \
+    'ciat -p js.2 && cdat -p js.2 "$1" && ls js.2.*' - "$SRC/configs/4x4.ini" <<'EOF'
+js.2.0
+js.2.1
+js.2.cdat_report
+js.2.ciat_report
+js.2.memory
+--- exit 0
+EOF
+ciat -p --json js.2
+cp js.2.1 js.2.1.good
+head -c 3 js.2.1.good >js.2.1
+check "a run that fails leaves the earlier JSON" bash -c 'ciat -p js.2 2>/dev/null; echo $?; ls js.2.*json' <<'EOF'
+2
+js.2.ciat_report.json
+--- exit 0
+EOF
+mv js.2.1.good js.2.1
+ciat -p --json --false-sharing js.2
+mkdir js-before
+cp js.2.ciat_report js.2.ciat_report.json js.2.memory js-before/
+check "--no-report --events -: the events on standard output, nothing else written" bash -c \
+    'ciat -p --no-report --events - js.2 | tail -n +4; ls js.2.*' <<'EOF'
+1 RAW 1 0
+js.2.0
+js.2.1
+js.2.cdat_report
+js.2.ciat_report
+js.2.ciat_report.json
+js.2.memory
+--- exit 0
+EOF
+for f in js.2.ciat_report js.2.ciat_report.json js.2.memory; do
+    check_same "--no-report leaves the earlier $f as it was" "js-before/$f" "$f"
+done
+check "--no-report without an event trace: a usage error" ciat -p --no-report js.2 <<'EOF'
+--- stderr
+ciat: --no-report writes the event trace only: give --events FILE (or -) or -ciat_events
+ciat: try 'ciat --help'
+--- exit 1
+EOF
+check "--no-report with --json: a usage error" ciat -p --no-report --json -ciat_events js.2 <<'EOF'
+--- stderr
+ciat: --no-report writes the event trace only: not with --json, --matrix-svg, --shard or --jobs
+ciat: try 'ciat --help'
+--- exit 1
+EOF
