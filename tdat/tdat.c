@@ -389,7 +389,8 @@ int main(int argc, char **argv)
         { "title", 0, NULL, OPT_STRING, "TEXT", &o.title, NULL, 0, 0,
           "the picture's title (default 'tdat: <event_trace>')" },
         { "xlabel", 0, NULL, OPT_STRING, "TEXT", &o.xlabel, NULL, 0, 0,
-          "the clock axis' label (default 'clock (pseudo-clock instructions)'; cdat's traces: cycles)" },
+          "the clock axis' label (default 'clock (pseudo-clock instructions)': the clock of ciat's event"
+          " traces and of cdat's traces alike)" },
         { "ylabel", 0, NULL, OPT_STRING, "TEXT", &o.ylabel, NULL, 0, 0,
           "the rate axis' label (default 'rate (events per bin per processor)')" },
         { "size", 0, NULL, OPT_CALL, "WxH", o.size, parse_size, 0, 0,
