@@ -85,6 +85,20 @@ EOF2
     check_true "man -l $name: no '?' put for a character (§, …)" \
         bash -c '! MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$1" 2>/dev/null | grep -q "??"' - "$page"
 done
+# whatis and apropos index a page by its NAME section, as lexgrog (man-db's
+# indexer) reads it: every page has one.
+for page in "$root"/share/man/man1/*.1 "$root"/share/man/man5/*.5; do
+    name=$(basename "$page")
+    check_true "lexgrog $name: a NAME section whatis can index" \
+        bash -c 'lexgrog "$1" | grep -q "^$1: \"${2%.*} - "' - "$page" "$name"
+done
+check "man -l smait.5: no markdown anchors, '--lenient' with its two hyphens" bash -c \
+    'MANWIDTH=200 man -l "$1/share/man/man5/smait.5" 2>/dev/null | grep -c "<#" ; MANWIDTH=200 man -l "$1/share/man/man5/smait.5" 2>/dev/null | grep -o "13 --lenient" | head -1' \
+    - "$root" <<'EOF2'
+0
+13 --lenient
+--- exit 0
+EOF2
 check "man -l ciat.1: a '§' of --help comes through" bash -c \
     'MANWIDTH=200 LC_ALL=C.UTF-8 man -l "$1/share/man/man1/ciat.1" 2>/dev/null | grep -o "docs/scheduler.md §2" | head -1' \
     - "$root" <<'EOF2'
