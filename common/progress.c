@@ -39,7 +39,10 @@ void progress_tick(progress_meter *m, uint64_t records)
     }
     fprintf(stderr, "\r%s: %llu records, %.1f M records/s", diag_tool(),
             (unsigned long long)records, (double)records / (t - m->start) / 1e6);
-    if (total) fprintf(stderr, ", %.1f%% read", 100.0 * (double)done / (double)total);
+    char eta[64];
+    if (total)
+        fprintf(stderr, ", %.1f%% read%s", 100.0 * (double)done / (double)total,
+                progress_eta_text(eta, sizeof eta, t - m->start, done, total));
     fputs("   ", stderr);
     m->shown = true;
 }
@@ -50,3 +53,18 @@ void progress_done(progress_meter *m)
 }
 
 void progress_free(progress_meter *m) { free(m); }
+
+const char *progress_eta_text(char *buf, size_t n, double elapsed, uint64_t done, uint64_t total)
+{
+    buf[0] = '\0';
+    if (elapsed < 1.0 || done == 0 || done >= total) return buf;
+    double left = elapsed * (double)(total - done) / (double)done;
+    if (left > 1e8) left = 1e8;                 /* some years: no more digits */
+    uint64_t s = (uint64_t)(left + 0.5);
+    if (s < 60) snprintf(buf, n, ", about %llu s left", (unsigned long long)s);
+    else if (s < 3600) snprintf(buf, n, ", about %llu min %02llu s left", (unsigned long long)(s / 60),
+                                (unsigned long long)(s % 60));
+    else snprintf(buf, n, ", about %llu h %02llu min left", (unsigned long long)(s / 3600),
+                  (unsigned long long)(s % 3600 / 60));
+    return buf;
+}

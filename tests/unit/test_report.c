@@ -3,6 +3,7 @@
  * (nothing at the final path before report_finish and out_file_commit_all,
  * no temporary after it). */
 #include "suites.h"
+#include "../../common/progress.h"
 #include "../../common/report.h"
 #include "../../common/report_fields.h"
 #include "../../base/diag.h"
@@ -53,6 +54,23 @@ static char *commit_and_read(report *r, const char *path)
 /* report_line without its format attribute, so an empty format compiles. */
 static void (*const line_plain)(report *, int, int, int, const char *, const char *, ...) =
     report_line;
+
+/* The progress meter's time left (common/progress.h): at the rate so far,
+ * in seconds, minutes and seconds, or hours and minutes; nothing before a
+ * second has passed, before anything was read, or once all was. */
+START_TEST(progress_time_left)
+{
+    char b[64];
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 0.5, 10, 100), "");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 2.0, 0, 100), "");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 2.0, 100, 100), "");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 2.0, 50, 100), ", about 2 s left");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 10.0, 1, 25), ", about 4 min 00 s left");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 1.0, 1, 200), ", about 3 min 19 s left");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 60.0, 1, 101), ", about 1 h 40 min left");
+    ck_assert_str_eq(progress_eta_text(b, sizeof b, 1e6, 1, UINT64_MAX), ", about 27777 h 46 min left");
+}
+END_TEST
 
 START_TEST(tags)
 {
@@ -480,6 +498,7 @@ Suite *report_suite(void)
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
     tcase_add_test(tc, tags);
+    tcase_add_test(tc, progress_time_left);
     tcase_add_test(tc, percent_and_ratio);
     tcase_add_test(tc, header_first_in_order);
     tcase_add_test(tc, long_body);
