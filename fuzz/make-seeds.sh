@@ -16,7 +16,7 @@ out=${1:?usage: BIN=build/bin fuzz/make-seeds.sh OUTDIR}
 BIN=${BIN:?set BIN to the built tools}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-seeds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim,ciat_merge}
+mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim,ciat_merge,addr_map,report_diff}
 LIMIT=65536     # bytes: larger seeds only slow the fuzzers down
 
 # seed HARNESS: stdin becomes one seed of HARNESS (unless too large).
@@ -88,6 +88,16 @@ for txt in $texts; do
     # ciat's outputs: memory usage files and event traces for the others
     if [ "$n" -gt 1 ] && [ "$traces" != "$d/t" ] && "$BIN/ciat" -q -ciat_events -o "$d" "$d/t.$n" >/dev/null 2>&1; then
         seed memusage <"$d/t.$n.memory"
+        # reports for smait diff: the same and another (with a false sharing block), text and JSON
+        "$BIN/ciat" -q --json --false-sharing -o "$d" "$d/t.$n" >/dev/null 2>&1 &&
+            mv "$d/t.$n.ciat_report" "$d/other" && mv "$d/t.$n.ciat_report.json" "$d/other.json"
+        "$BIN/ciat" -q --json -o "$d" "$d/t.$n" >/dev/null 2>&1
+        for pair in "t.$n.ciat_report other" "t.$n.ciat_report.json other.json"; do
+            read -r x y <<<"$pair"
+            [ -f "$d/$x" ] && [ -f "$d/$y" ] || continue
+            { printf '\000'; cat "$d/$x"; printf '#REPORT#\n'; cat "$d/$y"; } | seed report_diff
+            { printf '\001'; cat "$d/$x"; printf '#REPORT#\n'; cat "$d/$x"; } | seed report_diff
+        done
         { printf '\000'; cat "$d/t.$n.ciat_events"; } | seed tdat
         { printf '\104'; cat "$d/t.$n.ciat_events"; } | seed tdat
     fi
@@ -106,6 +116,8 @@ for txt in $texts; do
     done
 done
 for ini in configs/*.ini tests/cli/*/*.ini; do seed cdat_config <"$ini"; done
+for map in tests/cli/*/*.map; do seed addr_map <"$map"; done
+printf '# smait address map v3\ncode 0x00001000 0x00001100 main /src/prog\nline 0x00001000 0x00001010 4 prog.c\ndata 0x00002000 0x00004000 0x0000555555556000 /src/prog\nobject 0x00002000 0x00002040 table prog.c:3\nheap 0x00003000 0x00003100 2 0x00001004\n# end of address map\n' | seed addr_map
 for ev in tests/cli/tdat/*.events tests/cli/tdat/*.trace; do
     { printf '\000'; cat "$ev"; } | seed tdat
     { printf '\003'; cat "$ev"; } | seed tdat

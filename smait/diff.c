@@ -88,6 +88,42 @@ static char *volatile json_text;
 static char *json_buf;          /* a decoded JSON string */
 static size_t json_cap;
 
+typedef struct bin_label {
+    const char *s;
+    size_t n;
+} bin_label;
+
+static int cmp_label(const void *a, const void *b)
+{
+    const bin_label *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* A histogram entry's label given twice in a line (a line compared with
+ * itself would differ): the label, or NULL. */
+static const bin_label *twice_binned(const char *text, bin_label *found)
+{
+    size_t n = 0, cap = 0;
+    bin_label *v = NULL;
+    const char *p = text, *s;
+    size_t len;
+    while (rf_next(&p, &s, &len)) {
+        if (rf_classify(s, len) != RF_BIN) continue;
+        cap = xgrow((void **)&v, cap, n + 1, sizeof *v);
+        v[n++] = (bin_label){ s, (size_t)((const char *)memchr(s, ':', len) - s) };
+    }
+    const bin_label *twice = NULL;
+    if (n > 1) qsort(v, n, sizeof *v, cmp_label);
+    for (size_t i = 1; i < n && !twice; i++)
+        if (cmp_label(&v[i - 1], &v[i]) == 0) {
+            *found = v[i];
+            twice = found;
+        }
+    free(v);
+    return twice;
+}
+
 /* One line of the report (a header line starts with '#'); what names it in a
  * message: "line N" of a text report, "\"lines\" item N" of a JSON one. */
 static void add_line(report_text *r, const char *line, const char *what, uint64_t no)
@@ -103,6 +139,10 @@ static void add_line(report_text *r, const char *line, const char *what, uint64_
         if (!r->tagged && (tagged || line[0] == '\0' || line[0] == ' '))
             diag_data_error(r->path, DIAG_NO_OFFSET, "%s %" PRIu64 ": not a line of a tdat frequency file"
                             " (a '#' header line or 'name fields')", what, no);
+        bin_label b;
+        if (twice_binned(line, &b))
+            diag_data_error(r->path, DIAG_NO_OFFSET, "%s %" PRIu64 ": histogram entry %.*s: given twice", what, no,
+                            (int)(b.n < 100 ? b.n : 100), b.s);
     }
     r->cap = xgrow((void **)&r->l, r->cap, r->n + 1, sizeof *r->l);
     rline *l = &r->l[r->n];
@@ -743,6 +783,15 @@ static int cmp_key_occ(const void *a, const void *b)
 
 int smait_diff(const char *path_a, const char *path_b, const diff_options *o)
 {
+    /* A run starts from nothing: what an earlier run in this process left
+     * (a failed one unwinds without freeing: fuzz/) is not touched. */
+    memset(reports, 0, sizeof reports);
+    cur_line = (json_line){ 0 };
+    reader = NULL;
+    json_text = NULL;
+    pending = NULL;
+    json_buf = NULL;
+    json_cap = 0;
     report_text *ra = &reports[0], *rb = &reports[1];
     read_report(path_a, ra);
     read_report(path_b, rb);
@@ -791,5 +840,7 @@ int smait_diff(const char *path_a, const char *path_b, const diff_options *o)
     free_report(ra);
     free_report(rb);
     free(json_buf);
+    json_buf = NULL;
+    json_cap = 0;
     return differ ? 1 : 0;
 }

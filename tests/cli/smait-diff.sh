@@ -305,3 +305,12 @@ usage "three reports" "diff needs two reports, A and B (3 given)" a.rep a.rep a.
 usage "--rel-tol past 1" "option --rel-tol: must be a number from 0 to 1 (0.01 = 1%)" --rel-tol 2 a.rep a.rep
 usage "--rel-tol not a number" "option --rel-tol=1e: must be a number from 0 to 1 (0.01 = 1%)" --rel-tol=1e a.rep a.rep
 usage "--rel-tol negative" "option --rel-tol=-0.1: must be a number from 0 to 1 (0.01 = 1%)" --rel-tol=-0.1 a.rep a.rep
+
+# A histogram entry given twice in one line (a line would differ from
+# itself; found by fuzz/fuzz_report_diff): bad input, naming the line.
+sed 's/^\(RxT0L04: load_strings strings [0-9]*\) \(.*\)$/\1 \2 1:5 1:6/' a.rep >twice.rep
+check "a histogram entry given twice in a line: exit 2, the line named" smait diff twice.rep a.rep <<'EOF'
+--- stderr
+smait: twice.rep: line 56: histogram entry 1: given twice
+--- exit 2
+EOF
