@@ -8,9 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A header line's name and fields, kept for "header_fields". */
+typedef struct hfield {
+    char *name, *fields;
+} hfield;
+
 struct report_json {
     out_file *f;
     size_t nheader, nlines;
+    hfield *hf;
+    size_t nhf, hf_cap;
 };
 
 /* Length of the UTF-8 sequence at s (at most n bytes), 0 if it is not one. */
@@ -74,11 +81,70 @@ report_json *report_json_begin(out_file *f, const char *tool)
     return j;
 }
 
+/* "NAME: FIELDS" where NAME is one word of [a-z_] and FIELDS keys with
+ * values ("summary: records 17 threads 4", "machine: nodes 4 ...", "options:
+ * grain 4 hpux no"): the fields; else NULL. A key is a word (no parentheses)
+ * followed by numbers or by one word. "set: KEY=VALUE" lines (cdat's
+ * --set and --sweep) count too, as "KEY VALUE". Caller frees. */
+static char *header_kv(const char *text, size_t *name_len)
+{
+    const char *colon = strstr(text, ": ");
+    if (!colon || colon == text) return NULL;
+    for (const char *c = text; c < colon; c++)
+        if (!((*c >= 'a' && *c <= 'z') || *c == '_')) return NULL;
+    *name_len = (size_t)(colon - text);
+    const char *rest = colon + 2;
+    if (*name_len == 3 && memcmp(text, "set", 3) == 0) {
+        const char *eq = strchr(rest, '=');
+        if (!eq || eq == rest || strchr(rest, ' ') || !eq[1]) return NULL;
+        char *kv = xstrdup(rest);
+        kv[eq - rest] = ' ';
+        return kv;
+    }
+    const char *p = rest, *tok;
+    size_t len, n = 0;
+    bool want_key = true, after_key = false;
+    while (rf_next(&p, &tok, &len)) {
+        rf_kind k = rf_classify(tok, len);
+        if (memchr(tok, '(', len) || memchr(tok, ')', len) || k == RF_BIN) return NULL;
+        if (want_key) {
+            if (k != RF_WORD) return NULL;
+            want_key = false;
+            after_key = true;
+        } else if (after_key) {         /* the key's first value: numbers, or one word */
+            after_key = false;
+            if (k == RF_WORD) want_key = true;
+        } else if (k == RF_WORD) {      /* after numbers: the next key */
+            after_key = true;
+        }
+        n++;
+    }
+    if (n < 2 || after_key) return NULL;
+    return xstrdup(rest);
+}
+
 void report_json_header(report_json *j, const char *text)
 {
     if (*text == ' ') text++;
     out_file_printf(j->f, "%s\n    ", j->nheader++ ? "," : "");
     report_json_string(j->f, text, strlen(text));
+    size_t nl;
+    char *fields = header_kv(text, &nl);
+    if (!fields) return;
+    for (size_t i = 0; i < j->nhf; i++)         /* another line of a name seen: its fields join */
+        if (strlen(j->hf[i].name) == nl && memcmp(j->hf[i].name, text, nl) == 0) {
+            size_t a = strlen(j->hf[i].fields), b = strlen(fields);
+            j->hf[i].fields = xrealloc(j->hf[i].fields, a + b + 2);
+            j->hf[i].fields[a] = ' ';
+            memcpy(j->hf[i].fields + a + 1, fields, b + 1);
+            free(fields);
+            return;
+        }
+    j->hf_cap = xgrow((void **)&j->hf, j->hf_cap, j->nhf + 1, sizeof *j->hf);
+    char *name = xmalloc(nl + 1);
+    memcpy(name, text, nl);
+    name[nl] = '\0';
+    j->hf[j->nhf++] = (hfield){ name, fields };
 }
 
 /* A number token as JSON: the same digits, an integer without leading zeros
@@ -226,11 +292,34 @@ static void put_fields(out_file *f, const char *fields)
     free(tok);
 }
 
+/* After the header: "header_fields", the key-value header lines by name. */
+static void header_fields(report_json *j)
+{
+    out_file *f = j->f;
+    out_file_printf(f, "\n  ],\n  \"header_fields\": {");
+    for (size_t i = 0; i < j->nhf; i++) {
+        out_file_printf(f, "%s\n    ", i ? "," : "");
+        report_json_string(f, j->hf[i].name, strlen(j->hf[i].name));
+        out_file_write(f, ": ", 2);
+        put_fields(f, j->hf[i].fields);
+        free(j->hf[i].name);
+        free(j->hf[i].fields);
+    }
+    out_file_printf(f, "%s},", j->nhf ? "\n  " : "");
+    free(j->hf);
+    j->hf = NULL;
+    j->nhf = j->hf_cap = 0;
+}
+
 void report_json_line(report_json *j, const char *line)
 {
     out_file *f = j->f;
-    if (j->nlines++ == 0) out_file_printf(f, "\n  ],\n  \"lines\": [\n    ");
-    else out_file_printf(f, ",\n    ");
+    if (j->nlines++ == 0) {
+        header_fields(j);
+        out_file_printf(f, "\n  \"lines\": [\n    ");
+    } else {
+        out_file_printf(f, ",\n    ");
+    }
     rf_tag tag;
     const char *rest;
     out_file_write(f, "{", 1);
@@ -259,7 +348,10 @@ void report_json_line(report_json *j, const char *line)
 
 void report_json_end(report_json *j)
 {
-    if (j->nlines == 0) out_file_printf(j->f, "\n  ],\n  \"lines\": [");
+    if (j->nlines == 0) {
+        header_fields(j);
+        out_file_printf(j->f, "\n  \"lines\": [");
+    }
     out_file_printf(j->f, "\n  ]\n}\n");
     free(j);
 }

@@ -128,3 +128,18 @@ check_true "... and no JSON file" test ! -e aon/atomic.2.ciat_report.json
 ciat --json -q -o j-atomic -p atomic.2 && cp j-atomic/atomic.2.ciat_report.json again.json
 ciat --json -q -o j-atomic -p atomic.2
 check_same "ciat --json: the same run gives the same bytes" again.json j-atomic/atomic.2.ciat_report.json
+
+# ---- header_fields: the key-value header lines, as objects ------------------
+ciat --json -q -o j-atomic -p atomic.2
+cdat --json -q -o j-atomic --set mapping.policy=spread --sweep system.protocol=3,4 atomic.2 "$SRC/configs/4x4.ini"
+check "header_fields: ciat's summary and options, cdat's machine, mapping and sweep point" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["header_fields"]
+d = json.load(open(sys.argv[2]))["header_fields"]
+print(c["summary"]["threads"], c["summary"]["phases"], c["options"]["grain"], c["options"]["parallel_start"])
+print(d["set"], d["machine"]["nodes"], d["mapping"]["policy"], d["dcache"]["size"], "command" in d, "sync" in d)
+' j-atomic/atomic.2.ciat_report.json j-atomic/atomic.2.4x4-system.protocol4.cdat_report.json <<'EOF'
+2 1 4 yes
+{'mapping.policy': 'spread', 'system.protocol': 4} 4 spread 65536 False False
+--- exit 0
+EOF
