@@ -254,9 +254,14 @@ void attr_report(attr *a, report *r, int ll, const char *table, bool code, const
         qsort(list, k + take, sizeof *list, by_count);
         char nm[64];
         snprintf(nm, sizeof nm, "%s_%s", table, a->names[f]);
-        for (size_t i = 0; i < k + take && i < top && list[i].n[f]; i++)
-            report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, nm, "rank %zu count %" PRIu64 " %s", i + 1,
-                        list[i].n[f], list[i].name);
+        /* "kind KIND name LABEL where WHERE": the same keys whatever the kind
+         * (a function, an object, a heap site, a mapping, an address) */
+        for (size_t i = 0; i < k + take && i < top && list[i].n[f]; i++) {
+            const char *label = strchr(list[i].name, ' ');
+            int kl = label ? (int)(label - list[i].name) : (int)strlen(list[i].name);
+            report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, nm, "rank %zu count %" PRIu64 " kind %.*s name %s",
+                        i + 1, list[i].n[f], kl, list[i].name, label ? label + 1 : "-");
+        }
         for (size_t i = 0; i < take; i++) free(rawnames[i]);
     }
     free(rawnames);

@@ -26,15 +26,15 @@ check "ciat: by hand, with the map" grep -E '^# (options|attribution):|^RxTxL(10
 RxTxL10: raw 1
 RxTxL12: war 2
 RxTxL18: line 64 cold 9 true_sharing 0 false_sharing 2 upgrades 0
-RxTxL50: code_raw rank 1 count 1 function consumer where prog.c:20
-RxTxL50: code_war rank 1 count 1 address unknown where -
-RxTxL50: code_war rank 2 count 1 function consumer where prog.c:20
-RxTxL50: code_false_sharing rank 1 count 1 function consumer where prog.c:20
-RxTxL50: code_false_sharing rank 2 count 1 function producer where prog.c:11
-RxTxL51: data_raw rank 1 count 1 heap producer where prog.c:11
-RxTxL51: data_war rank 1 count 1 address 0x00007000 where -
-RxTxL51: data_war rank 2 count 1 mapping /src/prog where -
-RxTxL51: data_false_sharing rank 1 count 2 object pair where prog.c:4
+RxTxL50: code_raw rank 1 count 1 kind function name consumer where prog.c:20
+RxTxL50: code_war rank 1 count 1 kind address name unknown where -
+RxTxL50: code_war rank 2 count 1 kind function name consumer where prog.c:20
+RxTxL50: code_false_sharing rank 1 count 1 kind function name consumer where prog.c:20
+RxTxL50: code_false_sharing rank 2 count 1 kind function name producer where prog.c:11
+RxTxL51: data_raw rank 1 count 1 kind heap name producer where prog.c:11
+RxTxL51: data_war rank 1 count 1 kind address name 0x00007000 where -
+RxTxL51: data_war rank 2 count 1 kind mapping name /src/prog where -
+RxTxL51: data_false_sharing rank 1 count 2 kind object name pair where prog.c:4
 --- exit 0
 EOF
 check "ciat: L50/L51 are the last lines" bash -c 'tail -n 9 t.2.ciat_report | grep -vc "^RxTxL5[01]:"' <<'EOF'
@@ -52,20 +52,20 @@ ciat -p --false-sharing --by-code=1 --by-data t.2
 check "ciat: without a map, addresses; --by-code=1" grep -E '^# (options|attribution):|^RxTxL5[01]:' t.2.ciat_report <<'EOF'
 # options: gap_limit 4096 parallel_start yes lenient no events no grain 4 page_size 4096 by_code 1 by_data 10
 # attribution: map none (addresses)
-RxTxL50: code_raw rank 1 count 1 address 0x0000110c where -
-RxTxL50: code_war rank 1 count 1 address 0x00001110 where -
-RxTxL50: code_false_sharing rank 1 count 1 address 0x00001010 where -
-RxTxL51: data_raw rank 1 count 1 address 0x00005000 where -
-RxTxL51: data_war rank 1 count 1 address 0x00002000 where -
-RxTxL51: data_war rank 2 count 1 address 0x00007000 where -
-RxTxL51: data_false_sharing rank 1 count 2 address 0x00003000 where -
+RxTxL50: code_raw rank 1 count 1 kind address name 0x0000110c where -
+RxTxL50: code_war rank 1 count 1 kind address name 0x00001110 where -
+RxTxL50: code_false_sharing rank 1 count 1 kind address name 0x00001010 where -
+RxTxL51: data_raw rank 1 count 1 kind address name 0x00005000 where -
+RxTxL51: data_war rank 1 count 1 kind address name 0x00002000 where -
+RxTxL51: data_war rank 2 count 1 kind address name 0x00007000 where -
+RxTxL51: data_false_sharing rank 1 count 2 kind address name 0x00003000 where -
 --- exit 0
 EOF
 ciat -p --false-sharing --by-code --map t.map t.2
 check "ciat: --map FILE" grep -E '^# (options|attribution):|^RxTxL50: code_raw' t.2.ciat_report <<'EOF'
 # options: gap_limit 4096 parallel_start yes lenient no events no grain 4 page_size 4096 by_code 10 map t.map
 # attribution: map t.map
-RxTxL50: code_raw rank 1 count 1 function consumer where prog.c:20
+RxTxL50: code_raw rank 1 count 1 kind function name consumer where prog.c:20
 --- exit 0
 EOF
 ciat -p --by-code --by-data --json --map t.map t.2
@@ -86,27 +86,27 @@ RxT1L01: data refs 6 hits 0 0.00% misses 6 100.00% upgrades 0 0.00%
 RxT1L03: instr refs 4 hits 3 75.00% misses 1 25.00% upgrades 0 0.00%
 RxTxL01: data refs 11 hits 0 0.00% misses 11 100.00% upgrades 0 0.00%
 RxTxL03: instr refs 9 hits 7 77.78% misses 2 22.22% upgrades 0 0.00%
-RxTxL20: code_misses rank 1 count 5 function consumer where prog.c:20
-RxTxL20: code_misses rank 2 count 3 function producer where prog.c:10
-RxTxL20: code_misses rank 3 count 3 function producer where prog.c:11
-RxTxL20: code_misses rank 4 count 2 address unknown where -
-RxTxL20: code_remote rank 1 count 3 function consumer where prog.c:20
-RxTxL20: code_remote rank 2 count 3 function producer where prog.c:11
-RxTxL20: code_remote rank 3 count 2 address unknown where -
-RxTxL20: code_remote rank 4 count 2 function producer where prog.c:10
-RxTxL20: code_false_sharing rank 1 count 1 function consumer where prog.c:20
-RxTxL20: code_false_sharing rank 2 count 1 function producer where prog.c:11
-RxTxL21: data_misses rank 1 count 4 object pair where prog.c:4
-RxTxL21: data_misses rank 2 count 2 address 0x00007000 where -
-RxTxL21: data_misses rank 3 count 2 heap producer where prog.c:11
-RxTxL21: data_misses rank 4 count 2 mapping /src/prog where -
-RxTxL21: data_misses rank 5 count 1 address 0x00006000 where -
-RxTxL21: data_remote rank 1 count 4 object pair where prog.c:4
-RxTxL21: data_remote rank 2 count 2 heap producer where prog.c:11
-RxTxL21: data_remote rank 3 count 1 address 0x00006000 where -
-RxTxL21: data_remote rank 4 count 1 address 0x00007000 where -
-RxTxL21: data_remote rank 5 count 1 mapping /src/prog where -
-RxTxL21: data_false_sharing rank 1 count 2 object pair where prog.c:4
+RxTxL20: code_misses rank 1 count 5 kind function name consumer where prog.c:20
+RxTxL20: code_misses rank 2 count 3 kind function name producer where prog.c:10
+RxTxL20: code_misses rank 3 count 3 kind function name producer where prog.c:11
+RxTxL20: code_misses rank 4 count 2 kind address name unknown where -
+RxTxL20: code_remote rank 1 count 3 kind function name consumer where prog.c:20
+RxTxL20: code_remote rank 2 count 3 kind function name producer where prog.c:11
+RxTxL20: code_remote rank 3 count 2 kind address name unknown where -
+RxTxL20: code_remote rank 4 count 2 kind function name producer where prog.c:10
+RxTxL20: code_false_sharing rank 1 count 1 kind function name consumer where prog.c:20
+RxTxL20: code_false_sharing rank 2 count 1 kind function name producer where prog.c:11
+RxTxL21: data_misses rank 1 count 4 kind object name pair where prog.c:4
+RxTxL21: data_misses rank 2 count 2 kind address name 0x00007000 where -
+RxTxL21: data_misses rank 3 count 2 kind heap name producer where prog.c:11
+RxTxL21: data_misses rank 4 count 2 kind mapping name /src/prog where -
+RxTxL21: data_misses rank 5 count 1 kind address name 0x00006000 where -
+RxTxL21: data_remote rank 1 count 4 kind object name pair where prog.c:4
+RxTxL21: data_remote rank 2 count 2 kind heap name producer where prog.c:11
+RxTxL21: data_remote rank 3 count 1 kind address name 0x00006000 where -
+RxTxL21: data_remote rank 4 count 1 kind address name 0x00007000 where -
+RxTxL21: data_remote rank 5 count 1 kind mapping name /src/prog where -
+RxTxL21: data_false_sharing rank 1 count 2 kind object name pair where prog.c:4
 --- exit 0
 EOF
 check "cdat: no L17/L18 without --miss-classes" grep -c 'L1[78]:' t.2.cdat_report <<'EOF'
@@ -151,11 +151,11 @@ rm t.2.map
 cdat -p --by-data=2 t.2 "$D/m2.ini"
 check "cdat: without a map, line addresses; --by-data=2" grep -E '^# attribution:|^RxTxL2[01]:' t.2.cdat_report <<'EOF'
 # attribution: map none (addresses)
-RxTxL21: data_misses rank 1 count 4 address 0x00003000 where -
-RxTxL21: data_misses rank 2 count 2 address 0x00002000 where -
-RxTxL21: data_remote rank 1 count 4 address 0x00003000 where -
-RxTxL21: data_remote rank 2 count 2 address 0x00005000 where -
-RxTxL21: data_false_sharing rank 1 count 2 address 0x00003000 where -
+RxTxL21: data_misses rank 1 count 4 kind address name 0x00003000 where -
+RxTxL21: data_misses rank 2 count 2 kind address name 0x00002000 where -
+RxTxL21: data_remote rank 1 count 4 kind address name 0x00003000 where -
+RxTxL21: data_remote rank 2 count 2 kind address name 0x00005000 where -
+RxTxL21: data_false_sharing rank 1 count 2 kind address name 0x00003000 where -
 --- exit 0
 EOF
 
@@ -238,3 +238,17 @@ EOF
 --- exit 0
 EOF
 done
+
+# The JSON form: every L50/L51 line has the same keys, whatever the kind.
+mkdir kinds
+smait asm "$D/t.txt" kinds/t
+cp "$D/t.2.map" kinds/t.2.map
+ciat -q -p --json --false-sharing --by-code --by-data kinds/t.2
+check "JSON: every L50 and L51 line has kind and name, whatever the kind" python3 -c '
+import json, sys
+lines = [l for l in json.load(open(sys.argv[1]))["lines"] if l.get("level") in (50, 51)]
+print(sorted({l["fields"]["kind"] for l in lines}), all("name" in l["fields"] and "where" in l["fields"] for l in lines))
+' kinds/t.2.ciat_report.json <<'EOF'
+['address', 'function', 'heap', 'mapping', 'object'] True
+--- exit 0
+EOF

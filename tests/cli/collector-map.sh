@@ -142,7 +142,7 @@ check "false_sharing -g: smait-cc builds it as the demo does" \
 --- exit 0
 EOF
 TOP1='top1() {   # REPORT TAG: the first entry of each figure, file names without their directory
-    awk -v tag="$2" '"'"'$1 == tag && $4 == 1 { w = $10; sub(/.*\//, "", w); print $2, $7, $8, w }'"'"' "$1"
+    awk -v tag="$2" '"'"'$1 == tag && $4 == 1 { w = $12; sub(/.*\//, "", w); print $2, $8, $10, w }'"'"' "$1"
 }'
 check "false_sharing: ciat --false-sharing --by-code --by-data name the increment and the struct array" \
     bash -c "$TOP1"'

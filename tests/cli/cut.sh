@@ -288,7 +288,7 @@ EOF
 sed -n '2,4p' a.2.map >v1.map
 check "version 2 and 1 maps (no end line) are read as before" \
     bash -c 'for m in v2 v1; do ciat -p --by-code --map $m.map a.2 && grep "L50" a.2.ciat_report; done' <<'EOF'
-RxTxL50: code_raw rank 1 count 1 function consumer where -
-RxTxL50: code_raw rank 1 count 1 function consumer where -
+RxTxL50: code_raw rank 1 count 1 kind function name consumer where -
+RxTxL50: code_raw rank 1 count 1 kind function name consumer where -
 --- exit 0
 EOF
