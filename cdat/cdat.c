@@ -90,6 +90,7 @@ typedef struct cdat {
     attr *acode, *adata;
     const addr_map *amap;
     out_file *mtrace;
+    out_file *annotated;        /* --annotate */
     attr_pcs pcs;
     uint64_t cur_pc;
 } cdat;
@@ -654,9 +655,14 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     }
     if (c->attr_on) {
         c->amap = r->amap;
-        if (r->attr.by_code) c->acode = attr_new(3, fig_names);
+        if (r->attr.by_code || r->attr.annotate) c->acode = attr_new(3, fig_names);
         if (r->attr.by_data) c->adata = attr_new(3, fig_names);
         attr_pcs_init(&c->pcs, c->n);
+    }
+    if (r->attr.annotate) {
+        char *ap = output_name(c, "cdat_annotated");
+        c->annotated = out_file_open(ap, false);
+        free(ap);
     }
     if (r->miss_trace) {
         c->mtrace = out_file_open(r->miss_trace, false);
@@ -742,7 +748,13 @@ static void summary_lines(void *ctx, report *r)
 /* Lines L20 and L21 (--by-code, --by-data), after every other line. */
 static void attribution_report(cdat *c, const cdat_run *r)
 {
-    if (c->acode) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->attr.by_code);
+    if (c->annotated) {
+        char title[4200];
+        snprintf(title, sizeof title, "cdat annotated source of %s%s%s", c->t->ts.name, c->name ? " on " : "",
+                 c->name ? c->name : "");
+        attr_annotate(c->acode, c->amap, c->annotated, title);
+    }
+    if (r->attr.by_code) attr_report(c->acode, c->rep, 20, "code", true, c->amap, r->attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->attr.by_data);
 }
 
@@ -944,6 +956,7 @@ int main(int argc, char **argv)
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },
           "by_data", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&r.attr.map_path),
+        ATTR_ANNOTATE_OPTION_ROW(&r.attr.annotate, "cdat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&r.workers),
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"

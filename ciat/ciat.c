@@ -1636,6 +1636,7 @@ int main(int argc, char **argv)
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
+        ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
         { { "shard", 0, NULL, OPT_CALL, "I/N", &c.part, ciat_part_parse, 0, 0,
             "analyse part I (0..N-1) of N and write <prefix>.ciat_partial.I-of-N instead of the report:"
@@ -1672,8 +1673,11 @@ int main(int argc, char **argv)
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
-    if (no_report && (json || c.o.matrix_svg || c.part.n || jobs > 1))
-        diag_usage_error("--no-report writes the event trace only: not with --json, --matrix-svg, --shard or --jobs");
+    if (c.o.attr.annotate && (c.part.n || jobs > 1))
+        diag_usage_error("--annotate with --shard or --jobs: not yet (docs/sharding.md); run it without them");
+    if (no_report && (json || c.o.matrix_svg || c.o.attr.annotate || c.part.n || jobs > 1))
+        diag_usage_error("--no-report writes the event trace only: not with --json, --matrix-svg, --annotate,"
+                         " --shard or --jobs");
     if (jobs > 1) c.part.n = (uint32_t)jobs;
     if (c.part.n) {
         if (c.o.false_sharing && c.o.line_size > c.o.page_size)
@@ -1691,7 +1695,7 @@ int main(int argc, char **argv)
     c.readers = t.readers;
     if (attr_options_any(&c.o.attr)) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
-        if (c.o.attr.by_code) c.acode = attr_new(3, fig_names);
+        if (c.o.attr.by_code || c.o.attr.annotate) c.acode = attr_new(3, fig_names);
         if (c.o.attr.by_data) c.adata = attr_new(3, fig_names);
         attr_pcs_init(&c.pcs, c.n);
     }
@@ -1765,6 +1769,12 @@ int main(int argc, char **argv)
 
     /* checked now; a part's merge writes it */
     out_file *matrix_svg = c.o.matrix_svg && !c.part.n ? out_file_open(c.o.matrix_svg, false) : NULL;
+    out_file *annotated = NULL;
+    if (c.o.attr.annotate) {
+        char *ap = tool_output_path(&t, "ciat_annotated");
+        annotated = out_file_open(ap, false);
+        free(ap);
+    }
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -1792,7 +1802,12 @@ int main(int argc, char **argv)
     usage_report(c.rep, &u, c.data_sizes, fetched);
     if (c.fs) fs_report_patterns(c.rep, c.fs, (uint32_t)c.o.migratory_pct);
     /* false sharing lines only with --false-sharing (no counts without it) */
-    if (c.acode) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
+    if (annotated) {
+        char title[4200];
+        snprintf(title, sizeof title, "ciat annotated source of %s", t.ts.name);
+        attr_annotate(c.acode, c.amap, annotated, title);
+    }
+    if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
     if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
 

@@ -348,7 +348,174 @@ void attr_pcs_free(attr_pcs *p)
     p->pc = p->clock = NULL;
 }
 
+/* ---- the annotated source view (--annotate, docs/annotate.md) ---- */
+
+typedef struct src_line {
+    const char *file;           /* the map's string */
+    uint64_t line;
+    uint64_t n[ATTR_MAX_FIGURES];
+} src_line;
+
+static uint64_t src_sum(const src_line *l, int nfig)
+{
+    uint64_t s = 0;
+    for (int f = 0; f < nfig; f++) s += l->n[f];
+    return s;
+}
+
+static int by_file_line(const void *a, const void *b)
+{
+    const src_line *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    if (c) return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int annotate_nfig;
+static int by_heat(const void *a, const void *b)
+{
+    const src_line *x = a, *y = b;
+    uint64_t sx = src_sum(x, annotate_nfig), sy = src_sum(y, annotate_nfig);
+    if (sx != sy) return sx > sy ? -1 : 1;
+    return by_file_line(a, b);
+}
+
+/* The columns of one line: each figure right-aligned in 14, '.' for 0. */
+static void columns(out_file *f, const uint64_t *n, int nfig)
+{
+    for (int k = 0; k < nfig; k++) {
+        if (n && n[k]) out_file_printf(f, "%14" PRIu64, n[k]);
+        else out_file_printf(f, "%14s", ".");
+    }
+}
+
+/* The source file named file in the map at map_path: as given, else (when
+ * relative) beside the map. NULL when neither can be read. */
+static FILE *open_source(const char *file, const char *map_path, char *used, size_t cap)
+{
+    snprintf(used, cap, "%s", file);
+    FILE *src = fopen(used, "r");
+    if (src || file[0] == '/') return src;
+    const char *slash = strrchr(map_path, '/');
+    if (!slash) return NULL;
+    snprintf(used, cap, "%.*s/%s", (int)(slash - map_path), map_path, file);
+    return fopen(used, "r");
+}
+
+enum { ANNOTATE_CONTEXT = 3 };
+
+/* File fl[0..n) (one file's lines, in line order) with its source. */
+static void annotate_file(out_file *f, const src_line *fl, size_t n, int nfig, const char *map_path)
+{
+    char used[4200];
+    FILE *src = open_source(fl[0].file, map_path ? map_path : "", used, sizeof used);
+    out_file_printf(f, "\n-- %s", fl[0].file);
+    if (!src) {
+        out_file_printf(f, ": the source cannot be read here (the figures of its lines are above)\n");
+        return;
+    }
+    if (strcmp(used, fl[0].file) != 0) out_file_printf(f, " (read as %s)", used);
+    out_file_printf(f, "\n");
+    char *text = NULL;
+    size_t cap = 0, k = 0;
+    ssize_t len;
+    uint64_t no = 0, shown_to = 0;
+    bool gap = false;
+    while ((len = getline(&text, &cap, src)) > 0) {
+        no++;
+        if (text[len - 1] == '\n') text[--len] = '\0';
+        while (k < n && fl[k].line < no) k++;
+        /* shown: within ANNOTATE_CONTEXT lines of a line with figures */
+        bool near = false;
+        for (size_t j = k; j < n && fl[j].line <= no + ANNOTATE_CONTEXT && !near; j++) near = true;
+        for (size_t j = k; j-- > 0 && !near;) near = fl[j].line + ANNOTATE_CONTEXT >= no;
+        if (!near) {
+            gap = shown_to > 0;
+            continue;
+        }
+        if (gap) out_file_printf(f, "%*s  | ...\n", 14 * nfig, "");
+        gap = false;
+        columns(f, k < n && fl[k].line == no ? fl[k].n : NULL, nfig);
+        out_file_printf(f, "  | %s\n", text);
+        shown_to = no;
+    }
+    free(text);
+    fclose(src);
+    for (; k < n; k++)          /* lines past the end of the file as it is now */
+        if (fl[k].line > no) {
+            columns(f, fl[k].n, nfig);
+            out_file_printf(f, "  | (line %" PRIu64 ": past the end of the file as it is now)\n", fl[k].line);
+        }
+}
+
+void attr_annotate(const attr *a, const addr_map *m, out_file *f, const char *title)
+{
+    size_t n = 0;
+    src_line *v = xcalloc(a->used + 1, sizeof *v);
+    uint64_t total[ATTR_MAX_FIGURES] = { 0 }, unplaced[ATTR_MAX_FIGURES] = { 0 };
+    for (size_t i = 0; i < a->cap; i++) {
+        const attr_slot *sl = &a->slot[i];
+        if (!sl->key) continue;
+        uint64_t pc = sl->key - 1;
+        const am_entry *l = m && pc != ATTR_UNKNOWN ? am_find(m, AM_LINE, (uint32_t)pc) : NULL;
+        for (int k = 0; k < a->nfig; k++) {
+            total[k] += sl->n[k];
+            if (!l) unplaced[k] += sl->n[k];
+        }
+        if (!l) continue;
+        v[n].file = l->a;
+        v[n].line = l->num;
+        memcpy(v[n].n, sl->n, sizeof v[n].n);
+        n++;
+    }
+    /* one entry per source line */
+    if (n) qsort(v, n, sizeof *v, by_file_line);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && strcmp(v[k - 1].file, v[i].file) == 0 && v[k - 1].line == v[i].line) {
+            for (int j = 0; j < a->nfig; j++) v[k - 1].n[j] += v[i].n[j];
+        } else {
+            v[k++] = v[i];
+        }
+    }
+    n = k;
+    out_file_printf(f, "# %s (docs/annotate.md)\n# map: %s\n# totals:", title, m ? m->path : "none");
+    for (int j = 0; j < a->nfig; j++) out_file_printf(f, " %s %" PRIu64, a->names[j], total[j]);
+    out_file_printf(f, "\n# without a source line:");
+    for (int j = 0; j < a->nfig; j++) out_file_printf(f, " %s %" PRIu64, a->names[j], unplaced[j]);
+    out_file_printf(f, "\n\n-- source lines, hottest first\n");
+    for (int j = 0; j < a->nfig; j++) out_file_printf(f, "%14s", a->names[j]);
+    out_file_printf(f, "  file:line\n");
+    src_line *hot = xmalloc((n + 1) * sizeof *hot);
+    if (n) memcpy(hot, v, n * sizeof *hot);
+    annotate_nfig = a->nfig;
+    if (n) qsort(hot, n, sizeof *hot, by_heat);
+    for (size_t i = 0; i < n; i++) {
+        if (!src_sum(&hot[i], a->nfig)) continue;
+        columns(f, hot[i].n, a->nfig);
+        out_file_printf(f, "  %s:%" PRIu64 "\n", hot[i].file, hot[i].line);
+    }
+    /* the files, the hottest first */
+    size_t nfiles = 0;
+    src_line *files = xmalloc((n + 1) * sizeof *files);    /* per file: its first entry's index, its sum */
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        uint64_t sum = 0;
+        while (e < n && strcmp(v[e].file, v[i].file) == 0) sum += src_sum(&v[e++], a->nfig);
+        if (sum) files[nfiles++] = (src_line){ .file = v[i].file, .line = i, .n = { sum, e - i } };
+        i = e;
+    }
+    annotate_nfig = 1;
+    if (nfiles) qsort(files, nfiles, sizeof *files, by_heat);
+    for (size_t i = 0; i < nfiles; i++)
+        annotate_file(f, v + files[i].line, (size_t)files[i].n[1], a->nfig, m ? m->path : NULL);
+    free(files);
+    free(hot);
+    free(v);
+}
+
 void attr_options_check(const attr_options *o)
 {
-    if (o->map_path && !attr_options_any(o)) diag_usage_error("--map works only with --by-code or --by-data");
+    if (o->map_path && !attr_options_any(o))
+        diag_usage_error("--map works only with --by-code, --by-data or --annotate");
 }

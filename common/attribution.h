@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "istream.h"
+#include "out_file.h"
 #include "report.h"
 #include "tool.h"
 #include "../formats/addr_map.h"
@@ -51,6 +52,14 @@ void attr_report(attr *a, report *r, int ll, const char *table, bool code, const
 /* The map of a run: `given` (--map FILE), else NAME.map beside the traces
  * when it exists (trace set NAME), else none (NULL). A bad map exits 2. */
 addr_map *attr_map_open(const tool *t, const char *given);
+/* The annotated source view of the code table a (docs/annotate.md) into f:
+ * the figures per source line (the map's line lines), the lines hottest
+ * first, then each source file with the figures beside its lines (the lines
+ * around those that have any). A source file is read at the map's path,
+ * else (a relative one) beside the map; one that cannot be read is named.
+ * title: "ciat annotated source of pc.4". Leaves a as it was. */
+void attr_annotate(const attr *a, const addr_map *m, out_file *f, const char *title);
+
 /* The map at path (a bad map exits 2). */
 addr_map *attr_map_load(const char *path);
 /* The header line "# attribution: map PATH" (or "map none"). */
@@ -94,6 +103,7 @@ static inline uint64_t attr_pcs_at(const attr_pcs *p, int t, uint64_t clock)
 typedef struct attr_options {
     uint32_t by_code, by_data;
     const char *map_path;
+    bool annotate;              /* --annotate: the annotated source view */
 } attr_options;
 
 #define ATTR_MAP_OPTION_ROW(target)                                                                         \
@@ -101,8 +111,16 @@ typedef struct attr_options {
         "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;" \
         " without one, addresses)" }, "map", NULL, true }
 
-/* --by-code or --by-data given. */
-static inline bool attr_options_any(const attr_options *o) { return o->by_code || o->by_data; }
+/* --annotate: the figures per source line, and the source files with them
+ * (attr_annotate). */
+#define ATTR_ANNOTATE_OPTION_ROW(target, suffix)                                                            \
+    { { "annotate", 0, NULL, OPT_FLAG, NULL, (target), NULL, 0, 0,                                          \
+        "also write <prefix>." suffix ": the figures of --by-code per source line, hottest first, then each" \
+        " source file with them beside its lines (cg_annotate's view; the map and the sources must be"      \
+        " there: docs/annotate.md)" }, "annotate", NULL, true }
+
+/* --by-code, --by-data or --annotate given. */
+static inline bool attr_options_any(const attr_options *o) { return o->by_code || o->by_data || o->annotate; }
 
 void attr_options_check(const attr_options *o);
 

@@ -54,6 +54,12 @@ for k in $KERNELS; do
         echo "cdat --miss-classes --by-code --by-data (4x4): why the misses happen, and where:"
         grep -E '^RxTxL17:|^RxTxL2[01]: [a-z]+_(misses|false_sharing) ' "$DEMO_DIR/lines/${set_##*/}.cdat_report"
     fi
+    if [ "$k" = false_sharing ] || [ "$k" = counter ]; then   # the annotated source view (docs/annotate.md)
+        mkdir -p "$DEMO_DIR/lines"
+        "$BIN/ciat" -q --false-sharing --annotate -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
+        echo "ciat --annotate ($DEMO_DIR/lines/${set_##*/}.ciat_annotated): the hottest source lines:"
+        sed -n '/^-- source lines/,/^$/p' "$DEMO_DIR/lines/${set_##*/}.ciat_annotated" | sed -n '2,5p'
+    fi
     for cfg in 4x4 spp1600; do
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
     done

@@ -193,7 +193,7 @@ ciat -p t.2
 check_true "without --by-code/--by-data the map is not read" test -e t.2.ciat_report
 check "usage: --map alone" ciat --map t.map t.2 <<'EOF'
 --- stderr
-ciat: --map works only with --by-code or --by-data
+ciat: --map works only with --by-code, --by-data or --annotate
 ciat: try 'ciat --help'
 --- exit 1
 EOF
@@ -251,4 +251,47 @@ print(sorted({l["fields"]["kind"] for l in lines}), all("name" in l["fields"] an
 ' kinds/t.2.ciat_report.json <<'EOF'
 ['address', 'function', 'heap', 'mapping', 'object'] True
 --- exit 0
+EOF
+
+# --annotate: the figures per source line, hottest first, then the source
+# with them; a source beside the map is found, a missing one named.
+mkdir ann
+smait asm "$D/t.txt" ann/t
+cp "$D/t.2.map" ann/t.2.map
+check "ciat --annotate: source lines hottest first; a source that cannot be read is named" bash -c \
+    'ciat -q -p --false-sharing --annotate ann/t.2 && grep -v "^#" ann/t.2.ciat_annotated' <<'EOF'
+
+-- source lines, hottest first
+           raw           war false_sharing  file:line
+             1             1             1  prog.c:20
+             .             .             1  prog.c:11
+
+-- prog.c: the source cannot be read here (the figures of its lines are above)
+--- exit 0
+EOF
+for i in $(seq 1 22); do echo "/* line $i */"; done >ann/prog.c
+check "ciat --annotate: a relative source is read beside the map, its lines around the figures shown" bash -c \
+    'ciat -q -p --false-sharing --annotate ann/t.2 && sed -n "/^-- prog.c/,\$p" ann/t.2.ciat_annotated' <<'EOF'
+-- prog.c (read as ann/prog.c)
+             .             .             .  | /* line 8 */
+             .             .             .  | /* line 9 */
+             .             .             .  | /* line 10 */
+             .             .             1  | /* line 11 */
+             .             .             .  | /* line 12 */
+             .             .             .  | /* line 13 */
+             .             .             .  | /* line 14 */
+                                            | ...
+             .             .             .  | /* line 17 */
+             .             .             .  | /* line 18 */
+             .             .             .  | /* line 19 */
+             1             1             1  | /* line 20 */
+             .             .             .  | /* line 21 */
+             .             .             .  | /* line 22 */
+--- exit 0
+EOF
+check "--annotate with --shard: not yet" ciat -q -p --annotate --shard 0/2 ann/t.2 <<'EOF'
+--- stderr
+ciat: --annotate with --shard or --jobs: not yet (docs/sharding.md); run it without them
+ciat: try 'ciat --help'
+--- exit 1
 EOF

@@ -155,6 +155,27 @@ data_raw object counters false_sharing.c:14
 data_false_sharing object counters false_sharing.c:14
 --- exit 0
 EOF
+check "false_sharing: ciat --annotate: the hottest source line is the increment, shown in its source" bash -c \
+    'ciat -q --false-sharing --annotate fs.5 && grep -A1 "file:line" fs.5.ciat_annotated | tail -1 | sed -e "s|/.*/||" -e "s/^ *//" &&
+     grep -E "^ +\. +\. +[0-9]+  \|" fs.5.ciat_annotated | sed "s/^ *//"' <<'EOF'
+.             .          3992  false_sharing.c:20
+.             .          3992  |         counters[id].value++;
+--- exit 0
+EOF
+check "false_sharing: cdat --annotate: the same line, for misses, remote misses and false sharing" bash -c \
+    'cdat -q --annotate fs.5 "$1" && grep -A1 "file:line" fs.5.cdat_annotated | tail -1 | awk "{ print (\$1 > 3000 && \$2 > 1000 && \$3 > 3000), \$4 }" | sed "s|/.*/||"' \
+    - "$CLI_DIR/../../configs/4x4.ini" <<'EOF'
+1 false_sharing.c:20
+--- exit 0
+EOF
+check "counter (a mutex): ciat --annotate: the hottest line is the increment under the lock" bash -c \
+    'smait-cc -O2 -g -pthread "$1" -o counter && TRACE_FILE_NAME=ct SMAIT_QUIET=1 ./counter >/dev/null &&
+     ciat -q --sync=simulated --annotate ct.5 && grep -A1 "file:line" ct.5.ciat_annotated | tail -1 | awk "{ print \$4 }" |
+     sed "s|/.*/||" && grep -c "counter++;" ct.5.ciat_annotated' - "$CLI_DIR/../../examples/counter.c" <<'EOF'
+counter.c:17
+1
+--- exit 0
+EOF
 check "false_sharing: cdat --by-code --by-data: misses, remote misses and false sharing misses alike" \
     bash -c "$TOP1"'
     cdat -q --by-code --by-data fs.5 "$CLI_DIR/../../configs/4x4.ini" &&
