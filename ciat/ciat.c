@@ -53,6 +53,8 @@ typedef struct ciat_options {
     const char *events_path;    /* --events FILE ("-": standard output); NULL: <prefix>.ciat_events */
     bool matrix;                /* --comm-matrix: lines L16 and L17 */
     const char *matrix_svg;     /* --matrix-svg FILE (implies --comm-matrix) */
+    const char *matrix_title;   /* --matrix-title TEXT (default: "RAW accesses of SET") */
+    uint64_t matrix_size;       /* --matrix-size PX (0: by the thread count) */
     bool false_sharing;         /* --false-sharing (or --line-size): lines L18 and L19 */
     uint64_t line_size, false_lines, migratory_pct;
     uint64_t grain, page_size;
@@ -1320,6 +1322,8 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     sched_phase ph = { 0 };
     bool in_phase = false, memory = false, usage = false, sizes = false;
     out_file *events = NULL, *svg = NULL;
+    char *svg_title = NULL;
+    unsigned svg_size = 0;
     bool attribution = false;
     char *set_name = NULL;
     for (;;) {
@@ -1451,6 +1455,19 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             if (svg && !c->mtotal) partial_fail(in, 0, "a matrix picture, but no comm-matrix record");
             break;
         }
+        if (strcmp(r.tag, "matrix-title") == 0 || strcmp(r.tag, "matrix-size") == 0) {
+            expect_alike(in, &r);
+            if (r.tag[7] == 't') {
+                free(svg_title);
+                svg_title = xstrdup(r.rest);
+            } else {
+                uint64_t v;
+                partial_parse_u64s(in, 0, r.rest, &v, 1);
+                if (v < 16 || v > 8192) partial_fail(in, 0, "no such matrix size");
+                svg_size = (unsigned)v;
+            }
+            continue;
+        }
         if (strcmp(r.tag, "matrix-svg") == 0) {
             if (svg) partial_fail(in, 0, "a second matrix-svg record");
             svg = out_file_open(r.rest, false);
@@ -1547,7 +1564,11 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     if (c->fs) fs_report_pattern_sums(c->rep, c->merged_patterns);
     if (c->acode) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
-    if (svg) cm_write_svg(svg, c->mtotal, set_name);
+    if (svg) {
+        char title[4200];
+        snprintf(title, sizeof title, "RAW accesses of %s", set_name);
+        cm_write_svg(svg, c->mtotal, svg_title ? svg_title : title, svg_size);
+    }
     ciat_summary sm = { c, &u };
     report_tool_header_command(c->rep, partial_command(in));
     summary_lines(&sm, c->rep);
@@ -1586,6 +1607,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     attr_free(c->adata);
     attr_map_free(c->amap);
     free(set_name);
+    free(svg_title);
     free(prefix);
     free(rep_path);
     free(mem_path);
@@ -1615,6 +1637,11 @@ int main(int argc, char **argv)
             "also report who communicates with whom: lines L16 comm and L17 inval" }, NULL, NULL, false },
         { { "matrix-svg", 0, "matrix_svg", OPT_STRING, "FILE", &c.o.matrix_svg, NULL, 0, 0,
             "also draw the run's L16 matrix as an SVG heatmap into FILE (implies --comm-matrix)" }, NULL, NULL, false },
+        { { "matrix-title", 0, NULL, OPT_STRING, "TEXT", &c.o.matrix_title, NULL, 0, 0,
+            "the --matrix-svg picture's title (default 'RAW accesses of SET')" }, NULL, NULL, false },
+        { { "matrix-size", 0, NULL, OPT_UINT, "PX", &c.o.matrix_size, NULL, 16, 8192,
+            "the --matrix-svg picture's matrix, PX pixels a side (default: 32-pixel cells up to 16 threads,"
+            " smaller ones for more)" }, NULL, NULL, false },
         { { "false-sharing", 0, "false_sharing", OPT_FLAG, NULL, &c.o.false_sharing, NULL, 0, 0,
             "also classify the misses of per-thread infinite caches as cold, true or false sharing (L18, L19)" },
           NULL, NULL, false },
@@ -1727,6 +1754,8 @@ int main(int argc, char **argv)
         if (c.o.events && c.o.events_path) out_file_printf(c.partial, "events file %s\n", c.o.events_path);
         else if (c.o.events) partial_text(c.partial, "events", "beside");
         if (c.o.matrix_svg) partial_text(c.partial, "matrix-svg", c.o.matrix_svg);
+        if (c.o.matrix_title) partial_text(c.partial, "matrix-title", c.o.matrix_title);
+        if (c.o.matrix_size) out_file_printf(c.partial, "matrix-size %" PRIu64 "\n", c.o.matrix_size);
         if (c.o.false_sharing)
             out_file_printf(c.partial, "false-sharing %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", c.o.line_size,
                             c.o.grain, c.o.false_lines, c.o.migratory_pct);
@@ -1809,7 +1838,11 @@ int main(int argc, char **argv)
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
-    if (matrix_svg) cm_write_svg(matrix_svg, c.mtotal, t.ts.name);
+    if (matrix_svg) {
+        char title[4200];
+        snprintf(title, sizeof title, "RAW accesses of %s", t.ts.name);
+        cm_write_svg(matrix_svg, c.mtotal, c.o.matrix_title ? c.o.matrix_title : title, (unsigned)c.o.matrix_size);
+    }
 
     ciat_summary sm = { &c, &u };
     report_tool_header(c.rep, t.argc, t.argv);

@@ -190,41 +190,76 @@ void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row
 
 /* ---- the heatmap (--matrix-svg) ---- */
 
-/* Cells of 32 px up to 16 threads, down to 4 px from 128: the picture stays
- * between about 128 and 1024 px wide; labels every `step` threads. */
-void cm_write_svg(out_file *f, const comm_matrix *m, const char *title)
+/* s as XML character data. */
+static void xml_text(out_file *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '&') out_file_printf(f, "&amp;");
+        else if (*s == '<') out_file_printf(f, "&lt;");
+        else if (*s == '>') out_file_printf(f, "&gt;");
+        else if ((unsigned char)*s < 0x20) out_file_printf(f, " ");
+        else out_file_write(f, s, 1);
+    }
+}
+
+/* The colour of a count on the log scale, light yellow (1) to dark red (max). */
+static void heat_colour(char *buf, size_t n, uint64_t v, double lmax)
+{
+    double x = lmax > 0 ? log1p((double)v) / lmax : 1;
+    int r = (int)(255 - 100 * x + 0.5), g = (int)(230 - 230 * x + 0.5), b = (int)(150 - 150 * x + 0.5);
+    snprintf(buf, n, "#%02x%02x%02x", r, g, b);
+}
+
+/* Cells of 32 px up to 16 threads, down to 4 px from 128 (the picture stays
+ * between about 128 and 1024 px wide), or side / threads px when the side
+ * is given; labels every `step` threads. Up to 16 threads, with cells of at
+ * least 24 px, each cell shows its count; every cell's count is also its
+ * hover title. A colour bar with the scale's ticks (1, 10, 100, ..., the
+ * largest count) is beside the matrix. */
+void cm_write_svg(out_file *f, const comm_matrix *m, const char *title, unsigned side_px)
 {
     int n = m->n;
     int cell = n <= 16 ? 32 : n <= 32 ? 16 : n <= 64 ? 8 : 4;
+    if (side_px) cell = (int)side_px / n > 1 ? (int)side_px / n : 1;
     int step = n <= 16 ? 1 : n <= 64 ? 8 : n <= 256 ? 16 : 64;
     int left = 70, top = 70, side = cell * n;
-    int width = left + side + 130 < 720 ? 720 : left + side + 130;    /* room for the title */
+    int title_w = 70 + (int)strlen(title) * 7;
+    int width = left + side + 150 > title_w ? left + side + 150 : title_w;
+    int height = top + (side > 160 ? side : 160) + 30;
     uint64_t max = 0;
     for (int t = 0; t < n; t++)
         for (uint32_t i = 0; i < m->comm[t].cap; i++)
             if (m->comm[t].key[i] && m->comm[t].count[i] > max) max = m->comm[t].count[i];
     out_file_printf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
-                    " font-size=\"11\">\n", width, top + side + 40);
+                    " font-size=\"11\">\n", width, height);
     out_file_printf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    out_file_printf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\">RAW accesses of %s: consumer (row) reads a value"
-                    " written by producer (column)</text>\n", left, title);
-    out_file_printf(f, "<text x=\"%d\" y=\"%d\">producer thread</text>\n", left, top - 30);
+    out_file_printf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\">", left);
+    xml_text(f, title);
+    out_file_printf(f, "</text>\n<text x=\"%d\" y=\"33\" fill=\"#555\">row: the consumer, which reads a value;"
+                    " column: the producer, which wrote it</text>\n", left);
+    out_file_printf(f, "<text x=\"%d\" y=\"%d\">producer thread</text>\n", left, top - 22);
     out_file_printf(f, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\">consumer thread</text>\n",
                     top + side / 2 + 40, top + side / 2 + 40);
     out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\" stroke=\"#999\"/>\n",
                     left, top, side, side);
     double lmax = log1p((double)max);
+    bool counts = n <= 16 && cell >= 24;
+    char colour[16];
     for (int t = 0; t < n; t++)
         for (uint32_t i = 0; i < m->comm[t].cap; i++) {
             if (!m->comm[t].key[i] || !m->comm[t].count[i]) continue;
             int u = (int)m->comm[t].key[i] - 1;
             uint64_t v = m->comm[t].count[i];
-            /* log scale, light yellow (1) to dark red (max) */
-            double x = lmax > 0 ? log1p((double)v) / lmax : 1;
-            int r = (int)(255 - 100 * x + 0.5), g = (int)(230 - 230 * x + 0.5), b = (int)(150 - 150 * x + 0.5);
-            out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\">"
+            heat_colour(colour, sizeof colour, v, lmax);
+            out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
                             "<title>%d reads %d: %" PRIu64 "</title></rect>\n",
-                            left + u * cell, top + t * cell, cell, cell, r, g, b, t, u, v);
+                            left + u * cell, top + t * cell, cell, cell, colour, t, u, v);
+            if (counts) {
+                double x = lmax > 0 ? log1p((double)v) / lmax : 1;
+                out_file_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" fill=\"%s\">%"
+                                PRIu64 "</text>\n", left + u * cell + cell / 2, top + t * cell + cell / 2 + 4,
+                                v >= 10000 ? 8 : 10, x > 0.5 ? "white" : "black", v);
+            }
         }
     for (int k = 0; k < n; k += step) {
         out_file_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
@@ -232,10 +267,24 @@ void cm_write_svg(out_file *f, const comm_matrix *m, const char *title)
         out_file_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
                         left - 6, top + k * cell + cell / 2 + 4, k);
     }
-    int lx = left + side + 20;
-    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"#ffe696\"/>"
-                    "<text x=\"%d\" y=\"%d\">1</text>\n", lx, top, lx + 22, top + 12);
-    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"#9b0000\"/>"
-                    "<text x=\"%d\" y=\"%d\">%" PRIu64 " (log scale)</text>\n", lx, top + 24, lx + 22, top + 36, max);
+    /* The colour bar: 1 at the top to the largest count at the bottom, 128 px. */
+    int lx = left + side + 24, bar = 128;
+    out_file_printf(f, "<text x=\"%d\" y=\"%d\">reads (log)</text>\n", lx, top - 6);
+    for (int y = 0; y < bar; y += 4) {
+        uint64_t v = max ? (uint64_t)(expm1(lmax * (y + 2) / bar) + 0.5) : 1;
+        heat_colour(colour, sizeof colour, v ? v : 1, lmax);
+        out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"4\" fill=\"%s\"/>\n", lx, top + y, colour);
+    }
+    out_file_printf(f, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+                    lx, top, bar);
+    for (uint64_t v = 1;; v *= 10) {
+        bool last = v >= max;
+        uint64_t shown = last ? (max ? max : 1) : v;
+        int y = lmax > 0 ? (int)(bar * log1p((double)shown) / lmax) : 0;
+        out_file_printf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
+                        "<text x=\"%d\" y=\"%d\">%" PRIu64 "</text>\n",
+                        lx + 16, top + y, lx + 20, top + y, lx + 24, top + y + 4, shown);
+        if (last || v > UINT64_MAX / 10) break;
+    }
     out_file_printf(f, "</svg>\n");
 }

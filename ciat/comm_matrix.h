@@ -49,7 +49,9 @@ void cm_write_row(FILE *f, const cm_row *row);
 /* Adds the pairs of such a text to row (partners below n); false when the
  * text is not one. */
 bool cm_add_row_text(cm_row *row, const char *text, int n);
-/* The comm rows as an SVG heatmap (consumer rows, producer columns, log colour scale). */
-void cm_write_svg(out_file *f, const comm_matrix *m, const char *title);
+/* The comm rows as an SVG heatmap (consumer rows, producer columns, log
+ * colour scale, a colour bar), titled title; side_px: the matrix's side in
+ * pixels (0: by the thread count). */
+void cm_write_svg(out_file *f, const comm_matrix *m, const char *title, unsigned side_px);
 
 #endif

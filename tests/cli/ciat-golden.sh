@@ -163,3 +163,25 @@ for f in "$D"/*.report.expected; do
 --- exit 0
 EOT
 done
+
+# The heatmap's counts in its cells (up to 16 threads, cells of 24 pixels
+# or more), its colour bar's ticks (1 and the largest count, 2); its title
+# and size options (48 pixels for 3 threads: 16-pixel cells, no counts).
+ciat -p --matrix-svg pipeline.svg pipeline.3
+ciat -p --matrix-svg titled.svg --matrix-title 'stages & <pipes>' --matrix-size 48 pipeline.3
+check "pipeline: counts in the cells, the colour bar's ticks; the title escaped, 16-pixel cells for 48" bash -c '
+    grep -Eo "fill=\"(white|black)\">[0-9]+</text>" pipeline.svg
+    grep -Eo "<text x=\"[0-9]+\" y=\"[0-9]+\">[0-9]+</text>" pipeline.svg | sed "s/<text[^>]*>//; s/<.text>//" | tr "\n" " "; echo
+    grep -o "font-size=\"13\">[^<]*<" titled.svg
+    grep -o "width=\"16\" height=\"16\" fill=\"#9b0000\"" titled.svg | head -1
+    grep -c "fill=\"white\">2</text>" titled.svg
+    xmllint --noout pipeline.svg titled.svg && echo well-formed' <<'EOF'
+fill="white">2</text>
+fill="white">2</text>
+1 2 
+font-size="13">stages &amp; &lt;pipes&gt;<
+width="16" height="16" fill="#9b0000"
+0
+well-formed
+--- exit 0
+EOF

@@ -88,9 +88,11 @@ sharded "random, 4 threads, everything at once" r781.4 5 --false-sharing --line-
     --ciat-events --by-code --by-data --json --migratory 30
 rm -rf whole x
 mkdir whole x
-ciat -q -o x --matrix-svg x/m.svg r781.4
+ciat -q -o x --matrix-svg x/m.svg --matrix-title 'r781: who reads whom' --matrix-size 64 r781.4
 mv x/* whole/
-for i in 0 1 2; do ciat -q -o x --matrix-svg x/m.svg --shard "$i/3" r781.4; done
+for i in 0 1 2; do
+    ciat -q -o x --matrix-svg x/m.svg --matrix-title 'r781: who reads whom' --matrix-size 64 --shard "$i/3" r781.4
+done
 check_true "--matrix-svg FILE: the parts do not write FILE" test ! -e x/m.svg
 ciat --merge x/r781.4.ciat_partial.*
 check_same "--matrix-svg FILE: the merge writes the whole run's picture" whole/m.svg x/m.svg
