@@ -1456,7 +1456,6 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             break;
         }
         if (strcmp(r.tag, "matrix-title") == 0 || strcmp(r.tag, "matrix-size") == 0) {
-            expect_alike(in, &r);
             if (r.tag[7] == 't') {
                 free(svg_title);
                 svg_title = xstrdup(r.rest);
