@@ -1238,7 +1238,8 @@ static bool run_jobs(ciat *c, tool *t, uint32_t n)
             free(kid);
             c->part.i = i;
             if (i) t->ro.quiet = true;          /* one progress meter */
-            tool_open(t, t->ops, t->nops);      /* its own readers */
+            trace_set_free(&t->ts);             /* made again, with its own readers */
+            tool_open(t, t->ops, t->nops);
             return false;
         }
     }
