@@ -351,7 +351,7 @@ ciat: try 'ciat --help'
 EOF
 check "--no-report with --json: a usage error" ciat -p --no-report --json -ciat_events js.2 <<'EOF'
 --- stderr
-ciat: --no-report writes the event trace only: not with --json, --matrix-svg, --shard or --jobs
+ciat: --no-report writes the event trace only: not with --json, --matrix-svg, --annotate, --shard or --jobs
 ciat: try 'ciat --help'
 --- exit 1
 EOF
