@@ -390,7 +390,7 @@ START_TEST(json_fields)
     char *got = slurp(jpath);
     ck_assert_str_eq(got,
         "{\n  \"format\": \"dsmtrace-report\",\n  \"version\": 1,\n  \"tool\": \"cdat\",\n"
-        "  \"header\": [\n    \"cdat (dsmtrace) test\"\n  ],\n  \"lines\": [\n"
+        "  \"header\": [\n    \"cdat (dsmtrace) test\"\n  ],\n  \"header_fields\": {},\n  \"lines\": [\n"
         "    {\"tag\": \"R1TxL00\", \"phase\": 1, \"thread\": \"x\", \"level\": 0, \"name\": \"phase\", "
         "\"text\": \"kind parallel by start start 0 end 3 threads 2\", \"fields\": {\"kind\": \"parallel\", "
         "\"by\": \"start\", \"start\": 0, \"end\": 3, \"threads\": 2}},\n"
@@ -443,7 +443,7 @@ START_TEST(json_strings)
     ck_assert_str_eq(got,
         "{\n  \"format\": \"dsmtrace-report\",\n  \"version\": 1,\n  \"tool\": \"dsmtrace\",\n"
         "  \"header\": [\n    \"q\\\" b\\\\ t\\t c\\u0001 d\\u007f \xc3\xa9 \xf0\x9f\x98\x80 \\u0080 \\u00c0\\u00af "
-        "\\u00ed\\u00a0\\u0080 \\u00e2\\u0082\"\n  ],\n  \"lines\": [\n  ]\n}\n");
+        "\\u00ed\\u00a0\\u0080 \\u00e2\\u0082\"\n  ],\n  \"header_fields\": {},\n  \"lines\": [\n  ]\n}\n");
     free(got);
 }
 END_TEST
