@@ -950,6 +950,25 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
+/* --annotate with --false-sharing: the top lines, thread by thread. */
+typedef struct c2c_out {
+    out_file *f;
+    const addr_map *m;
+} c2c_out;
+
+static void c2c_line(void *ctx, uint64_t addr, uint64_t misses)
+{
+    out_file_printf(((c2c_out *)ctx)->f, "0x%08" PRIx64 " false_sharing %" PRIu64 "\n", addr, misses);
+}
+
+static void c2c_thread(void *ctx, int t, const char *bytes, uint64_t pc)
+{
+    c2c_out *o = ctx;
+    char where[1200] = "-";
+    if (pc != ~(uint64_t)0) attr_code_name(where, sizeof where, o->m, pc);
+    out_file_printf(o->f, "  thread %d bytes %s last %s\n", t, bytes, where);
+}
+
 /* --shard I/N: the part's hooks. */
 static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
@@ -1835,6 +1854,12 @@ int main(int argc, char **argv)
         char title[4200];
         snprintf(title, sizeof title, "ciat annotated source of %s", t.ts.name);
         attr_annotate(c.acode, c.amap, annotated, title);
+        if (c.fs) {                 /* perf c2c's view of the falsely shared lines */
+            out_file_printf(annotated, "\n-- cache lines with the most false sharing misses (L19): each thread's bytes"
+                            " and its last access\n");
+            c2c_out o = { annotated, c.amap };
+            fs_top_threads(c.fs, (uint32_t)c.o.false_lines, c2c_line, c2c_thread, &o);
+        }
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);

@@ -59,6 +59,7 @@ void fs_free(sharing *s)
     free(s->states);
     free(s->miss_pc);
     free(s->miss_addr);
+    free(s->touch_pc);
 }
 
 /* A pending miss of st ends useless: a false sharing miss. */
@@ -85,6 +86,18 @@ static void note_miss(sharing *s, fs_state *st, uint32_t addr)
     }
     s->miss_pc[i] = s->cur_pc;
     s->miss_addr[i] = addr;
+}
+
+/* The pc of st's last access (attribution only). */
+static void note_touch(sharing *s, fs_state *st)
+{
+    uint32_t i = (uint32_t)(st - s->states);
+    if (i >= s->touch_cap) {
+        uint32_t cap = s->states_cap;
+        s->touch_pc = xrealloc(s->touch_pc, (size_t)cap * sizeof *s->touch_pc);
+        s->touch_cap = cap;
+    }
+    s->touch_pc[i] = s->cur_pc;
 }
 
 static inline uint32_t mix(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32); }
@@ -259,6 +272,7 @@ static void line_access(sharing *s, int t, uint32_t number, uint32_t lo, uint32_
     }
     uint64_t span = hi - lo == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi - lo + 1)) - 1) << lo;
     st->touched |= span;
+    if (s->on_false) note_touch(s, st);
     if (store) {
         if (!ln->wblock) {
             uint32_t cap = s->wblocks_cap;
@@ -384,6 +398,45 @@ static void line19_to_report(void *ctx, uint64_t addr, uint64_t false_misses, co
 void fs_report_top(report *r, const sharing *s, uint32_t top)
 {
     fs_top_lines(s, top, line19_to_report, r);
+}
+
+/* The indexes of the `top` lines with the most false sharing misses, ranked;
+ * *n their count. Caller frees. */
+static uint32_t *top_index(const sharing *s, uint32_t top, uint32_t *n)
+{
+    uint32_t k = 0;
+    uint32_t *idx = xcalloc((size_t)s->nlines + 1, sizeof *idx);
+    for (uint32_t i = 0; i < s->nlines; i++)
+        if (s->lines[i].false_misses) idx[k++] = i;
+    sort_s = s;
+    qsort(idx, k, sizeof *idx, by_false);
+    *n = k > top ? top : k;
+    return idx;
+}
+
+void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint64_t addr, uint64_t misses),
+                    void (*thread)(void *ctx, int t, const char *bytes, uint64_t pc), void *ctx)
+{
+    uint32_t n;
+    uint32_t *idx = top_index(s, top, &n);
+    uint32_t *members = xcalloc((size_t)s->nstates + 1, sizeof *members);
+    char bytes[64 * 24];
+    for (uint32_t k = 0; k < n; k++) {
+        const fs_line *ln = &s->lines[idx[k]];
+        line(ctx, (uint64_t)ln->number << s->line_shift, ln->false_misses);
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < s->nstates; i++)
+            if (s->states[i].line == idx[k]) members[m++] = i;
+        sort_s = s;
+        qsort(members, m, sizeof *members, by_thread);
+        for (uint32_t j = 0; j < m; j++) {
+            const fs_state *st = &s->states[members[j]];
+            ranges(bytes, sizeof bytes, s, st->touched);
+            thread(ctx, st->thread, bytes, members[j] < s->touch_cap ? s->touch_pc[members[j]] : ~(uint64_t)0);
+        }
+    }
+    free(members);
+    free(idx);
 }
 
 void fs_top_lines(const sharing *s, uint32_t top,

@@ -57,6 +57,8 @@ typedef struct sharing {
     uint64_t cur_pc;
     uint64_t *miss_pc;
     uint32_t *miss_addr, miss_cap;
+    uint64_t *touch_pc;         /* per state: cur_pc of the thread's last access to the line */
+    uint32_t touch_cap;
 } sharing;
 
 void fs_init(sharing *s, int nthreads, uint32_t line_size, uint32_t grain);
@@ -81,6 +83,12 @@ void fs_top_lines(const sharing *s, uint32_t top,
                   void (*fn)(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads), void *ctx);
 /* One L19 line. */
 void fs_line19(report *r, uint64_t addr, uint64_t false_misses, const char *threads);
+/* The same top lines, thread by thread (perf c2c's view; attribution on):
+ * line(ctx, addr, misses) for each, then thread(ctx, t, bytes, pc) for each
+ * thread that touched it, in thread order: the bytes it touched ("0-7,16-23")
+ * and the pc of its last access to the line. */
+void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint64_t addr, uint64_t misses),
+                    void (*thread)(void *ctx, int t, const char *bytes, uint64_t pc), void *ctx);
 
 /* Sharing patterns of the lines at the end of the run (L40-L44):
  * private: one thread accessed it; read_only_shared: more, none stored;

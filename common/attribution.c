@@ -120,6 +120,8 @@ static void name_code(char *buf, size_t cap, const addr_map *m, uint64_t pc)
     snprintf(buf, cap, "function %s where %s", f, w);
 }
 
+void attr_code_name(char *buf, size_t cap, const addr_map *m, uint64_t pc) { name_code(buf, cap, m, pc); }
+
 /* Data keys: a line address (< 2^32), or an entry of the map: its kind
  * (am_data_kind) above bit 40, its index below. */
 enum { KEY_ENTRY_SHIFT = 40 };

@@ -60,6 +60,9 @@ addr_map *attr_map_open(const tool *t, const char *given);
  * title: "ciat annotated source of pc.4". Leaves a as it was. */
 void attr_annotate(const attr *a, const addr_map *m, out_file *f, const char *title);
 
+/* "function F where FILE:LINE" (or "address 0x…", "address unknown") of a pc. */
+void attr_code_name(char *buf, size_t cap, const addr_map *m, uint64_t pc);
+
 /* The map at path (a bad map exits 2). */
 addr_map *attr_map_load(const char *path);
 /* The header line "# attribution: map PATH" (or "map none"). */

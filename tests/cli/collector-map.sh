@@ -162,6 +162,13 @@ check "false_sharing: ciat --annotate: the hottest source line is the increment,
 .             .          3992  |         counters[id].value++;
 --- exit 0
 EOF
+check "false_sharing: ciat --annotate: the line's threads each on their own bytes, all at the increment" bash -c \
+    'sed -n "/^-- cache lines/,\$p" fs.5.ciat_annotated | grep "function worker" | sed -e "s|/.*/||" -e "s/bytes [0-9]*-[0-9]*/bytes B/" -e "s/thread [0-9]*/thread T/" | sort | uniq -c | sed "s/^ *//";
+     sed -n "/^-- cache lines/,\$p" fs.5.ciat_annotated | grep "function worker" | grep -o "bytes [0-9-]*" | sort -u | wc -l' <<'EOF'
+4   thread T bytes B last function worker where false_sharing.c:20
+4
+--- exit 0
+EOF
 check "false_sharing: cdat --annotate: the same line, for misses, remote misses and false sharing" bash -c \
     'cdat -q --annotate fs.5 "$1" && grep -A1 "file:line" fs.5.cdat_annotated | tail -1 | awk "{ print (\$1 > 3000 && \$2 > 1000 && \$3 > 3000), \$4 }" | sed "s|/.*/||"' \
     - "$CLI_DIR/../../configs/4x4.ini" <<'EOF'
