@@ -1237,9 +1237,9 @@ static char *jobs_part_path(const tool *t, uint32_t i, uint32_t n)
 
 /* --jobs N: run the N parts as child processes of this one, each reading
  * the traces itself (the checks above ran once, here). Returns true in the
- * parent once every part succeeded (a part that failed has said why; the
- * parent exits with its status, removing the parts written); false in a
- * child, which goes on as --shard I/N. */
+ * parent once every part succeeded (when one failed, its message is shown
+ * once and the parent exits with its status, removing the parts written);
+ * false in a child, which goes on as --shard I/N. */
 static bool run_jobs(ciat *c, tool *t, uint32_t n)
 {
     for (int k = 0; k < t->ts.count; k++)
@@ -1248,27 +1248,50 @@ static bool run_jobs(ciat *c, tool *t, uint32_t n)
     trace_set_close_readers(&t->ts, t->readers);
     t->readers = NULL;
     fflush(NULL);
+    /* Part 0 writes on standard error (its progress meter, warnings and
+     * errors: what one run would write); the others into files of their
+     * own, shown only when such a part fails and part 0 did not. So every
+     * message appears once. */
     pid_t *kid = xcalloc(n, sizeof *kid);
+    FILE **err = xcalloc(n, sizeof *err);
+    for (uint32_t i = 1; i < n; i++)
+        if (!(err[i] = tmpfile())) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot create a temporary file");
     for (uint32_t i = 0; i < n; i++) {
         kid[i] = fork();
         if (kid[i] < 0) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "--jobs: cannot start part %" PRIu32 ": %s", i,
                                    strerror(errno));
         if (kid[i] == 0) {
+            if (i) {
+                dup2(fileno(err[i]), STDERR_FILENO);
+                t->ro.quiet = true;             /* one progress meter */
+            }
+            for (uint32_t j = 1; j < n; j++) fclose(err[j]);
+            free(err);
             free(kid);
             c->part.i = i;
-            if (i) t->ro.quiet = true;          /* one progress meter */
             trace_set_free(&t->ts);             /* made again, with its own readers */
             tool_open(t, t->ops, t->nops);
             return false;
         }
     }
-    int status = EXIT_OK;
+    int status = EXIT_OK, shown = -1;
     for (uint32_t i = 0; i < n; i++) {
         int st;
         while (waitpid(kid[i], &st, 0) < 0 && errno == EINTR) {}
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
-        if (code != EXIT_OK && status == EXIT_OK) status = code;
+        if (code != EXIT_OK && status == EXIT_OK) {
+            status = code;
+            shown = (int)i;
+        }
     }
+    if (shown > 0) {                            /* part 0 ran through: this part's messages */
+        char buf[4096];
+        size_t k;
+        rewind(err[shown]);
+        while ((k = fread(buf, 1, sizeof buf, err[shown])) > 0) fwrite(buf, 1, k, stderr);
+    }
+    for (uint32_t i = 1; i < n; i++) fclose(err[i]);
+    free(err);
     free(kid);
     if (status == EXIT_OK) return true;
     for (uint32_t i = 0; i < n; i++) {         /* what the parts that finished wrote */
