@@ -1017,6 +1017,25 @@ static void fs_line_record(void *ctx, uint64_t addr, uint64_t misses, const char
     out_file_printf(ctx, "fs-line %" PRIu64 " %" PRIu64 "%s\n", addr, misses, threads);
 }
 
+/* --annotate --false-sharing: "fs-thread ADDRESS THREAD PC BYTES" records,
+ * per top line of the part, thread by thread (PC: 2^64-1 when none). */
+typedef struct c2c_record_ctx {
+    out_file *f;
+    uint64_t addr;
+} c2c_record_ctx;
+
+static void c2c_record_line(void *ctx, uint64_t addr, uint64_t misses)
+{
+    (void)misses;
+    ((c2c_record_ctx *)ctx)->addr = addr;
+}
+
+static void c2c_record_thread(void *ctx, int t, const char *bytes, uint64_t pc)
+{
+    c2c_record_ctx *rc = ctx;
+    out_file_printf(rc->f, "fs-thread %" PRIu64 " %d %" PRIu64 " %s\n", rc->addr, t, pc, bytes);
+}
+
 /* One "attr KEY N N N" record per key of a (--by-code, --by-data). */
 static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
 {
@@ -1081,6 +1100,12 @@ static void finish_partial(ciat *c, const tool *t)
         uint64_t sums[FS_SUMS][FS_PATTERNS];
         fs_pattern_sums(c->fs, (uint32_t)c->o.migratory_pct, sums);
         partial_u64s(f, "fs-patterns", -1, &sums[0][0], FS_SUMS * FS_PATTERNS);
+    }
+    if (c->fs && c->o.attr.annotate) {         /* the c2c view of the part's top lines */
+        partial_text(f, "fs-threads-begin", NULL);
+        c2c_record_ctx rc = { f, 0 };
+        fs_top_threads(c->fs, (uint32_t)c->o.false_lines, c2c_record_line, c2c_record_thread, &rc);
+        partial_text(f, "fs-threads-end", NULL);
     }
     attr_partial(f, c->acode, "code");
     attr_partial(f, c->adata, "data");
@@ -1368,12 +1393,16 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     char *svg_title = NULL;
     unsigned svg_size = 0;
     bool attribution = false;
+    out_file *annotated = NULL;
+    struct { uint64_t addr, pc; int t; char *bytes; } *c2c = NULL;
+    size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
                     strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0 ||
-                    strcmp(r.tag, "fs-lines-begin") == 0;
+                    strcmp(r.tag, "fs-lines-begin") == 0 || strcmp(r.tag, "fs-threads-begin") == 0 ||
+                    strcmp(r.tag, "annotate") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
                          strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "fs") == 0 ||
@@ -1474,6 +1503,32 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                 }
             continue;
         }
+        if (strcmp(r.tag, "fs-threads-begin") == 0) {
+            if (!c->fs || !annotated) partial_fail(in, 0, "fs-thread records, but no false-sharing or annotate record");
+            expect_alike(in, &r);
+            for (int k = 0; k < partial_parts(in); k++)
+                for (;;) {
+                    partial_rec rk = partial_next(in, k);
+                    if (strcmp(rk.tag, "fs-threads-end") == 0 && !*rk.rest) break;
+                    if (strcmp(rk.tag, "fs-thread") != 0) partial_fail(in, k, "an fs-thread record expected");
+                    char *p = rk.rest, *end;
+                    uint64_t v[3];
+                    for (int j = 0; j < 3; j++) {
+                        errno = 0;
+                        v[j] = strtoull(p, &end, 10);
+                        if (errno || end == p || *p < '0' || *p > '9' || *end != ' ')
+                            partial_fail(in, k, "fs-thread ADDRESS THREAD PC BYTES expected");
+                        p = end + 1;
+                    }
+                    if (v[1] >= (uint64_t)c->n) partial_fail(in, k, "no such thread");
+                    c2c_cap = xgrow((void **)&c2c, c2c_cap, nc2c + 1, sizeof *c2c);
+                    c2c[nc2c].addr = v[0];
+                    c2c[nc2c].t = (int)v[1];
+                    c2c[nc2c].pc = v[2];
+                    c2c[nc2c++].bytes = xstrdup(p);
+                }
+            continue;
+        }
         if (strcmp(r.tag, "memory-begin") == 0) {
             if (memory) partial_fail(in, 0, "a second memory-begin record");
             memory = true;
@@ -1494,7 +1549,9 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "end") == 0) {
             if (!memory || !usage || !sizes)
                 partial_fail(in, 0, "the end, without its %s", !memory ? "memory usage lines" : "usage totals");
-            if ((events || svg) && !set_name) partial_fail(in, 0, "the end, without the set's name");
+            if ((events || svg || annotated) && !set_name) partial_fail(in, 0, "the end, without the set's name");
+            if (attribution && !c->o.attr.by_code && !c->o.attr.by_data && !annotated)
+                partial_fail(in, 0, "attribution of nothing (no --by-code, --by-data or --annotate)");
             if (svg && !c->mtotal) partial_fail(in, 0, "a matrix picture, but no comm-matrix record");
             break;
         }
@@ -1531,13 +1588,22 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         } else if (strcmp(r.tag, "attribution") == 0) {
             uint64_t v[2];
             partial_parse_u64s(in, 0, r.rest, v, 2);
-            if (attribution || (!v[0] && !v[1]) || v[0] > 1000000 || v[1] > 1000000)
+            if (attribution || v[0] > 1000000 || v[1] > 1000000)
                 partial_fail(in, 0, "attribution BY_CODE BY_DATA expected, once");
             attribution = true;
             c->o.attr.by_code = (uint32_t)v[0];
             c->o.attr.by_data = (uint32_t)v[1];
             if (v[0]) c->acode = attr_new(3, fig_names);
             if (v[1]) c->adata = attr_new(3, fig_names);
+        } else if (strcmp(r.tag, "annotate") == 0) {
+            if (!attribution || annotated) partial_fail(in, 0, "annotate without attribution, or twice");
+            c->o.attr.annotate = true;
+            if (!c->acode) c->acode = attr_new(3, fig_names);
+            size_t al = strlen(prefix) + 32;
+            char *ap = xmalloc(al);
+            snprintf(ap, al, "%s.ciat_annotated", prefix);
+            annotated = out_file_open(ap, false);
+            free(ap);
         } else if (strcmp(r.tag, "attr-map") == 0) {
             if (!attribution || c->amap) partial_fail(in, 0, "attr-map without attribution, or twice");
             c->amap = attr_map_load(r.rest);
@@ -1604,7 +1670,24 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     for (int k = 0; k < c->n; k++) fetched += c->sc[k].is.fetched;
     usage_report(c->rep, &u, c->data_sizes, fetched);
     if (c->fs) fs_report_pattern_sums(c->rep, c->merged_patterns);
-    if (c->acode) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
+    if (annotated) {
+        char title[4200];
+        snprintf(title, sizeof title, "ciat annotated source of %s", set_name);
+        attr_annotate(c->acode, c->amap, annotated, title);
+        if (c->fs) {                /* the merged top lines (ranked by aggregate_report), thread by thread */
+            out_file_printf(annotated, "\n-- cache lines with the most false sharing misses (L19): each thread's"
+                            " bytes and its last access\n");
+            c2c_out o = { annotated, c->amap };
+            for (size_t i = 0; i < c->merged_top->n && i < c->o.false_lines; i++) {
+                c2c_line(&o, c->merged_top->v[i].addr, c->merged_top->v[i].misses);
+                for (size_t j = 0; j < nc2c; j++)
+                    if (c2c[j].addr == c->merged_top->v[i].addr) c2c_thread(&o, c2c[j].t, c2c[j].bytes, c2c[j].pc);
+            }
+        }
+    }
+    for (size_t j = 0; j < nc2c; j++) free(c2c[j].bytes);
+    free(c2c);
+    if (c->o.attr.by_code) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
     if (svg) {
         char title[4200];
@@ -1742,8 +1825,6 @@ int main(int argc, char **argv)
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
-    if (c.o.attr.annotate && (c.part.n || jobs > 1))
-        diag_usage_error("--annotate with --shard or --jobs: not yet (docs/sharding.md); run it without them");
     if (no_report && (json || c.o.matrix_svg || c.o.attr.annotate || c.part.n || jobs > 1))
         diag_usage_error("--no-report writes the event trace only: not with --json, --matrix-svg, --annotate,"
                          " --shard or --jobs");
@@ -1804,8 +1885,9 @@ int main(int argc, char **argv)
         if (c.pcs.pc) {
             out_file_printf(c.partial, "attribution %" PRIu32 " %" PRIu32 "\n", c.o.attr.by_code, c.o.attr.by_data);
             if (c.amap) partial_text(c.partial, "attr-map", c.amap->path);
+            if (c.o.attr.annotate) partial_text(c.partial, "annotate", NULL);
         }
-        if (c.o.events || c.o.matrix_svg) partial_text(c.partial, "set", t.ts.name);
+        if (c.o.events || c.o.matrix_svg || c.o.attr.annotate) partial_text(c.partial, "set", t.ts.name);
     } else if (no_report) {     /* the report's lines are made, and dropped */
         c.rep = report_open_detached();
     } else {

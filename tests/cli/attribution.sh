@@ -297,9 +297,3 @@ check "ciat --annotate --false-sharing: perf c2c's view, each thread's bytes of 
   thread 1 bytes 4-7 last function consumer where prog.c:20
 --- exit 0
 EOF
-check "--annotate with --shard: not yet" ciat -q -p --annotate --shard 0/2 ann/t.2 <<'EOF'
---- stderr
-ciat: --annotate with --shard or --jobs: not yet (docs/sharding.md); run it without them
-ciat: try 'ciat --help'
---- exit 1
-EOF

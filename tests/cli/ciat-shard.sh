@@ -80,6 +80,8 @@ sharded "random, 4 threads, --comm-matrix, grain 1, 64-byte pages" r781.4 5 --co
 smait asm "$CLI_DIR/attribution/t.txt" t
 cp "$CLI_DIR/attribution/t.2.map" t.2.map
 sharded "attribution set with its map, false sharing" t.2 2 -p --false-sharing --by-code --by-data
+sharded "attribution set with its map, --annotate and false sharing (the c2c view)" t.2 2 -p --false-sharing --annotate
+sharded "random, 16 threads, --annotate and false sharing, no map" r782.16 3 --false-sharing --annotate --false-lines 3
 sharded "random, 4 threads, --by-code=3 --by-data, no map" r781.4 3 --by-code=3 --by-data
 sharded "random, 16 threads, false sharing" r782.16 4 --false-sharing --false-lines 4
 sharded "random, 4 threads, false sharing, 64-byte lines and pages, grain 1" r781.4 3 --false-sharing \
@@ -123,6 +125,7 @@ EOF
 jobs "random, 4 threads" r781.4 2 --json --ciat-events
 jobs "random, 16 threads, everything" r782.16 3 --false-sharing --comm-matrix --by-code --by-data -j 1
 jobs "random, 2 threads, slice mode" r783.2 8 -i 2
+jobs "attribution set, --annotate" t.2 2 -p --false-sharing --annotate --by-data
 usage_error "--jobs with --shard" "--jobs runs the parts itself: give --jobs or --shard, not both" \
     -q --jobs 2 --shard 0/2 r.4
 usage_error "--jobs 0" "option --jobs: 0 is out of range \\(1..4096\\)" -q --jobs 0 r.4
