@@ -572,38 +572,43 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
 
+/* The pieces of [addr, addr + len), cut at the top of the address space,
+ * one per page: the end of the piece that starts at a. */
+static inline uint64_t span_end(uint32_t addr, unsigned len)
+{
+    uint64_t end = (uint64_t)addr + len;
+    return end > 0x100000000ull ? 0x100000000ull : end;
+}
+
+static inline uint64_t piece_end(const ciat *c, uint64_t a, uint64_t end)
+{
+    uint64_t next = ((a >> c->part.page_shift) + 1) << c->part.page_shift;
+    return next < end ? next : end;
+}
+
 /* Touch the bytes of [addr, addr + size) that lie in the part's pages. */
 static void touch_part(ciat *c, uint32_t addr, unsigned size, bool code, int t)
 {
-    uint64_t a = addr, end = (uint64_t)addr + size;
-    if (end > 0x100000000ull) end = 0x100000000ull;     /* no wrap past the top */
-    while (a < end) {
-        uint64_t next = ((a >> c->part.page_shift) + 1) << c->part.page_shift;
-        if (next > end) next = end;
+    for (uint64_t a = addr, end = span_end(addr, size), next; a < end; a = next) {
+        next = piece_end(c, a, end);
         if (part_page(&c->part, (uint32_t)a))
             locmap_touch(&c->map, locmap_block(&c->map, (uint32_t)a, t), (uint32_t)a, (uint32_t)(next - a), code, t);
-        a = next;
     }
 }
 
 /* An access's locations and bytes in the part's pages: what on_mem_slow
- * does to them, page by page. */
+ * does to them, page by page (a false sharing line lies in one page:
+ * --line-size <= --page-size). */
 static void location_side_part(ciat *c, int t, uint64_t clock, uint32_t addr, unsigned size, bool load, bool store)
 {
-    if (size) touch_part(c, addr, size, false, t);
-    if (c->fs) {                /* each line lies in one page (--line-size <= --page-size) */
-        if (c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
-        uint64_t a = addr, end = (uint64_t)addr + (size ? size : 1);
-        if (end > 0x100000000ull) end = 0x100000000ull;
-        while (a < end) {
-            uint64_t next = ((a >> c->part.page_shift) + 1) << c->part.page_shift;
-            if (next > end) next = end;
-            if (part_page(&c->part, (uint32_t)a)) {
-                if (load) fs_access(c->fs, t, (uint32_t)a, size ? (unsigned)(next - a) : 0, false);
-                if (store) fs_access(c->fs, t, (uint32_t)a, size ? (unsigned)(next - a) : 0, true);
-            }
-            a = next;
-        }
+    if (c->fs && c->pcs.pc) c->fs->cur_pc = attr_pcs_at(&c->pcs, t, clock);
+    for (uint64_t a = addr, end = span_end(addr, size ? size : 1), next; a < end; a = next) {
+        next = piece_end(c, a, end);
+        if (!part_page(&c->part, (uint32_t)a)) continue;
+        unsigned n = size ? (unsigned)(next - a) : 0;
+        if (n) locmap_touch(&c->map, locmap_block(&c->map, (uint32_t)a, t), (uint32_t)a, n, false, t);
+        if (c->fs && load) fs_access(c->fs, t, (uint32_t)a, n, false);
+        if (c->fs && store) fs_access(c->fs, t, (uint32_t)a, n, true);
     }
     uint32_t last = locmap_last_loc(&c->map, addr, size);
     for (uint32_t a = addr, first = 1;; first = 0) {
@@ -1067,29 +1072,11 @@ static void finish_partial(ciat *c, const tool *t)
     partial_u64s(f, "usage", -1, (const uint64_t *)&u, USAGE_FIELDS);
     partial_u64s(f, "data_sizes", -1, &c->data_sizes, 1);
     partial_u64s(f, "memory-begin", -1, &c->o.page_size, 1);
-    rewind(mem);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, mem)) > 0) {
-        if (line[n - 1] == '\n') line[n - 1] = '\0';
-        partial_text(f, "memory", line);
-    }
-    if (ferror(mem)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the memory usage lines");
-    fclose(mem);
+    partial_lines(f, mem, "memory", "the memory usage lines");
     partial_text(f, "memory-end", NULL);
-    if (!c->part_events) free(line);
     if (c->part_events) {
         partial_text(f, "events-begin", NULL);
-        if (fflush(c->part_events) != 0) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot write the events");
-        rewind(c->part_events);
-        while ((n = getline(&line, &cap, c->part_events)) > 0) {
-            if (line[n - 1] == '\n') line[n - 1] = '\0';
-            partial_text(f, "event", line);
-        }
-        free(line);
-        if (ferror(c->part_events)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back the events");
-        fclose(c->part_events);
+        partial_lines(f, c->part_events, "event", "the events");
         c->part_events = NULL;
         partial_text(f, "events-end", NULL);
     }
@@ -1116,104 +1103,75 @@ static void finish_partial(ciat *c, const tool *t)
     partial_text(f, "end", NULL);
 }
 
-/* The page number of a memory-usage line (its first field). */
-static uint64_t memory_page(const partial_in *in, int k, const char *line)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(line, &end, 10);
-    if (errno || end == line || *end != ' ') partial_fail(in, k, "a memory usage line without a page number");
-    return v;
-}
+/* The records `tag` of every part, up to `end_tag` in each, in the order of
+ * the nkey (1 or 2) numbers that begin them (each part's are in that order,
+ * and a key is in one part only): put(ctx, text) for each, text its whole
+ * line (whole) or what follows the keys. A key out of order stops the
+ * merge (key_name: "KEY N again, or out of order", no key given twice;
+ * else out_of_order). */
+typedef struct sorted_records {
+    const char *tag, *end_tag;
+    int nkey;
+    bool whole;
+    const char *expected, *bad, *key_name, *out_of_order;
+} sorted_records;
 
-/* The memory usage lines of every part, merged in page order (each part
- * holds its own pages, in order). */
-static void merge_memory(partial_in *in, FILE *mem)
+static void merge_sorted(partial_in *in, const sorted_records *sr, void (*put)(void *ctx, const char *text), void *ctx)
 {
     int n = partial_parts(in);
-    partial_rec *cur = xcalloc((size_t)n, sizeof *cur);
-    uint64_t *page = xcalloc((size_t)n, sizeof *page);
-    bool *done = xcalloc((size_t)n, sizeof *done);
-    uint64_t last = 0;
+    typedef struct { uint64_t key[2]; const char *text; bool done; } head;
+    head *h = xcalloc((size_t)n, sizeof *h);
+    uint64_t last[2] = { 0, 0 };
     bool any = false;
-    for (int k = 0; k < n; k++) {
-        cur[k] = partial_next(in, k);
-        done[k] = strcmp(cur[k].tag, "memory-end") == 0;
-        if (!done[k] && strcmp(cur[k].tag, "memory") != 0) partial_fail(in, k, "a memory usage line expected");
-        if (!done[k]) page[k] = memory_page(in, k, cur[k].rest);
-    }
-    for (;;) {
-        int best = -1;
-        for (int k = 0; k < n; k++)
-            if (!done[k] && (best < 0 || page[k] < page[best])) best = k;
-        if (best < 0) break;
-        if (any && page[best] <= last) partial_fail(in, best, "page %" PRIu64 " again, or out of order", page[best]);
-        fprintf(mem, "%s\n", cur[best].rest);
-        last = page[best];
+    for (int k = -1;;) {
+        /* read the next record of part k (every part at the start) */
+        for (int j = k < 0 ? 0 : k; j < (k < 0 ? n : k + 1); j++) {
+            partial_rec r = partial_next(in, j);
+            h[j].done = strcmp(r.tag, sr->end_tag) == 0;
+            if (h[j].done) continue;
+            if (strcmp(r.tag, sr->tag) != 0) partial_fail(in, j, "%s", sr->expected);
+            const char *after = partial_lead_u64s(in, j, r.rest, h[j].key, (size_t)sr->nkey, sr->bad);
+            h[j].text = sr->whole ? r.rest : after + 1;
+        }
+        k = -1;
+        for (int j = 0; j < n; j++)
+            if (!h[j].done && (k < 0 || h[j].key[0] < h[k].key[0] ||
+                               (h[j].key[0] == h[k].key[0] && h[j].key[1] < h[k].key[1])))
+                k = j;
+        if (k < 0) break;
+        bool before = any && (h[k].key[0] < last[0] || (h[k].key[0] == last[0] && h[k].key[1] < last[1]));
+        bool again = any && h[k].key[0] == last[0] && h[k].key[1] == last[1];
+        if (sr->key_name && (before || again))
+            partial_fail(in, k, "%s %" PRIu64 " again, or out of order", sr->key_name, h[k].key[0]);
+        if (before) partial_fail(in, k, "%s", sr->out_of_order);
+        put(ctx, h[k].text);
+        last[0] = h[k].key[0];
+        last[1] = h[k].key[1];
         any = true;
-        cur[best] = partial_next(in, best);
-        done[best] = strcmp(cur[best].tag, "memory-end") == 0;
-        if (!done[best] && strcmp(cur[best].tag, "memory") != 0)
-            partial_fail(in, best, "a memory usage line expected");
-        if (!done[best]) page[best] = memory_page(in, best, cur[best].rest);
     }
-    free(cur);
-    free(page);
-    free(done);
+    free(h);
 }
 
-/* The (access, location) key of an event record of part k: its place in
- * the whole run; *text the event line after it. */
-static void event_key(const partial_in *in, int k, char *rest, uint64_t key[2], char **text)
+static void put_memory(void *ctx, const char *text) { fprintf(ctx, "%s\n", text); }
+static void put_event(void *ctx, const char *text) { out_file_printf(ctx, "%s\n", text); }
+
+/* The memory usage lines of every part, merged in page order (each part
+ * holds its own pages). */
+static void merge_memory(partial_in *in, FILE *mem)
 {
-    char *s = rest, *end;
-    for (int i = 0; i < 2; i++) {
-        errno = 0;
-        key[i] = strtoull(s, &end, 10);
-        if (errno || end == s || *end != ' ' || *s < '0' || *s > '9')
-            partial_fail(in, k, "an event record expected: ACCESS LOCATION CLOCK EVENT THREAD DEGREE");
-        s = end + 1;
-    }
-    *text = s;
+    static const sorted_records sr = { "memory", "memory-end", 1, true, "a memory usage line expected",
+                                       "a memory usage line without a page number", "page", NULL };
+    merge_sorted(in, &sr, put_memory, mem);
 }
 
 /* The events of every part, merged in the whole run's order: by access,
- * then location (each part's events are in that order, and each location's
- * in one part). */
+ * then location (each location's events are in one part). */
 static void merge_events(partial_in *in, out_file *out)
 {
-    int n = partial_parts(in);
-    partial_rec *cur = xcalloc((size_t)n, sizeof *cur);
-    uint64_t (*key)[2] = xcalloc((size_t)n, sizeof *key);
-    char **text = xcalloc((size_t)n, sizeof *text);
-    bool *done = xcalloc((size_t)n, sizeof *done);
-    for (int k = 0; k < n; k++) {
-        cur[k] = partial_next(in, k);
-        done[k] = strcmp(cur[k].tag, "events-end") == 0;
-        if (!done[k] && strcmp(cur[k].tag, "event") != 0) partial_fail(in, k, "an event record expected");
-        if (!done[k]) event_key(in, k, cur[k].rest, key[k], &text[k]);
-    }
-    for (;;) {
-        int best = -1;
-        for (int k = 0; k < n; k++)
-            if (!done[k] && (best < 0 || key[k][0] < key[best][0] ||
-                             (key[k][0] == key[best][0] && key[k][1] < key[best][1])))
-                best = k;
-        if (best < 0) break;
-        out_file_printf(out, "%s\n", text[best]);
-        uint64_t was[2] = { key[best][0], key[best][1] };
-        cur[best] = partial_next(in, best);
-        done[best] = strcmp(cur[best].tag, "events-end") == 0;
-        if (!done[best] && strcmp(cur[best].tag, "event") != 0) partial_fail(in, best, "an event record expected");
-        if (done[best]) continue;
-        event_key(in, best, cur[best].rest, key[best], &text[best]);
-        if (key[best][0] < was[0] || (key[best][0] == was[0] && key[best][1] < was[1]))
-            partial_fail(in, best, "an event out of order");
-    }
-    free(cur);
-    free(key);
-    free(text);
-    free(done);
+    static const sorted_records sr = { "event", "events-end", 2, false, "an event record expected",
+                                       "an event record expected: ACCESS LOCATION CLOCK EVENT THREAD DEGREE", NULL,
+                                       "an event out of order" };
+    merge_sorted(in, &sr, put_event, out);
 }
 
 /* The records every part must have alike: the others' next record equals
@@ -1226,6 +1184,16 @@ static void expect_alike(partial_in *in, const partial_rec *r0)
             partial_fail(in, k, "'%s %s' where %s has '%s %s': not a part of the same run (the same traces,"
                          " options and build)", r.tag, r.rest, partial_path(in, 0), r0->tag, r0->rest);
     }
+}
+
+/* A record every part has with its own fields, to be summed: part 0's is
+ * r; another part's, its next record, which must have r's tag. */
+static partial_rec summed_beside(partial_in *in, int k, const partial_rec *r)
+{
+    if (!k) return *r;
+    partial_rec rk = partial_next(in, k);
+    if (strcmp(rk.tag, r->tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag, partial_path(in, 0), r->tag);
+    return rk;
 }
 
 /* The outputs' prefix: the parts' name without ".ciat_partial.I-of-N",
@@ -1413,9 +1381,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             bool line = r.tag[2] == '\0';
             if (!c->fs) partial_fail(in, 0, "false sharing counts, but no false-sharing record");
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = k ? partial_next(in, k) : r;
-                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag,
-                                                             partial_path(in, 0), r.tag);
+                partial_rec rk = summed_beside(in, k, &r);
                 uint64_t v[1 + FS_SUMS * FS_PATTERNS];
                 if (line) {
                     partial_parse_u64s(in, k, rk.rest, v, 1 + FS_KINDS);
@@ -1438,15 +1404,8 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     if (strcmp(rk.tag, "fs-lines-end") == 0 && !*rk.rest) break;
                     if (strcmp(rk.tag, "fs-line") != 0 || got >= c->o.false_lines)
                         partial_fail(in, k, "at most %" PRIu64 " fs-line records expected", c->o.false_lines);
-                    char *text = rk.rest, *end;
-                    uint64_t v[2];
-                    for (int j = 0; j < 2; j++) {
-                        errno = 0;
-                        v[j] = strtoull(text, &end, 10);
-                        if (errno || end == text || *text < '0' || *text > '9' || *end != ' ')
-                            partial_fail(in, k, "fs-line ADDRESS MISSES THREADS expected");
-                        text = j ? end : end + 1;
-                    }
+                    uint64_t v[2];          /* the threads keep their leading blank (as L19 prints them) */
+                    const char *text = partial_lead_u64s(in, k, rk.rest, v, 2, "fs-line ADDRESS MISSES THREADS expected");
                     tops->cap = xgrow((void **)&tops->v, tops->cap, tops->n + 1, sizeof *tops->v);
                     tops->v[tops->n++] = (fs_top){ v[0], v[1], xstrdup(text) };
                 }
@@ -1456,9 +1415,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "stats") == 0 || row) {
             if (row && !c->mphase) partial_fail(in, 0, "a matrix row, but no comm-matrix record");
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = k ? partial_next(in, k) : r;
-                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has a %s record", rk.tag,
-                                                             partial_path(in, 0), r.tag);
+                partial_rec rk = summed_beside(in, k, &r);
                 if (!row) {
                     partial_add_stats(in, k, rk.rest, c->phase, c->n);
                     continue;
@@ -1479,9 +1436,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             size_t n = is_usage ? USAGE_FIELDS : 1;
             uint64_t *into = is_usage ? (uint64_t *)&u : &c->data_sizes, v[USAGE_FIELDS];
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = k ? partial_next(in, k) : r;
-                if (strcmp(rk.tag, r.tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag,
-                                                             partial_path(in, 0), r.tag);
+                partial_rec rk = summed_beside(in, k, &r);
                 partial_parse_u64s(in, k, rk.rest, v, n);
                 for (size_t i = 0; i < n; i++) into[i] += v[i];
             }
@@ -1511,15 +1466,8 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     partial_rec rk = partial_next(in, k);
                     if (strcmp(rk.tag, "fs-threads-end") == 0 && !*rk.rest) break;
                     if (strcmp(rk.tag, "fs-thread") != 0) partial_fail(in, k, "an fs-thread record expected");
-                    char *p = rk.rest, *end;
                     uint64_t v[3];
-                    for (int j = 0; j < 3; j++) {
-                        errno = 0;
-                        v[j] = strtoull(p, &end, 10);
-                        if (errno || end == p || *p < '0' || *p > '9' || *end != ' ')
-                            partial_fail(in, k, "fs-thread ADDRESS THREAD PC BYTES expected");
-                        p = end + 1;
-                    }
+                    const char *p = partial_lead_u64s(in, k, rk.rest, v, 3, "fs-thread ADDRESS THREAD PC BYTES expected") + 1;
                     if (v[1] >= (uint64_t)c->n) partial_fail(in, k, "no such thread");
                     c2c_cap = xgrow((void **)&c2c, c2c_cap, nc2c + 1, sizeof *c2c);
                     c2c[nc2c].addr = v[0];

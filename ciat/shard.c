@@ -167,6 +167,22 @@ void partial_stats(out_file *f, int t, const thread_stats *st)
     fputc('\n', s);
 }
 
+void partial_lines(out_file *f, FILE *src, const char *tag, const char *what)
+{
+    if (fflush(src) != 0) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot write %s (a temporary file)", what);
+    rewind(src);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, src)) > 0) {
+        if (line[n - 1] == '\n') line[n - 1] = '\0';
+        partial_text(f, tag, line);
+    }
+    free(line);
+    if (ferror(src)) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read back %s", what);
+    fclose(src);
+}
+
 void partial_text(out_file *f, const char *tag, const char *text)
 {
     if (text) out_file_printf(f, "%s %s\n", tag, text);
@@ -250,6 +266,16 @@ void partial_parse_u64s(const partial_in *in, int k, char *text, uint64_t *v, si
         if (!parse_u64(&s, &v[i])) partial_fail(in, k, "%zu numbers expected", n);
     }
     if (*s) partial_fail(in, k, "%zu numbers expected", n);
+}
+
+const char *partial_lead_u64s(const partial_in *in, int k, const char *text, uint64_t *v, size_t n, const char *bad)
+{
+    const char *s = text;
+    for (size_t i = 0; i < n; i++) {
+        if (i) s++;                     /* the blank after the number before */
+        if (!parse_u64(&s, &v[i]) || *s != ' ') partial_fail(in, k, "%s", bad);
+    }
+    return s;
 }
 
 void partial_parse_counts(const partial_in *in, int k, char *text, int *t, sched_counts *sc)

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stats.h"
 #include "../common/out_file.h"
@@ -59,6 +60,9 @@ void partial_begin(out_file *f, const ciat_part *p, const char *command, bool js
 void partial_u64s(out_file *f, const char *tag, long index, const uint64_t *v, size_t n);
 void partial_counts(out_file *f, const char *tag, int t, const sched_counts *sc);
 void partial_stats(out_file *f, int t, const thread_stats *s);
+/* One "TAG LINE" record per line of src (a temporary file written so far),
+ * then src closed; `what` names its lines in the message of a read error. */
+void partial_lines(out_file *f, FILE *src, const char *tag, const char *what);
 /* "TAG TEXT"; text NULL: "TAG" alone. */
 void partial_text(out_file *f, const char *tag, const char *text);
 
@@ -92,6 +96,9 @@ _Noreturn void partial_fail(const partial_in *in, int k, const char *fmt, ...) _
 /* Fields of a record (exit 2 naming the record when they are not n
  * numbers, or not the index and n numbers). */
 void partial_parse_u64s(const partial_in *in, int k, char *text, uint64_t *v, size_t n);
+/* The n numbers that begin text, each followed by a blank (exit 2 with the
+ * message `bad` when they are not): returns the blank after the last. */
+const char *partial_lead_u64s(const partial_in *in, int k, const char *text, uint64_t *v, size_t n, const char *bad);
 void partial_parse_counts(const partial_in *in, int k, char *text, int *t, sched_counts *sc);
 /* Adds the stats record's counters to s[t] (t < nthreads). */
 void partial_add_stats(const partial_in *in, int k, char *text, thread_stats *s, int nthreads);

@@ -442,13 +442,8 @@ void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint
 void fs_top_lines(const sharing *s, uint32_t top,
                   void (*fn)(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads), void *ctx)
 {
-    uint32_t n = 0;
-    uint32_t *idx = xcalloc((size_t)s->nlines + 1, sizeof *idx);
-    for (uint32_t i = 0; i < s->nlines; i++)
-        if (s->lines[i].false_misses) idx[n++] = i;
-    sort_s = s;
-    qsort(idx, n, sizeof *idx, by_false);
-    if (n > top) n = top;
+    uint32_t n;
+    uint32_t *idx = top_index(s, top, &n);
     /* rank + 1 of the lines printed, to gather their states in one pass */
     uint32_t *rank = xcalloc((size_t)s->nlines + 1, sizeof *rank);
     uint32_t *count = xcalloc((size_t)n + 1, sizeof *count);
