@@ -490,7 +490,7 @@ static void aggregate_report(cdat *c)
 }
 
 /* The mapping in force: the policy, and the nodes no thread runs on (with
- * compact, a few threads on a big machine leave every other node idle: its
+ * policy compact, a few threads on a big machine leave every other node idle: its
  * remote-miss figures are then no NUMA result). */
 static void mapping_header(cdat *c)
 {

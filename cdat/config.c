@@ -171,9 +171,10 @@ static int set_mapping(parse_state *p, const char *key, const char *v)
     cdat_config *c = p->c;
     uint64_t t, node, proc;
     if (strcmp(key, "policy") == 0) {
-        if (strcmp(v, "compact") == 0) c->map_policy = MAP_COMPACT;
+        if (strcmp(v, "balanced") == 0) c->map_policy = MAP_BALANCED;
+        else if (strcmp(v, "compact") == 0) c->map_policy = MAP_COMPACT;
         else if (strcmp(v, "spread") == 0) c->map_policy = MAP_SPREAD;
-        else return fail(p, "policy: '%s' must be compact or spread", v);
+        else return fail(p, "policy: '%s' must be balanced, compact or spread", v);
         return 1;
     }
     if (strncmp(key, "thread.", 7) != 0 || !parse_uint(key + 7, &t) || t >= CFG_MAX_PROCS * 512)
@@ -475,15 +476,24 @@ unsigned config_total_procs(const cdat_config *c) { return c->nodes * c->procs_p
 
 int config_thread_proc(const cdat_config *c, int t, int nthreads)
 {
-    (void)nthreads;
     if ((unsigned)t < c->map_len && c->map_node[t] >= 0)
         return c->map_node[t] * (int)c->procs_per_node + c->map_proc[t];
-    if ((unsigned)t >= config_total_procs(c)) return -1;
-    if (c->map_policy == MAP_SPREAD) return (int)((unsigned)t % c->nodes * c->procs_per_node + (unsigned)t / c->nodes);
-    return t;   /* compact: node t / ppn, proc t % ppn, i.e. global number t */
+    uint64_t n = c->nodes, total = config_total_procs(c), u = (unsigned)t, nt = nthreads > 0 ? (unsigned)nthreads : 0;
+    if (u >= total) return -1;
+    if (c->map_policy == MAP_SPREAD) return (int)(u % n * c->procs_per_node + u / n);
+    if (c->map_policy == MAP_BALANCED && nt < total && u < nt) {
+        /* Node k runs threads ceil(k T / N) … ceil((k+1) T / N) - 1: at most
+         * ceil(T / N) <= procs_per_node of them, since T < N * procs_per_node. */
+        uint64_t node = u * n / nt, first = (node * nt + n - 1) / n;
+        return (int)(node * c->procs_per_node + (u - first));
+    }
+    return t;   /* compact (and balanced on a full machine): node t / ppn, proc t % ppn, i.e. global number t */
 }
 
-const char *config_map_policy_name(cfg_map_policy m) { return m == MAP_SPREAD ? "spread" : "compact"; }
+const char *config_map_policy_name(cfg_map_policy m)
+{
+    return m == MAP_SPREAD ? "spread" : m == MAP_COMPACT ? "compact" : "balanced";
+}
 
 const char *config_allocation_name(cfg_allocation a)
 {

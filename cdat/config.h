@@ -29,6 +29,8 @@ typedef struct cache_config {
 
 /* [mapping] policy: where threads without an entry go. */
 typedef enum cfg_map_policy {
+    MAP_BALANCED,       /* the default: T threads in N contiguous blocks of
+                         * ceil or floor T / N, one per node; = compact on a full machine */
     MAP_COMPACT,        /* thread t -> processor t: fill node 0, then node 1, … */
     MAP_SPREAD          /* round robin over nodes: node t mod nodes, proc t / nodes */
 } cfg_map_policy;

@@ -198,7 +198,8 @@ EOF
 
 # ---- [mapping] policy ---------------------------------------------------------------------------
 check "4 threads on 4x4, compact: the header says three nodes are unused" bash -c '
-    cdat -p -q --name c rs.4 "$0/4x4.ini" && grep "^# mapping: policy" rs.4.c.cdat_report' "$CONFIGS" <<'EOF'
+    cdat -p -q --name c --set mapping.policy=compact rs.4 "$0/4x4.ini" && grep "^# mapping: policy" rs.4.c.cdat_report' \
+    "$CONFIGS" <<'EOF'
 # mapping: policy compact nodes_used 1 of 4 unused_nodes 1,2,3
 --- exit 0
 EOF
@@ -210,6 +211,36 @@ check "spread: round robin over the nodes" bash -c '
 # mapping: thread 1 processor 4 (node 1 proc 0)
 # mapping: thread 2 processor 8 (node 2 proc 0)
 # mapping: thread 3 processor 12 (node 3 proc 0)
+--- exit 0
+EOF
+# The default, balanced: one block of neighbouring threads per node, every node
+# used (compact would put 5 threads on 2 of the 4 nodes, and the memory of the
+# other two would be remote to all). 5 threads: node k runs threads
+# ceil(5k/4) … ceil(5(k+1)/4) - 1, i.e. 0-1, 2, 3, 4.
+awk -v seed=9 -v threads=5 -v n=200 -f "$CLI_DIR/cdat-check/randset.awk" >rs5.txt
+smait asm rs5.txt rs5
+check "balanced, the default: 5 threads on 4x4 use the 4 nodes" bash -c '
+    cdat -p -q --name b rs5.5 "$0/4x4.ini" && grep "^# mapping:" rs5.5.b.cdat_report' "$CONFIGS" <<'EOF'
+# mapping: policy balanced nodes_used 4 of 4
+# mapping: thread 0 processor 0 (node 0 proc 0)
+# mapping: thread 1 processor 1 (node 0 proc 1)
+# mapping: thread 2 processor 4 (node 1 proc 0)
+# mapping: thread 3 processor 8 (node 2 proc 0)
+# mapping: thread 4 processor 12 (node 3 proc 0)
+--- exit 0
+EOF
+check "compact: the same 5 threads on 2 of the 4 nodes, and the header says so" bash -c '
+    cdat -p -q --name c --set mapping.policy=compact rs5.5 "$0/4x4.ini" && grep "^# mapping: policy" rs5.5.c.cdat_report' \
+    "$CONFIGS" <<'EOF'
+# mapping: policy compact nodes_used 2 of 4 unused_nodes 2,3
+--- exit 0
+EOF
+check "balanced on a full machine is compact: 16 threads, thread t on processor t" bash -c '
+    awk -v seed=3 -v threads=16 -v n=50 -f "$1/cdat-check/randset.awk" >rs16.txt && smait asm rs16.txt rs16 &&
+    cdat -p -q --name b rs16.16 "$0/4x4.ini" && cdat -p -q --name c --set mapping.policy=compact rs16.16 "$0/4x4.ini" &&
+    diff <(grep -v "^# \(command\|mapping: policy\|set:\)" rs16.16.b.cdat_report) \
+         <(grep -v "^# \(command\|mapping: policy\|set:\)" rs16.16.c.cdat_report) && echo same' "$CONFIGS" "$CLI_DIR" <<'EOF'
+same
 --- exit 0
 EOF
 check "spread with an entry" bash -c '

@@ -244,10 +244,10 @@ START_TEST(mapping)
             "[system]\nnodes = 4\nprocs_per_node = 2\n", &c, path, sizeof path);
     ck_assert_uint_eq(c.map_len, 6);
     ck_assert_int_eq(config_thread_proc(&c, 0, 6), 1);
-    ck_assert_int_eq(config_thread_proc(&c, 1, 6), 1);     /* default: node 0, proc 1 */
+    ck_assert_int_eq(config_thread_proc(&c, 1, 6), 1);     /* balanced: node 0 runs threads 0, 1 */
     ck_assert_int_eq(config_thread_proc(&c, 2, 6), 7);     /* node 3, proc 1 */
-    ck_assert_int_eq(config_thread_proc(&c, 3, 6), 3);
-    ck_assert_int_eq(config_thread_proc(&c, 4, 6), 4);
+    ck_assert_int_eq(config_thread_proc(&c, 3, 6), 4);     /* balanced: node 2 runs threads 3, 4 */
+    ck_assert_int_eq(config_thread_proc(&c, 4, 6), 5);
     ck_assert_int_eq(config_thread_proc(&c, 5, 6), 1);
     ck_assert_int_eq(config_thread_proc(&c, 8, 9), -1);
     ck_assert_uint_eq(c.map_line_max, 4);
@@ -776,7 +776,7 @@ START_TEST(set_form_and_combinations)
 END_TEST
 
 /* [mapping] policy: compact fills node 0 first; spread goes round the nodes;
- * entries still win. */
+ * balanced makes one block of threads per node; entries still win. */
 START_TEST(mapping_policy)
 {
     char path[4096];
@@ -791,7 +791,38 @@ START_TEST(mapping_policy)
     load_ok("[system]\nnodes = 4\nprocs_per_node = 4\n[mapping]\npolicy = compact\n", &c, path, sizeof path);
     for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(&c, t, 16), t);
     config_free(&c);
-    EXPECT_ERROR("[mapping]\npolicy = scatter\n", 2, "policy: 'scatter' must be compact or spread");
+    /* balanced, the default: T threads in contiguous blocks, one per node;
+     * node k runs threads ceil(kT/N) … ceil((k+1)T/N) - 1. */
+    load_ok("[system]\nnodes = 4\nprocs_per_node = 4\n", &c, path, sizeof path);
+    ck_assert_int_eq(c.map_policy, MAP_BALANCED);
+    static const int five[] = { 0, 1, 4, 8, 12 };         /* 5 threads: blocks 0-1, 2, 3, 4 */
+    for (int t = 0; t < 5; t++) ck_assert_int_eq(config_thread_proc(&c, t, 5), five[t]);
+    static const int eight[] = { 0, 1, 4, 5, 8, 9, 12, 13 };  /* 8 threads: two per node */
+    for (int t = 0; t < 8; t++) ck_assert_int_eq(config_thread_proc(&c, t, 8), eight[t]);
+    static const int seven[] = { 0, 1, 4, 5, 8, 9, 12 };     /* 7 threads: 2, 2, 2, 1 */
+    for (int t = 0; t < 7; t++) ck_assert_int_eq(config_thread_proc(&c, t, 7), seven[t]);
+    for (int t = 0; t < 15; t++) ck_assert_int_eq(config_thread_proc(&c, t, 15), t);  /* 4, 4, 4, 3 */
+    for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(&c, t, 16), t);  /* full: compact */
+    ck_assert_int_eq(config_thread_proc(&c, 16, 17), -1);
+    config_free(&c);
+    /* Every T below the machine's size: each node gets floor or ceil T / N
+     * threads, on distinct processors, in thread order. */
+    load_ok("[system]\nnodes = 3\nprocs_per_node = 5\n", &c, path, sizeof path);
+    for (int nt = 1; nt < 15; nt++) {
+        int per[3] = { 0, 0, 0 }, last = -1;
+        for (int t = 0; t < nt; t++) {
+            int p = config_thread_proc(&c, t, nt);
+            ck_assert_int_gt(p, last);
+            last = p;
+            per[p / 5]++;
+        }
+        for (int k = 0; k < 3; k++) {
+            ck_assert_int_le(per[k], (nt + 2) / 3);
+            ck_assert_int_ge(per[k], nt / 3);
+        }
+    }
+    config_free(&c);
+    EXPECT_ERROR("[mapping]\npolicy = scatter\n", 2, "policy: 'scatter' must be balanced, compact or spread");
 }
 END_TEST
 
