@@ -7,6 +7,7 @@
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
 #include "install_dirs.h"
+#include "c2c.h"
 #include "comm_matrix.h"
 #include "locmap.h"
 #include "reader_sets.h"
@@ -955,25 +956,6 @@ static inline __attribute__((always_inline)) sched_hooks pc_hooks(ciat *c)
     return h;
 }
 
-/* --annotate with --false-sharing: the top lines, thread by thread. */
-typedef struct c2c_out {
-    out_file *f;
-    const addr_map *m;
-} c2c_out;
-
-static void c2c_line(void *ctx, uint64_t addr, uint64_t misses)
-{
-    out_file_printf(((c2c_out *)ctx)->f, "0x%08" PRIx64 " false_sharing %" PRIu64 "\n", addr, misses);
-}
-
-static void c2c_thread(void *ctx, int t, const char *bytes, uint64_t pc)
-{
-    c2c_out *o = ctx;
-    char where[1200] = "-";
-    if (pc != ~(uint64_t)0) attr_code_name(where, sizeof where, o->m, pc);
-    out_file_printf(o->f, "  thread %d bytes %s last %s\n", t, bytes, where);
-}
-
 /* --shard I/N: the part's hooks. */
 static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
@@ -1022,8 +1004,9 @@ static void fs_line_record(void *ctx, uint64_t addr, uint64_t misses, const char
     out_file_printf(ctx, "fs-line %" PRIu64 " %" PRIu64 "%s\n", addr, misses, threads);
 }
 
-/* --annotate --false-sharing: "fs-thread ADDRESS THREAD PC BYTES" records,
- * per top line of the part, thread by thread (PC: 2^64-1 when none). */
+/* --annotate --false-sharing: per top line of the part, thread by thread,
+ * "fs-thread ADDRESS THREAD MASK" and after each its "fs-code ADDRESS PC
+ * LOADS STORES MASK" records (PC 2^64-1: other code; MASK the locations). */
 typedef struct c2c_record_ctx {
     out_file *f;
     uint64_t addr;
@@ -1035,10 +1018,17 @@ static void c2c_record_line(void *ctx, uint64_t addr, uint64_t misses)
     ((c2c_record_ctx *)ctx)->addr = addr;
 }
 
-static void c2c_record_thread(void *ctx, int t, const char *bytes, uint64_t pc)
+static void c2c_record_thread(void *ctx, int t, uint64_t mask)
 {
     c2c_record_ctx *rc = ctx;
-    out_file_printf(rc->f, "fs-thread %" PRIu64 " %d %" PRIu64 " %s\n", rc->addr, t, pc, bytes);
+    out_file_printf(rc->f, "fs-thread %" PRIu64 " %d %" PRIu64 "\n", rc->addr, t, mask);
+}
+
+static void c2c_record_code(void *ctx, uint64_t pc, uint64_t loads, uint64_t stores, uint64_t mask)
+{
+    c2c_record_ctx *rc = ctx;
+    out_file_printf(rc->f, "fs-code %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", rc->addr, pc,
+                    loads, stores, mask);
 }
 
 /* One "attr KEY N N N" record per key of a (--by-code, --by-data). */
@@ -1091,7 +1081,8 @@ static void finish_partial(ciat *c, const tool *t)
     if (c->fs && c->o.attr.annotate) {         /* the c2c view of the part's top lines */
         partial_text(f, "fs-threads-begin", NULL);
         c2c_record_ctx rc = { f, 0 };
-        fs_top_threads(c->fs, (uint32_t)c->o.false_lines, c2c_record_line, c2c_record_thread, &rc);
+        fs_top_threads(c->fs, (uint32_t)c->o.false_lines,
+                       &(fs_c2c_fns){ c2c_record_line, c2c_record_thread, c2c_record_code }, &rc);
         partial_text(f, "fs-threads-end", NULL);
     }
     attr_partial(f, c->acode, "code");
@@ -1362,7 +1353,8 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     unsigned svg_size = 0;
     bool attribution = false;
     out_file *annotated = NULL;
-    struct { uint64_t addr, pc; int t; char *bytes; } *c2c = NULL;
+    /* the fs-thread (code false) and fs-code records, in the parts' order */
+    struct { uint64_t addr, pc, loads, stores, mask; int t; bool code; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
     for (;;) {
@@ -1465,15 +1457,22 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                 for (;;) {
                     partial_rec rk = partial_next(in, k);
                     if (strcmp(rk.tag, "fs-threads-end") == 0 && !*rk.rest) break;
-                    if (strcmp(rk.tag, "fs-thread") != 0) partial_fail(in, k, "an fs-thread record expected");
-                    uint64_t v[3];
-                    const char *p = partial_lead_u64s(in, k, rk.rest, v, 3, "fs-thread ADDRESS THREAD PC BYTES expected") + 1;
-                    if (v[1] >= (uint64_t)c->n) partial_fail(in, k, "no such thread");
+                    bool code = strcmp(rk.tag, "fs-code") == 0;
+                    if (!code && strcmp(rk.tag, "fs-thread") != 0)
+                        partial_fail(in, k, "an fs-thread or fs-code record expected");
+                    uint64_t v[5] = { 0 };
+                    partial_parse_u64s(in, k, rk.rest, v, code ? 5 : 3);
+                    if (!code && v[1] >= (uint64_t)c->n) partial_fail(in, k, "no such thread");
+                    if (code && (!nc2c || c2c[nc2c - 1].addr != v[0]))
+                        partial_fail(in, k, "an fs-code record not after the fs-thread of its line");
                     c2c_cap = xgrow((void **)&c2c, c2c_cap, nc2c + 1, sizeof *c2c);
                     c2c[nc2c].addr = v[0];
-                    c2c[nc2c].t = (int)v[1];
-                    c2c[nc2c].pc = v[2];
-                    c2c[nc2c++].bytes = xstrdup(p);
+                    c2c[nc2c].code = code;
+                    c2c[nc2c].t = code ? 0 : (int)v[1];
+                    c2c[nc2c].pc = code ? v[1] : 0;
+                    c2c[nc2c].loads = code ? v[2] : 0;
+                    c2c[nc2c].stores = code ? v[3] : 0;
+                    c2c[nc2c++].mask = code ? v[4] : v[2];
                 }
             continue;
         }
@@ -1623,17 +1622,19 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         snprintf(title, sizeof title, "ciat annotated source of %s", set_name);
         attr_annotate(c->acode, c->amap, annotated, title);
         if (c->fs) {                /* the merged top lines (ranked by aggregate_report), thread by thread */
-            out_file_printf(annotated, "\n-- cache lines with the most false sharing misses (L19): each thread's"
-                            " bytes and its last access\n");
-            c2c_out o = { annotated, c->amap };
+            c2c_view *o = c2c_view_new(annotated, c->amap, c->fs);
+            const fs_c2c_fns *fn = &c2c_view_fns;
             for (size_t i = 0; i < c->merged_top->n && i < c->o.false_lines; i++) {
-                c2c_line(&o, c->merged_top->v[i].addr, c->merged_top->v[i].misses);
-                for (size_t j = 0; j < nc2c; j++)
-                    if (c2c[j].addr == c->merged_top->v[i].addr) c2c_thread(&o, c2c[j].t, c2c[j].bytes, c2c[j].pc);
+                fn->line(o, c->merged_top->v[i].addr, c->merged_top->v[i].misses);
+                for (size_t j = 0; j < nc2c; j++) {
+                    if (c2c[j].addr != c->merged_top->v[i].addr) continue;
+                    if (c2c[j].code) fn->code(o, c2c[j].pc, c2c[j].loads, c2c[j].stores, c2c[j].mask);
+                    else fn->thread(o, c2c[j].t, c2c[j].mask);
+                }
             }
+            c2c_view_end(o);
         }
     }
-    for (size_t j = 0; j < nc2c; j++) free(c2c[j].bytes);
     free(c2c);
     if (c->o.attr.by_code) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
@@ -1908,10 +1909,9 @@ int main(int argc, char **argv)
         snprintf(title, sizeof title, "ciat annotated source of %s", t.ts.name);
         attr_annotate(c.acode, c.amap, annotated, title);
         if (c.fs) {                 /* perf c2c's view of the falsely shared lines */
-            out_file_printf(annotated, "\n-- cache lines with the most false sharing misses (L19): each thread's bytes"
-                            " and its last access\n");
-            c2c_out o = { annotated, c.amap };
-            fs_top_threads(c.fs, (uint32_t)c.o.false_lines, c2c_line, c2c_thread, &o);
+            c2c_view *o = c2c_view_new(annotated, c.amap, c.fs);
+            fs_top_threads(c.fs, (uint32_t)c.o.false_lines, &c2c_view_fns, o);
+            c2c_view_end(o);
         }
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);

@@ -59,7 +59,8 @@ void fs_free(sharing *s)
     free(s->states);
     free(s->miss_pc);
     free(s->miss_addr);
-    free(s->touch_pc);
+    free(s->touch_head);
+    free(s->touches);
 }
 
 /* A pending miss of st ends useless: a false sharing miss. */
@@ -88,16 +89,38 @@ static void note_miss(sharing *s, fs_state *st, uint32_t addr)
     s->miss_addr[i] = addr;
 }
 
-/* The pc of st's last access (attribution only). */
-static void note_touch(sharing *s, fs_state *st)
+static void *grow(void *p, uint32_t *cap, uint64_t need, size_t size);
+
+/* An access of st from cur_pc to the locations `span` (attribution only):
+ * counted under its pc while the state has fewer than FS_TOUCH_PCS, else
+ * under FS_OTHER_PC. */
+static void note_touch(sharing *s, fs_state *st, uint64_t span, bool store)
 {
     uint32_t i = (uint32_t)(st - s->states);
     if (i >= s->touch_cap) {
         uint32_t cap = s->states_cap;
-        s->touch_pc = xrealloc(s->touch_pc, (size_t)cap * sizeof *s->touch_pc);
+        s->touch_head = xrealloc(s->touch_head, (size_t)cap * sizeof *s->touch_head);
+        memset(s->touch_head + s->touch_cap, 0, (size_t)(cap - s->touch_cap) * sizeof *s->touch_head);
         s->touch_cap = cap;
     }
-    s->touch_pc[i] = s->cur_pc;
+    uint64_t pc = s->cur_pc;
+    uint32_t cur = s->touch_head[i], last = 0, n = 0;   /* index + 1 of an entry, of the chain's last */
+    while (cur && s->touches[cur - 1].pc != pc) {
+        if (++n == FS_TOUCH_PCS) pc = FS_OTHER_PC;     /* FS_TOUCH_PCS pcs kept: the rest is "other" */
+        last = cur;
+        cur = s->touches[cur - 1].next;
+    }
+    if (!cur) {                                 /* a new entry, at the chain's end (the pool may move) */
+        s->touches = grow(s->touches, &s->touches_cap, (uint64_t)s->ntouches + 1, sizeof *s->touches);
+        s->touches[s->ntouches] = (fs_touch){ .pc = pc };
+        cur = ++s->ntouches;
+        if (last) s->touches[last - 1].next = cur;
+        else s->touch_head[i] = cur;
+    }
+    fs_touch *e = &s->touches[cur - 1];
+    e->mask |= span;
+    e->loads += !store;
+    e->stores += store;
 }
 
 static inline uint32_t mix(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32); }
@@ -272,7 +295,7 @@ static void line_access(sharing *s, int t, uint32_t number, uint32_t lo, uint32_
     }
     uint64_t span = hi - lo == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi - lo + 1)) - 1) << lo;
     st->touched |= span;
-    if (s->on_false) note_touch(s, st);
+    if (s->on_false) note_touch(s, st, span, store);
     if (store) {
         if (!ln->wblock) {
             uint32_t cap = s->wblocks_cap;
@@ -414,16 +437,30 @@ static uint32_t *top_index(const sharing *s, uint32_t top, uint32_t *n)
     return idx;
 }
 
-void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint64_t addr, uint64_t misses),
-                    void (*thread)(void *ctx, int t, const char *bytes, uint64_t pc), void *ctx)
+void fs_ranges(char *buf, size_t cap, const sharing *s, uint64_t mask)
+{
+    if (cap) buf[0] = '\0';
+    ranges(buf, cap, s, mask);
+}
+
+/* The most accesses first, then by pc (FS_OTHER_PC, the largest, last of equals). */
+static int by_accesses(const void *a, const void *b)
+{
+    const fs_touch *x = *(const fs_touch *const *)a, *y = *(const fs_touch *const *)b;
+    if ((x->pc == FS_OTHER_PC) != (y->pc == FS_OTHER_PC)) return x->pc == FS_OTHER_PC ? 1 : -1;
+    uint64_t nx = x->loads + x->stores, ny = y->loads + y->stores;
+    if (nx != ny) return nx > ny ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+void fs_top_threads(const sharing *s, uint32_t top, const fs_c2c_fns *fn, void *ctx)
 {
     uint32_t n;
     uint32_t *idx = top_index(s, top, &n);
     uint32_t *members = xcalloc((size_t)s->nstates + 1, sizeof *members);
-    char bytes[64 * 24];
     for (uint32_t k = 0; k < n; k++) {
         const fs_line *ln = &s->lines[idx[k]];
-        line(ctx, (uint64_t)ln->number << s->line_shift, ln->false_misses);
+        fn->line(ctx, (uint64_t)ln->number << s->line_shift, ln->false_misses);
         uint32_t m = 0;
         for (uint32_t i = 0; i < s->nstates; i++)
             if (s->states[i].line == idx[k]) members[m++] = i;
@@ -431,8 +468,14 @@ void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint
         qsort(members, m, sizeof *members, by_thread);
         for (uint32_t j = 0; j < m; j++) {
             const fs_state *st = &s->states[members[j]];
-            ranges(bytes, sizeof bytes, s, st->touched);
-            thread(ctx, st->thread, bytes, members[j] < s->touch_cap ? s->touch_pc[members[j]] : ~(uint64_t)0);
+            fn->thread(ctx, st->thread, st->touched);
+            const fs_touch *list[FS_TOUCH_PCS + 1];
+            size_t nl = 0;
+            for (uint32_t e = members[j] < s->touch_cap ? s->touch_head[members[j]] : 0; e && nl <= FS_TOUCH_PCS;
+                 e = s->touches[e - 1].next)
+                list[nl++] = &s->touches[e - 1];
+            qsort(list, nl, sizeof *list, by_accesses);
+            for (size_t e = 0; e < nl; e++) fn->code(ctx, list[e]->pc, list[e]->loads, list[e]->stores, list[e]->mask);
         }
     }
     free(members);

@@ -57,9 +57,26 @@ typedef struct sharing {
     uint64_t cur_pc;
     uint64_t *miss_pc;
     uint32_t *miss_addr, miss_cap;
-    uint64_t *touch_pc;         /* per state: cur_pc of the thread's last access to the line */
-    uint32_t touch_cap;
+    /* per state: the code of the thread's accesses to the line, a chain in
+     * `touches` (head index + 1; 0 none) of at most FS_TOUCH_PCS pcs, then
+     * FS_OTHER_PC for the rest (attribution only) */
+    uint32_t *touch_head, touch_cap;
+    struct fs_touch *touches;
+    uint32_t ntouches, touches_cap;
 } sharing;
+
+/* The distinct pcs kept per thread and line; the accesses of any further
+ * pc count under FS_OTHER_PC. */
+enum { FS_TOUCH_PCS = 16 };
+#define FS_OTHER_PC UINT64_MAX
+
+/* The accesses of one thread to one line from one pc. */
+typedef struct fs_touch {
+    uint64_t pc;
+    uint64_t mask;              /* locations they touched */
+    uint64_t loads, stores;
+    uint32_t next;              /* index + 1 of the next of the chain; 0 none */
+} fs_touch;
 
 void fs_init(sharing *s, int nthreads, uint32_t line_size, uint32_t grain);
 void fs_free(sharing *s);
@@ -83,12 +100,20 @@ void fs_top_lines(const sharing *s, uint32_t top,
                   void (*fn)(void *ctx, uint64_t addr, uint64_t false_misses, const char *threads), void *ctx);
 /* One L19 line. */
 void fs_line19(report *r, uint64_t addr, uint64_t false_misses, const char *threads);
-/* The same top lines, thread by thread (perf c2c's view; attribution on):
- * line(ctx, addr, misses) for each, then thread(ctx, t, bytes, pc) for each
- * thread that touched it, in thread order: the bytes it touched ("0-7,16-23")
- * and the pc of its last access to the line. */
-void fs_top_threads(const sharing *s, uint32_t top, void (*line)(void *ctx, uint64_t addr, uint64_t misses),
-                    void (*thread)(void *ctx, int t, const char *bytes, uint64_t pc), void *ctx);
+/* The same top lines, thread by thread and code by code (perf c2c's view,
+ * ciat/c2c.h; attribution on): line(ctx, addr, misses) for each, then
+ * thread(ctx, t, mask) for each thread that touched it, in thread order,
+ * with the locations it touched, then code(ctx, pc, loads, stores, mask) for
+ * each pc of its accesses to the line (FS_OTHER_PC last), the most accesses
+ * first (ties by pc). */
+typedef struct fs_c2c_fns {
+    void (*line)(void *ctx, uint64_t addr, uint64_t misses);
+    void (*thread)(void *ctx, int t, uint64_t mask);
+    void (*code)(void *ctx, uint64_t pc, uint64_t loads, uint64_t stores, uint64_t mask);
+} fs_c2c_fns;
+void fs_top_threads(const sharing *s, uint32_t top, const fs_c2c_fns *fn, void *ctx);
+/* "0-7,16-23": the byte ranges of the locations in a mask, at s's grain. */
+void fs_ranges(char *buf, size_t cap, const sharing *s, uint64_t mask);
 
 /* Sharing patterns of the lines at the end of the run (L40-L44):
  * private: one thread accessed it; read_only_shared: more, none stored;

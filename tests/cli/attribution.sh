@@ -289,11 +289,57 @@ check "ciat --annotate: a relative source is read beside the map, its lines arou
              .             .             .  | /* line 22 */
 --- exit 0
 EOF
-check "ciat --annotate --false-sharing: perf c2c's view, each thread's bytes of the line and its last access" \
+# t.txt's line 0x3000: T0 stores word 0 at 0x1004 (line 10) and 0x1010 (line
+# 11): a row each, equal counts in pc order; T1 stores word 1 at 0x1108 and
+# loads it at 0x1114, both line 20: one row of 2 pcs.
+check "ciat --annotate --false-sharing: perf c2c's view, each thread's bytes of the line and its accesses by code" \
     bash -c 'sed -n "/^-- cache lines/,\$p" ann/t.2.ciat_annotated' <<'EOF'
--- cache lines with the most false sharing misses (L19): each thread's bytes and its last access
+-- cache lines with the most false sharing misses (L19): each thread's bytes, then its loads and stores of the line by source line or pc (the most first; at most 16 pcs per thread, the rest as 'other code')
 0x00003000 false_sharing 2
-  thread 0 bytes 0-3 last function producer where prog.c:11
-  thread 1 bytes 4-7 last function consumer where prog.c:20
+  thread 0 bytes 0-3
+    loads 0 stores 1 bytes 0-3 pc 0x00001004 function producer where prog.c:10
+    loads 0 stores 1 bytes 0-3 pc 0x00001010 function producer where prog.c:11
+  thread 1 bytes 4-7
+    loads 1 stores 1 bytes 4-7 pcs 2 function consumer where prog.c:20
+--- exit 0
+EOF
+# Sixteen pcs per thread and line, then "other code": T0 stores word 0 of 0x3000 from
+# 19 pcs (0x1000, 0x1004, …, 0x1048; the one at 0x1000 twice, so it ranks
+# first), T1 word 1 twice: -p runs T1 first at equal clocks (smait schedule
+# -p c2c.2): T1's store (clock 1, cold), T0's (cold, invalidates T1), T1's
+# second (2, a miss, invalidates T0), T0's next (3, a miss): neither touches
+# a word the other wrote, so both misses are false sharing. A branch at 0x1004
+# takes T0 back to 0x1000 after its first store. T0's rows: 0x1000
+# (2 stores), then 0x1004 … 0x103c by pc (1 each), then 0x1040, 0x1044 and
+# 0x1048 as other code (3 stores); no map, so a row per pc, named by address.
+{
+    echo "threads 2"; echo "thread 0"; echo "proc 0x1000"; echo "store 4 0x3000"; echo "branch 0x1008 0x1000"
+    for i in $(seq 0 18); do echo "store 4 0x3000"; done
+    echo "thread 1"; echo "store 4 0x3004"; echo "store 4 0x3004"
+} >c2c.txt
+smait asm c2c.txt c2c
+check "ciat --annotate --false-sharing: at most 16 pcs per thread and line, the rest as other code" \
+    bash -c 'ciat -q -p --false-sharing --annotate c2c.2 && sed -n "/^0x/,\$p" c2c.2.ciat_annotated' <<'EOF'
+0x00003000 false_sharing 2
+  thread 0 bytes 0-3
+    loads 0 stores 2 bytes 0-3 address 0x00001000 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001004 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001008 where -
+    loads 0 stores 1 bytes 0-3 address 0x0000100c where -
+    loads 0 stores 1 bytes 0-3 address 0x00001010 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001014 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001018 where -
+    loads 0 stores 1 bytes 0-3 address 0x0000101c where -
+    loads 0 stores 1 bytes 0-3 address 0x00001020 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001024 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001028 where -
+    loads 0 stores 1 bytes 0-3 address 0x0000102c where -
+    loads 0 stores 1 bytes 0-3 address 0x00001030 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001034 where -
+    loads 0 stores 1 bytes 0-3 address 0x00001038 where -
+    loads 0 stores 1 bytes 0-3 address 0x0000103c where -
+    loads 0 stores 3 bytes 0-3 other code
+  thread 1 bytes 4-7
+    loads 0 stores 2 bytes 4-7 address unknown where -
 --- exit 0
 EOF

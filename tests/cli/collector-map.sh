@@ -162,11 +162,30 @@ check "false_sharing: ciat --annotate: the hottest source line is the increment,
 .             .          3992  |         counters[id].value++;
 --- exit 0
 EOF
+# The top line's worker threads (1-4): every row of their accesses (one per
+# pc: the compiler's unrolled loads and stores) at the increment, on the
+# thread's own bytes; four different byte ranges; 500 loads and 500 stores
+# each (2000 updates over 4 threads).
+cat >c2c.awk <<'AWK'
+/^0x/ { if (++lines > 1) exit }
+/^  thread/ { t = $2; b = $4; if (t > 0) ranges[b] = 1 }
+/^    / && t > 0 {
+    w = $NF; sub(/.*\//, "", w)
+    ok += (w == "false_sharing.c:20" && $6 == b); rows++; ld[t] += $2; st[t] += $4
+}
+END {
+    n = 0; for (r in ranges) n++
+    print "rows", (rows > 0), "at the increment on own bytes", (ok == rows), "ranges", n
+    for (t = 1; t <= 4; t++) print "thread", t, "loads", ld[t], "stores", st[t]
+}
+AWK
 check "false_sharing: ciat --annotate: the line's threads each on their own bytes, all at the increment" bash -c \
-    'sed -n "/^-- cache lines/,\$p" fs.5.ciat_annotated | grep "function worker" | sed -e "s|/.*/||" -e "s/bytes [0-9]*-[0-9]*/bytes B/" -e "s/thread [0-9]*/thread T/" | sort | uniq -c | sed "s/^ *//";
-     sed -n "/^-- cache lines/,\$p" fs.5.ciat_annotated | grep "function worker" | grep -o "bytes [0-9-]*" | sort -u | wc -l' <<'EOF'
-4   thread T bytes B last function worker where false_sharing.c:20
-4
+    'sed -n "/^-- cache lines/,\$p" fs.5.ciat_annotated | sed 1d | awk -f c2c.awk' <<'EOF'
+rows 1 at the increment on own bytes 1 ranges 4
+thread 1 loads 500 stores 500
+thread 2 loads 500 stores 500
+thread 3 loads 500 stores 500
+thread 4 loads 500 stores 500
 --- exit 0
 EOF
 check "false_sharing: cdat --annotate: the same line, for misses, remote misses and false sharing" bash -c \
