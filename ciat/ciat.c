@@ -1866,6 +1866,7 @@ int main(int argc, char **argv)
         if (c.pcs.pc) {
             c.fs->on_false = on_false_miss;
             c.fs->false_ctx = &c;
+            c.fs->keep_touches = c.o.attr.annotate;     /* the c2c view's rows */
         }
     }
 

@@ -295,7 +295,7 @@ static void line_access(sharing *s, int t, uint32_t number, uint32_t lo, uint32_
     }
     uint64_t span = hi - lo == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi - lo + 1)) - 1) << lo;
     st->touched |= span;
-    if (s->on_false) note_touch(s, st, span, store);
+    if (s->keep_touches) note_touch(s, st, span, store);
     if (store) {
         if (!ln->wblock) {
             uint32_t cap = s->wblocks_cap;

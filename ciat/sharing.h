@@ -60,6 +60,7 @@ typedef struct sharing {
     /* per state: the code of the thread's accesses to the line, a chain in
      * `touches` (head index + 1; 0 none) of at most FS_TOUCH_PCS pcs, then
      * FS_OTHER_PC for the rest (attribution only) */
+    bool keep_touches;          /* keep them (ciat --annotate; with on_false, so cur_pc is set) */
     uint32_t *touch_head, touch_cap;
     struct fs_touch *touches;
     uint32_t ntouches, touches_cap;
