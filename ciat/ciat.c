@@ -3,11 +3,13 @@
  * The shared scheduler (common/scheduler) interleaves the traces; ciat's
  * hooks count the instruction mix and calls (stats.c), run the communication
  * analysis on each location (below, with locmap.c and reader_sets.c) and keep
- * the memory usage (usage.c). Each phase's lines are written when it ends;
+ * the memory usage (usage.c), and with --locks or --intervals the locks'
+ * and markers' figures (locks.c). Each phase's lines are written when it ends;
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
 #include "install_dirs.h"
 #include "comm_matrix.h"
+#include "locks.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "shard.h"
@@ -61,6 +63,8 @@ typedef struct ciat_options {
     bool hpux;
     private_ranges ranges;
     attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
+    uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
+    bool intervals;             /* --intervals: L56 */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -120,6 +124,7 @@ typedef struct ciat {
     attr *acode, *adata;
     addr_map *amap;
     attr_pcs pcs;               /* pcs.pc NULL: attribution off */
+    locks *lk;                  /* --locks, --intervals (locks.h), else NULL */
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -562,12 +567,28 @@ static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t 
 
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    (void)cpu; (void)clock;
+    (void)cpu;
     ciat *c = ctx;
     unsigned type = smait_call_type(rec->f1);
     uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
     ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+    if (c->lk) locks_call(c->lk, t, clock, rec);
     return 0;
+}
+
+/* --locks: a thread stops or resumes (what it waited for a lock). */
+static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
+{
+    (void)cpu; (void)clock;
+    ciat *c = ctx;
+    if (c->lk) locks_stop(c->lk, t, why);
+}
+
+static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    if (c->lk) locks_resume(c->lk, t, clock, idle);
 }
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
@@ -942,7 +963,8 @@ static void summary_lines(void *ctx, report *r)
 static inline __attribute__((always_inline)) sched_hooks plain_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .mem = on_mem, .call = on_call, .call_never_waits = true,
-                          .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
+                          .thread_resume = on_resume,
                           .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS,
                                     .ahead_far = on_ahead_far, .ahead_far_distance = AHEAD_FAR_EVENTS } };
 }
@@ -1011,7 +1033,7 @@ static void header_rest(ciat *c, const tool *t, report *r)
     if (c->o.matrix) report_header(r, " comm_matrix: yes");
     if (c->fs) report_header(r, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                              PRIu64, c->o.line_size, c->o.false_lines, c->o.migratory_pct);
-    if (c->pcs.pc) attr_header(r, c->amap);
+    if (c->pcs.pc || c->o.locks) attr_header(r, c->amap);
     tool_header_ranges(r, &c->o.ranges);
     tool_header_end(t, r, c->s);
 }
@@ -1735,6 +1757,13 @@ int main(int argc, char **argv)
             " --false-sharing) false sharing misses: lines L50" }, "by_code", attr_top_show, true },
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
+        { { "locks", 0, NULL, OPT_CALL, "[=N]", &c.o.locks, attr_top_parse, 0, 0,
+            "also list the N locks (default 10) with the most wait in the replay: acquisitions, contended ones,"
+            " hand-offs, wait and hold times, each named through the address map (--map, or <prefix>.map when"
+            " it exists; L52-L54), and the N pairs of locks most often nested (L55)" }, "locks", attr_top_show, true },
+        { { "intervals", 0, NULL, OPT_FLAG, NULL, &c.o.intervals, NULL, 0, 0,
+            "also list the time between consecutive markers of each thread, per pair of marker numbers, in"
+            " pseudo cycles and recorded microseconds (L56)" }, "intervals", NULL, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
@@ -1769,7 +1798,13 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    attr_options_check(&c.o.attr);
+    if (!c.o.locks) attr_options_check(&c.o.attr);
+    if ((c.o.locks || c.o.intervals) && (jobs > 1 || c.part.n))
+        diag_usage_error("--%s is not split into parts: give it without --%s (docs/sharding.md)",
+                         c.o.locks ? "locks" : "intervals", jobs > 1 ? "jobs" : "shard");
+    if ((c.o.locks || c.o.intervals) && t.ro.slice_cpus)
+        diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
+                         " waits are the processors'", c.o.locks ? "locks" : "intervals");
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
@@ -1791,8 +1826,10 @@ int main(int argc, char **argv)
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (attr_options_any(&c.o.attr)) {
+    if (attr_options_any(&c.o.attr) || c.o.locks) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
+    }
+    if (attr_options_any(&c.o.attr)) {
         if (c.o.attr.by_code || c.o.attr.annotate) c.acode = attr_new(3, fig_names);
         if (c.o.attr.by_data) c.adata = attr_new(3, fig_names);
         attr_pcs_init(&c.pcs, c.n);
@@ -1876,6 +1913,7 @@ int main(int argc, char **argv)
         annotated = out_file_open(ap, false);
         free(ap);
     }
+    if (c.o.locks || c.o.intervals) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -1916,6 +1954,7 @@ int main(int argc, char **argv)
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
+    if (c.lk) locks_report(c.lk, c.rep, c.amap);
     if (matrix_svg) {
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", t.ts.name);
@@ -1961,6 +2000,7 @@ done:
     }
     attr_free(c.acode);
     attr_free(c.adata);
+    locks_free(c.lk);
     attr_map_free(c.amap);
     attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);
