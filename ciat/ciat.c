@@ -565,13 +565,19 @@ static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t 
     on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 
+/* A call: its thread's L07 counts. */
+static void call_stats(ciat *c, int t, const smait_raw *rec)
+{
+    unsigned type = smait_call_type(rec->f1);
+    uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
+    ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+}
+
 static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
     (void)cpu;
     ciat *c = ctx;
-    unsigned type = smait_call_type(rec->f1);
-    uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
-    ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+    call_stats(c, t, rec);
     if (c->lk) locks_call(c->lk, t, clock, rec);
     return 0;
 }
@@ -738,7 +744,11 @@ static void on_ahead_far_part(void *ctx, int t, int cpu, const smait_raw *rec)
 
 static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    return part_thread(&((ciat *)ctx)->part, t) ? on_call(ctx, t, cpu, clock, rec) : 0;
+    (void)cpu;
+    ciat *c = ctx;
+    if (part_thread(&c->part, t)) call_stats(c, t, rec);
+    if (c->lk) locks_call(c->lk, t, clock, rec);    /* part 0 only: every thread's locks and markers */
+    return 0;
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
@@ -1001,6 +1011,7 @@ static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .call = on_call_part,
                           .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .thread_stop = on_stop, .thread_resume = on_resume,
                           .hint = { .fetch_run = on_fetch_run_part, .ahead = on_ahead_part,
                                     .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far_part,
                                     .ahead_far_distance = AHEAD_FAR_EVENTS } };
@@ -1069,6 +1080,12 @@ static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
     out_file_printf(ctx, "attr %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", key, n[0], n[1], n[2]);
 }
 
+/* One "lock-line LL NAME TEXT" record per line of L52-L56 (part 0). */
+static void lock_record(void *ctx, int ll, const char *name, const char *text)
+{
+    out_file_printf(ctx, "lock-line %d %s %s\n", ll, name, text);
+}
+
 static void attr_partial(out_file *f, const attr *a, const char *table)
 {
     if (!a) return;
@@ -1115,6 +1132,11 @@ static void finish_partial(ciat *c, const tool *t)
         c2c_record_ctx rc = { f, 0 };
         fs_top_threads(c->fs, (uint32_t)c->o.false_lines, c2c_record_line, c2c_record_thread, &rc);
         partial_text(f, "fs-threads-end", NULL);
+    }
+    if (c->o.locks || c->o.intervals) {      /* L52-L56: part 0's lines, the others none */
+        partial_text(f, "locks-begin", NULL);
+        if (c->lk) locks_lines(c->lk, c->amap, lock_record, f);
+        partial_text(f, "locks-end", NULL);
     }
     attr_partial(f, c->acode, "code");
     attr_partial(f, c->adata, "data");
@@ -1387,12 +1409,15 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { uint64_t addr, pc; int t; char *bytes; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
+    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L56 of part 0: "NAME TEXT" */
+    size_t nlocks_lines = 0, locks_cap = 0;
+    bool locks_seen = false;
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
                     strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0 ||
                     strcmp(r.tag, "fs-lines-begin") == 0 || strcmp(r.tag, "fs-threads-begin") == 0 ||
-                    strcmp(r.tag, "annotate") == 0;
+                    strcmp(r.tag, "annotate") == 0 || strcmp(r.tag, "locks-begin") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
                          strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "fs") == 0 ||
@@ -1496,6 +1521,27 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     c2c[nc2c].t = (int)v[1];
                     c2c[nc2c].pc = v[2];
                     c2c[nc2c++].bytes = xstrdup(p);
+                }
+            continue;
+        }
+        if (strcmp(r.tag, "locks-begin") == 0) {
+            if (locks_seen) partial_fail(in, 0, "a second locks-begin record");
+            locks_seen = true;
+            expect_alike(in, &r);
+            for (int k = 0; k < partial_parts(in); k++)
+                for (;;) {
+                    partial_rec rk = partial_next(in, k);
+                    if (strcmp(rk.tag, "locks-end") == 0 && !*rk.rest) break;
+                    uint64_t ll;
+                    const char *p = k || strcmp(rk.tag, "lock-line") != 0 ? NULL :
+                                    partial_lead_u64s(in, k, rk.rest, &ll, 1, "lock-line LL NAME TEXT expected");
+                    const char *sp = p ? strchr(p + 1, ' ') : NULL;
+                    if (!p || ll < 52 || ll > 56 || !sp || sp == p + 1)
+                        partial_fail(in, k, k ? "locks-end expected: the lock lines are part 0's"
+                                              : "lock-line LL NAME TEXT expected, LL 52-56");
+                    locks_cap = xgrow((void **)&locks_lines_v, locks_cap, nlocks_lines + 1, sizeof *locks_lines_v);
+                    locks_lines_v[nlocks_lines].ll = (int)ll;
+                    locks_lines_v[nlocks_lines++].line = xstrdup(p + 1);    /* NAME TEXT */
                 }
             continue;
         }
@@ -1659,6 +1705,13 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     free(c2c);
     if (c->o.attr.by_code) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
+    for (size_t i = 0; i < nlocks_lines; i++) {
+        char *name = locks_lines_v[i].line, *text = strchr(name, ' ');
+        *text++ = '\0';                        /* checked when read */
+        report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, locks_lines_v[i].ll, name, "%s", text);
+        free(name);
+    }
+    free(locks_lines_v);
     if (svg) {
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", set_name);
@@ -1799,9 +1852,6 @@ int main(int argc, char **argv)
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
     if (!c.o.locks) attr_options_check(&c.o.attr);
-    if ((c.o.locks || c.o.intervals) && (jobs > 1 || c.part.n))
-        diag_usage_error("--%s is not split into parts: give it without --%s (docs/sharding.md)",
-                         c.o.locks ? "locks" : "intervals", jobs > 1 ? "jobs" : "shard");
     if ((c.o.locks || c.o.intervals) && t.ro.slice_cpus)
         diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
                          " waits are the processors'", c.o.locks ? "locks" : "intervals");
@@ -1913,7 +1963,8 @@ int main(int argc, char **argv)
         annotated = out_file_open(ap, false);
         free(ap);
     }
-    if (c.o.locks || c.o.intervals) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
+    /* a sharded run's lock and marker figures are part 0's (docs/sharding.md §3) */
+    if ((c.o.locks || c.o.intervals) && (!c.part.n || c.part.i == 0)) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);

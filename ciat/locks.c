@@ -12,6 +12,7 @@
 #include "../common/attribution.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,7 +348,23 @@ static void hist_text(char *buf, size_t cap, const spread *s)
     }
 }
 
-static void lock_lines(locks *l, report *r, const addr_map *m)
+/* The lines go to an emitter: the report, or a part's partial result. */
+typedef struct out {
+    locks_emit emit;
+    void *ctx;
+} out;
+
+static void __attribute__((format(printf, 4, 5))) line(const out *o, int ll, const char *name, const char *fmt, ...)
+{
+    char text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    o->emit(o->ctx, ll, name, text);
+}
+
+static void lock_lines(locks *l, const out *r, const addr_map *m)
 {
     /* rank on a copy: the pairs name locks by their index in l->lk */
     lock *v = xcalloc(l->nlk + 1, sizeof *v);
@@ -363,7 +380,7 @@ static void lock_lines(locks *l, report *r, const addr_map *m)
         char kind[32];
         if (k->kind < sizeof kind_names / sizeof *kind_names) snprintf(kind, sizeof kind, "%s", kind_names[k->kind]);
         else snprintf(kind, sizeof kind, "kind_%" PRIu32, k->kind);
-        report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 52, "lock",
+        line(r, 52, "lock",
                     "rank %zu addr 0x%08" PRIx32 " space %s lock_kind %s kind %.*s name %s acquisitions %" PRIu64
                     " contended %" PRIu64 " contended_recorded %" PRIu64 " handoffs %" PRIu64 " waits %" PRIu64
                     " wait_cycles %" PRIu64 " wait_max %" PRIu64 " holds %" PRIu64 " hold_cycles %" PRIu64
@@ -375,7 +392,7 @@ static void lock_lines(locks *l, report *r, const addr_map *m)
     for (int which = 0; which < 2; which++)
         for (size_t i = 0; i < n; i++) {
             hist_text(hist, sizeof hist, which ? &v[i].hold : &v[i].wait);
-            report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, which ? 54 : 53,
+            line(r, which ? 54 : 53,
                         which ? "lock_hold_hist" : "lock_wait_hist", "rank %zu addr 0x%08" PRIx32 " space %s%s", i + 1,
                         (uint32_t)v[i].key, space_name(v[i].key), hist);
         }
@@ -384,21 +401,22 @@ static void lock_lines(locks *l, report *r, const addr_map *m)
     if (l->npr) qsort(l->pr, l->npr, sizeof *l->pr, by_count);
     for (size_t i = 0; i < l->npr && i < l->top; i++) {
         uint64_t o = l->lk[l->pr[i].key >> 32].key, in = l->lk[(uint32_t)l->pr[i].key].key;
-        report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 55, "lock_nesting",
+        line(r, 55, "lock_nesting",
                     "rank %zu outer 0x%08" PRIx32 " outer_space %s inner 0x%08" PRIx32 " inner_space %s count %" PRIu64,
                     i + 1, (uint32_t)o, space_name(o), (uint32_t)in, space_name(in), l->pr[i].count);
     }
 }
 
-void locks_report(locks *l, report *r, const addr_map *m)
+void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx)
 {
+    out o = { emit, ctx }, *r = &o;
     if (l->top) lock_lines(l, r, m);
     if (!l->intervals) return;
     if (l->niv) qsort(l->iv, l->niv, sizeof *l->iv, by_numbers);
     for (size_t i = 0; i < l->niv; i++) {
         const interval *v = &l->iv[i];
         char mc[REPORT_NUM], mu[REPORT_NUM];
-        report_line(r, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 56, "interval",
+        line(r, 56, "interval",
                     "from %" PRIu32 " to %" PRIu32 " count %" PRIu64 " cycles %" PRIu64 " mean_cycles %s min_cycles %"
                     PRIu64 " max_cycles %" PRIu64 " us %" PRIu64 " mean_us %s min_us %" PRIu64 " max_us %" PRIu64,
                     (uint32_t)(v->key >> 32), (uint32_t)v->key, v->count, v->cycles,
@@ -406,3 +424,10 @@ void locks_report(locks *l, report *r, const addr_map *m)
                     report_ratio(mu, (double)v->us, (double)v->count), v->min_us, v->max_us);
     }
 }
+
+static void to_report(void *ctx, int ll, const char *name, const char *text)
+{
+    report_line(ctx, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, name, "%s", text);
+}
+
+void locks_report(locks *l, report *r, const addr_map *m) { locks_lines(l, m, to_report, r); }

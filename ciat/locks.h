@@ -41,8 +41,13 @@ void locks_stop(locks *l, int t, sched_wait why);
 void locks_resume(locks *l, int t, uint64_t clock, uint64_t idle);
 
 /* Lines RxTxL52–L55 (with a lock analysis) and RxTxL56 (with intervals);
- * lock addresses named through m (NULL: by address). */
+ * lock addresses named through m (NULL: by address). Sorts the tables:
+ * call it once. */
 void locks_report(locks *l, report *r, const addr_map *m);
+/* The same lines given to emit: level ll, name, the text after the name
+ * (ciat --shard: part 0 writes them into its partial result). */
+typedef void (*locks_emit)(void *ctx, int ll, const char *name, const char *text);
+void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
 
 /* The same log2 buckets as L53/L54 write them, for tests: the bucket of v
  * (0 for 0, k for 2^(k-1) … 2^k − 1). */

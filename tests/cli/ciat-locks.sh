@@ -5,7 +5,9 @@
 # and a semaphore that is no lock), naming through the address map, the
 # options line, the default report untouched, --workers, JSON; property tests
 # on random sets (tests/cli/ciat/randset.awk) and on sets with one hot lock
-# and cold ones (tests/cli/locks/hot.awk); bad options and combinations.
+# and cold ones (tests/cli/locks/hot.awk); --shard/--merge and --jobs give
+# the whole run's outputs byte for byte, and a merge refuses lock lines
+# forged into a part; bad options and combinations.
 D=$CLI_DIR/locks
 smait asm "$D/lk.txt" lk
 smait asm "$D/rw.txt" rw
@@ -175,6 +177,51 @@ EOF
     fi
 done
 
+# ---- --shard, --merge, --jobs: part 0 follows every thread's locks and
+# markers and writes L52-L56 into its partial result (lock-line records);
+# the merge gives the whole run's outputs byte for byte.
+# sharded NAME SET N OPTIONS...: the whole run into x/ (moved to whole/),
+# its N parts into x/ and their merge, then --jobs N into x/: the same files.
+sharded() {
+    local name=$1 set=$2 n=$3 i ok=1 f
+    shift 3
+    rm -rf whole x
+    mkdir whole x
+    ciat -q -o x "$@" "$set" || ok=0
+    mv x/* whole/
+    for ((i = 0; i < n; i++)); do ciat -q -o x "$@" --shard "$i/$n" "$set" || ok=0; done
+    ciat --merge x/*.ciat_partial.*-of-"$n" || ok=0
+    rm -f x/*.ciat_partial.*
+    check_true "$name, $n parts: the parts and the merge run" test "$ok" = 1
+    for f in whole/*; do check_same "$name, $n parts: ${f#whole/}" "$f" "x/${f#whole/}"; done
+    rm -rf x && mkdir x
+    ciat -q -o x "$@" --jobs "$n" "$set" &&
+        same_but_command "$name, --jobs $n: $set.ciat_report" "whole/$set.ciat_report" "x/$set.ciat_report"
+}
+cp "$D/lk.3.map" .
+sharded "lk, named" lk.3 3 -p --json --locks --intervals
+rm -f lk.3.map
+sharded "rw" rw.2 2 -p --locks=1
+for spec in "4 711 3000" "8 712 1500"; do
+    read -r p seed n <<<"$spec"
+    rm -f rs.*
+    awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$CLI_DIR/ciat/randset.awk" >rs.txt
+    smait asm rs.txt rs
+    sharded "random $p threads, seed $seed" "rs.$p" 3 --locks --intervals --by-data
+done
+
+# A merge refuses lock lines that are not part 0's, or not lock lines.
+mkdir sh
+for i in 0 1; do ciat -q -p --locks -o sh --shard "$i/2" lk.3; done
+cp sh/lk.3.ciat_partial.1-of-2 part1
+sed -i 's/^locks-end$/lock-line 52 lock rank 9\nlocks-end/' sh/lk.3.ciat_partial.1-of-2
+check_status "--merge: a lock line in part 1 is refused" 2 'ciat_partial\.1-of-2: .*locks-end expected: the lock lines are part 0.s' \
+    ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
+cp part1 sh/lk.3.ciat_partial.1-of-2
+sed -i 's/^lock-line 52 /lock-line 57 /' sh/lk.3.ciat_partial.0-of-2
+check_status "--merge: a lock line of no such level is refused" 2 'ciat_partial\.0-of-2: .*lock-line LL NAME TEXT expected, LL 52-56' \
+    ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
+
 # ---- JSON ------------------------------------------------------------------
 if python3 -c 'import jsonschema' 2>/dev/null; then
     mkdir -p js
@@ -224,18 +271,6 @@ EOF
 check "--intervals=2: a usage error" ciat -p --intervals=2 -o bad lk.3 <<'EOF'
 --- stderr
 ciat: option '--intervals' takes no value
-ciat: try 'ciat --help'
---- exit 1
-EOF
-check "--locks with --shard: refused" ciat -p --locks --shard 0/2 -o bad lk.3 <<'EOF'
---- stderr
-ciat: --locks is not split into parts: give it without --shard (docs/sharding.md)
-ciat: try 'ciat --help'
---- exit 1
-EOF
-check "--intervals with --jobs: refused" ciat -p --intervals --jobs 2 -o bad lk.3 <<'EOF'
---- stderr
-ciat: --intervals is not split into parts: give it without --jobs (docs/sharding.md)
 ciat: try 'ciat --help'
 --- exit 1
 EOF
