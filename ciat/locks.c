@@ -35,7 +35,7 @@ typedef struct spread {
 
 typedef struct lock {
     uint64_t key;               /* space << 32 | address */
-    uint32_t kind;              /* the first non-zero kind its records gave */
+    uint32_t kind;              /* the first non-zero kind its acquisitions gave */
     int last_owner;             /* the thread of the last acquisition, -1 before the first */
     uint64_t acquisitions, contended, contended_rec, handoffs;
     uint64_t wait_us;           /* Σ recorded durations of its acquisitions */
@@ -122,6 +122,14 @@ static uint32_t map_index(index_map *m, uint64_t key, size_t n, bool *fresh)
         m->used++;
     }
     return m->at[j] - 1;
+}
+
+/* The index of key, or -1 when it is not there. */
+static int64_t map_find(const index_map *m, uint64_t key)
+{
+    if (!m->cap) return -1;
+    size_t j = slot(m, key);
+    return m->at[j] ? (int64_t)m->at[j] - 1 : -1;
 }
 
 unsigned locks_bucket(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0u; }
@@ -271,8 +279,11 @@ void locks_call(locks *l, int t, uint64_t clock, const smait_raw *rec)
     if (object && !lock_kind(kind)) return;
     if (type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_ACQUIRE)
         acquire(l, t, lock_of(l, object ? SPACE_OBJECT : SPACE_CRITICAL, arg1, kind), clock, start, end);
-    else if (type == SMAIT_CT_END_CRITICAL || type == SMAIT_CT_RELEASE)
-        release(l, t, lock_of(l, object ? SPACE_OBJECT : SPACE_CRITICAL, arg1, kind), clock, start);
+    else if (type == SMAIT_CT_END_CRITICAL || type == SMAIT_CT_RELEASE) {
+        /* a lock never taken is no lock of the report */
+        int64_t i = map_find(&l->lkmap, (uint64_t)(object ? SPACE_OBJECT : SPACE_CRITICAL) << 32 | arg1);
+        if (i >= 0) release(l, t, (uint32_t)i, clock, start);
+    }
 }
 
 void locks_stop(locks *l, int t, sched_wait why)
