@@ -3,12 +3,14 @@
  * The shared scheduler (common/scheduler) interleaves the traces; ciat's
  * hooks count the instruction mix and calls (stats.c), run the communication
  * analysis on each location (below, with locmap.c and reader_sets.c) and keep
- * the memory usage (usage.c). Each phase's lines are written when it ends;
+ * the memory usage (usage.c), and with --locks or --intervals the locks'
+ * and markers' figures (locks.c). Each phase's lines are written when it ends;
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
 #include "install_dirs.h"
 #include "c2c.h"
 #include "comm_matrix.h"
+#include "locks.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "shard.h"
@@ -62,6 +64,8 @@ typedef struct ciat_options {
     bool hpux;
     private_ranges ranges;
     attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
+    uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
+    bool intervals;             /* --intervals: L56 */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -121,6 +125,7 @@ typedef struct ciat {
     attr *acode, *adata;
     addr_map *amap;
     attr_pcs pcs;               /* pcs.pc NULL: attribution off */
+    locks *lk;                  /* --locks, --intervals (locks.h), else NULL */
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -561,14 +566,36 @@ static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t 
     on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 
-static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+/* A call: its thread's L07 counts. */
+static void call_stats(ciat *c, int t, const smait_raw *rec)
 {
-    (void)cpu; (void)clock;
-    ciat *c = ctx;
     unsigned type = smait_call_type(rec->f1);
     uint32_t bytes = type == SMAIT_CT_READ || type == SMAIT_CT_WRITE ? rec[SMAIT_CALL_ARG1 + 1].f2 : 0;
     ciat_stats_call(&c->phase[t], type, rec[SMAIT_CALL_START].f2, rec[SMAIT_CALL_END].f2, bytes);
+}
+
+static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    call_stats(c, t, rec);
+    if (c->lk) locks_call(c->lk, t, clock, rec);
     return 0;
+}
+
+/* --locks: a thread stops or resumes (what it waited for a lock). */
+static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
+{
+    (void)cpu; (void)clock;
+    ciat *c = ctx;
+    if (c->lk) locks_stop(c->lk, t, why);
+}
+
+static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
+{
+    (void)cpu;
+    ciat *c = ctx;
+    if (c->lk) locks_resume(c->lk, t, clock, idle);
 }
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
@@ -718,7 +745,11 @@ static void on_ahead_far_part(void *ctx, int t, int cpu, const smait_raw *rec)
 
 static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
-    return part_thread(&((ciat *)ctx)->part, t) ? on_call(ctx, t, cpu, clock, rec) : 0;
+    (void)cpu;
+    ciat *c = ctx;
+    if (part_thread(&c->part, t)) call_stats(c, t, rec);
+    if (c->lk) locks_call(c->lk, t, clock, rec);    /* part 0 only: every thread's locks and markers */
+    return 0;
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
@@ -943,7 +974,8 @@ static void summary_lines(void *ctx, report *r)
 static inline __attribute__((always_inline)) sched_hooks plain_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch, .mem = on_mem, .call = on_call, .call_never_waits = true,
-                          .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .phase_begin = on_phase_begin, .phase_end = on_phase_end, .thread_stop = on_stop,
+                          .thread_resume = on_resume,
                           .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_EVENTS,
                                     .ahead_far = on_ahead_far, .ahead_far_distance = AHEAD_FAR_EVENTS } };
 }
@@ -961,6 +993,7 @@ static inline __attribute__((always_inline)) sched_hooks part_hooks(ciat *c)
 {
     return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .call = on_call_part,
                           .call_never_waits = true, .phase_begin = on_phase_begin, .phase_end = on_phase_end,
+                          .thread_stop = on_stop, .thread_resume = on_resume,
                           .hint = { .fetch_run = on_fetch_run_part, .ahead = on_ahead_part,
                                     .ahead_distance = AHEAD_EVENTS, .ahead_far = on_ahead_far_part,
                                     .ahead_far_distance = AHEAD_FAR_EVENTS } };
@@ -993,7 +1026,7 @@ static void header_rest(ciat *c, const tool *t, report *r)
     if (c->o.matrix) report_header(r, " comm_matrix: yes");
     if (c->fs) report_header(r, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                              PRIu64, c->o.line_size, c->o.false_lines, c->o.migratory_pct);
-    if (c->pcs.pc) attr_header(r, c->amap);
+    if (c->pcs.pc || c->o.locks) attr_header(r, c->amap);
     tool_header_ranges(r, &c->o.ranges);
     tool_header_end(t, r, c->s);
 }
@@ -1035,6 +1068,12 @@ static void c2c_record_code(void *ctx, uint64_t pc, uint64_t loads, uint64_t sto
 static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
 {
     out_file_printf(ctx, "attr %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", key, n[0], n[1], n[2]);
+}
+
+/* One "lock-line LL NAME TEXT" record per line of L52-L56 (part 0). */
+static void lock_record(void *ctx, int ll, const char *name, const char *text)
+{
+    out_file_printf(ctx, "lock-line %d %s %s\n", ll, name, text);
 }
 
 static void attr_partial(out_file *f, const attr *a, const char *table)
@@ -1084,6 +1123,11 @@ static void finish_partial(ciat *c, const tool *t)
         fs_top_threads(c->fs, (uint32_t)c->o.false_lines,
                        &(fs_c2c_fns){ c2c_record_line, c2c_record_thread, c2c_record_code }, &rc);
         partial_text(f, "fs-threads-end", NULL);
+    }
+    if (c->o.locks || c->o.intervals) {      /* L52-L56: part 0's lines, the others none */
+        partial_text(f, "locks-begin", NULL);
+        if (c->lk) locks_lines(c->lk, c->amap, lock_record, f);
+        partial_text(f, "locks-end", NULL);
     }
     attr_partial(f, c->acode, "code");
     attr_partial(f, c->adata, "data");
@@ -1357,12 +1401,15 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { uint64_t addr, pc, loads, stores, mask; int t; bool code; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
+    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L56 of part 0: "NAME TEXT" */
+    size_t nlocks_lines = 0, locks_cap = 0;
+    bool locks_seen = false;
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
                     strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0 ||
                     strcmp(r.tag, "fs-lines-begin") == 0 || strcmp(r.tag, "fs-threads-begin") == 0 ||
-                    strcmp(r.tag, "annotate") == 0;
+                    strcmp(r.tag, "annotate") == 0 || strcmp(r.tag, "locks-begin") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
                          strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "fs") == 0 ||
@@ -1473,6 +1520,27 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     c2c[nc2c].loads = code ? v[2] : 0;
                     c2c[nc2c].stores = code ? v[3] : 0;
                     c2c[nc2c++].mask = code ? v[4] : v[2];
+                }
+            continue;
+        }
+        if (strcmp(r.tag, "locks-begin") == 0) {
+            if (locks_seen) partial_fail(in, 0, "a second locks-begin record");
+            locks_seen = true;
+            expect_alike(in, &r);
+            for (int k = 0; k < partial_parts(in); k++)
+                for (;;) {
+                    partial_rec rk = partial_next(in, k);
+                    if (strcmp(rk.tag, "locks-end") == 0 && !*rk.rest) break;
+                    uint64_t ll;
+                    const char *p = k || strcmp(rk.tag, "lock-line") != 0 ? NULL :
+                                    partial_lead_u64s(in, k, rk.rest, &ll, 1, "lock-line LL NAME TEXT expected");
+                    const char *sp = p ? strchr(p + 1, ' ') : NULL;
+                    if (!p || ll < 52 || ll > 56 || !sp || sp == p + 1)
+                        partial_fail(in, k, k ? "locks-end expected: the lock lines are part 0's"
+                                              : "lock-line LL NAME TEXT expected, LL 52-56");
+                    locks_cap = xgrow((void **)&locks_lines_v, locks_cap, nlocks_lines + 1, sizeof *locks_lines_v);
+                    locks_lines_v[nlocks_lines].ll = (int)ll;
+                    locks_lines_v[nlocks_lines++].line = xstrdup(p + 1);    /* NAME TEXT */
                 }
             continue;
         }
@@ -1638,6 +1706,13 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     free(c2c);
     if (c->o.attr.by_code) attr_report(c->acode, c->rep, 50, "code", true, c->amap, c->o.attr.by_code);
     if (c->adata) attr_report(c->adata, c->rep, 51, "data", false, c->amap, c->o.attr.by_data);
+    for (size_t i = 0; i < nlocks_lines; i++) {
+        char *name = locks_lines_v[i].line, *text = strchr(name, ' ');
+        *text++ = '\0';                        /* checked when read */
+        report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, locks_lines_v[i].ll, name, "%s", text);
+        free(name);
+    }
+    free(locks_lines_v);
     if (svg) {
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", set_name);
@@ -1736,6 +1811,13 @@ int main(int argc, char **argv)
             " --false-sharing) false sharing misses: lines L50" }, "by_code", attr_top_show, true },
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &c.o.attr.by_data, attr_top_parse, 0, 0,
             "the same by data object, heap allocation site or mapping: lines L51" }, "by_data", attr_top_show, true },
+        { { "locks", 0, NULL, OPT_CALL, "[=N]", &c.o.locks, attr_top_parse, 0, 0,
+            "also list the N locks (default 10) with the most wait in the replay: acquisitions, contended ones,"
+            " hand-offs, wait and hold times, each named through the address map (--map, or <prefix>.map when"
+            " it exists; L52-L54), and the N pairs of locks most often nested (L55)" }, "locks", attr_top_show, true },
+        { { "intervals", 0, NULL, OPT_FLAG, NULL, &c.o.intervals, NULL, 0, 0,
+            "also list the time between consecutive markers of each thread, per pair of marker numbers, in"
+            " pseudo cycles and recorded microseconds (L56)" }, "intervals", NULL, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
@@ -1770,7 +1852,10 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    attr_options_check(&c.o.attr);
+    if (!c.o.locks) attr_options_check(&c.o.attr);
+    if ((c.o.locks || c.o.intervals) && t.ro.slice_cpus)
+        diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
+                         " waits are the processors'", c.o.locks ? "locks" : "intervals");
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
@@ -1792,8 +1877,10 @@ int main(int argc, char **argv)
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (attr_options_any(&c.o.attr)) {
+    if (attr_options_any(&c.o.attr) || c.o.locks) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
+    }
+    if (attr_options_any(&c.o.attr)) {
         if (c.o.attr.by_code || c.o.attr.annotate) c.acode = attr_new(3, fig_names);
         if (c.o.attr.by_data) c.adata = attr_new(3, fig_names);
         attr_pcs_init(&c.pcs, c.n);
@@ -1878,6 +1965,8 @@ int main(int argc, char **argv)
         annotated = out_file_open(ap, false);
         free(ap);
     }
+    /* a sharded run's lock and marker figures are part 0's (docs/sharding.md §3) */
+    if ((c.o.locks || c.o.intervals) && (!c.part.n || c.part.i == 0)) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -1917,6 +2006,7 @@ int main(int argc, char **argv)
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
+    if (c.lk) locks_report(c.lk, c.rep, c.amap);
     if (matrix_svg) {
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", t.ts.name);
@@ -1962,6 +2052,7 @@ done:
     }
     attr_free(c.acode);
     attr_free(c.adata);
+    locks_free(c.lk);
     attr_map_free(c.amap);
     attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);

@@ -168,6 +168,11 @@ static void name_data(char *buf, size_t cap, const addr_map *m, uint64_t key)
     snprintf(buf, cap, "address 0x%08" PRIx32 " where -", (uint32_t)key);
 }
 
+void attr_data_name(char *buf, size_t cap, const addr_map *m, uint32_t addr)
+{
+    name_data(buf, cap, m, attr_data_key(m, addr, 1));
+}
+
 typedef struct named {
     char *name;
     uint64_t n[ATTR_MAX_FIGURES];

@@ -63,6 +63,10 @@ void attr_annotate(const attr *a, const addr_map *m, out_file *f, const char *ti
 /* "function F where FILE:LINE" (or "address 0x…", "address unknown") of a pc. */
 void attr_code_name(char *buf, size_t cap, const addr_map *m, uint64_t pc);
 
+/* "object NAME where SOURCE", "heap F where FILE:LINE", "mapping M where -"
+ * or "address 0x… where -" of one data address (ciat --locks). */
+void attr_data_name(char *buf, size_t cap, const addr_map *m, uint32_t addr);
+
 /* The map at path (a bad map exits 2). */
 addr_map *attr_map_load(const char *path);
 /* The header line "# attribution: map PATH" (or "map none"). */

@@ -1,7 +1,9 @@
 /* test_ciat.c — ciat's core pieces: the location map (ciat/locmap), reader
  * sets (ciat/reader_sets) and memory usage (ciat/usage), each against a plain
- * reference model written from the rules they implement, on random accesses. */
+ * reference model written from the rules they implement, on random accesses;
+ * the lock and marker figures (ciat/locks), event by event. */
 #include "suites.h"
+#include "../../ciat/locks.h"
 #include "../../ciat/locmap.h"
 #include "../../ciat/reader_sets.h"
 #include "../../ciat/stats.h"
@@ -671,6 +673,99 @@ START_TEST(stats_classes)
 }
 END_TEST
 
+/* ---- ciat/locks: the rules of docs/ciat-report.md, L52-L56, event by event ---- */
+
+/* A call record of type `type` (times start, end; arguments a1..a3). */
+static void call_rec(smait_raw *r, unsigned type, uint32_t start, uint32_t end, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+    uint32_t v[SMAIT_CALL_PARTS] = { start, end, a1, a2, a3, 0 };
+    for (unsigned k = 0; k < SMAIT_CALL_PARTS; k++) r[k] = (smait_raw){ 0x1000u | type << 4 | k, v[k] };
+}
+
+static void feed(locks *l, int t, uint64_t clock, unsigned type, uint32_t start, uint32_t end, uint32_t a1,
+                 uint32_t a2, uint32_t a3)
+{
+    smait_raw r[SMAIT_CALL_PARTS];
+    call_rec(r, type, start, end, a1, a2, a3);
+    locks_call(l, t, clock, r);
+}
+
+typedef struct captured {
+    char text[8192];
+    size_t n;
+} captured;
+
+static void capture(void *ctx, int ll, const char *name, const char *text)
+{
+    captured *c = ctx;
+    c->n += (size_t)snprintf(c->text + c->n, sizeof c->text - c->n, "L%d %s %s\n", ll, name, text);
+}
+
+START_TEST(locks_buckets)
+{
+    ck_assert_uint_eq(locks_bucket(0), 0);
+    ck_assert_uint_eq(locks_bucket(1), 1);
+    ck_assert_uint_eq(locks_bucket(2), 2);
+    ck_assert_uint_eq(locks_bucket(3), 2);
+    ck_assert_uint_eq(locks_bucket(4), 3);
+    ck_assert_uint_eq(locks_bucket(7), 3);
+    ck_assert_uint_eq(locks_bucket((uint64_t)1 << 63), 64);
+    ck_assert_uint_eq(locks_bucket(UINT64_MAX), 64);
+}
+END_TEST
+
+/* T0 takes 0x10 at 5; T1 asks at 6 and stops; T0 lets go at 9, T1 resumes
+ * there (idle 3) and lets go at 12; T0 takes 0x20 at 20 inside 0x10's second
+ * hold (taken at 15), stops at a barrier (no wait of 0x20), lets both go.
+ * A semaphore's acquire and stop count for no lock; a release of a lock
+ * never taken makes no entry; recorded times wrap modulo 2^32. */
+START_TEST(locks_events)
+{
+    locks *l = locks_new(2, 10, true);
+    feed(l, 0, 5, SMAIT_CT_BEGIN_CRITICAL, 100, 100, 0x10, 0, 1);
+    feed(l, 1, 6, SMAIT_CT_BEGIN_CRITICAL, 100, 103, 0x10, 0, 1);
+    locks_stop(l, 1, WAIT_CRITICAL);
+    feed(l, 0, 9, SMAIT_CT_END_CRITICAL, 110, 110, 0x10, 0, 1);
+    locks_resume(l, 1, 9, 3);
+    feed(l, 1, 12, SMAIT_CT_END_CRITICAL, 120, 120, 0x10, 0, 1);
+    feed(l, 0, 15, SMAIT_CT_BEGIN_CRITICAL, 0xFFFFFFF0u, 0xFFFFFFF0u, 0x10, 0, 1);
+    feed(l, 0, 20, SMAIT_CT_ACQUIRE, 5, 5, 0x20, 0, 3);
+    locks_stop(l, 0, WAIT_BARRIER);
+    locks_resume(l, 0, 25, 5);
+    feed(l, 0, 30, SMAIT_CT_RELEASE, 6, 6, 0x20, 1, 3);
+    feed(l, 0, 31, SMAIT_CT_END_CRITICAL, 0x10, 0x10, 0x10, 0, 1);   /* 0x10 - 0xFFFFFFF0 = 0x20 us */
+    feed(l, 1, 40, SMAIT_CT_ACQUIRE, 0, 9, 0x30, 1, 5);               /* a semaphore */
+    locks_stop(l, 1, WAIT_ACQUIRE);
+    locks_resume(l, 1, 44, 4);
+    feed(l, 1, 45, SMAIT_CT_END_CRITICAL, 0, 0, 0x40, 0, 0);           /* never taken */
+    feed(l, 1, 50, SMAIT_CT_MARKER, 1000, 1000, 0, 7, 0);
+    feed(l, 1, 58, SMAIT_CT_MARKER, 1010, 1010, 0, 7, 0);
+    captured c = { .n = 0 };
+    locks_lines(l, NULL, capture, &c);
+    /* hand-derived: 0x10 held 9 - 5 = 4, 12 - 9 = 3 (from T1's resume), 31 - 15 = 16
+     * cycles; 110 - 100 = 10, 120 - 103 = 17 and 0x10 - 0xFFFFFFF0 = 32 us; T1's
+     * begin took 3 us. 0x20 held 30 - 20 = 10 cycles, 6 - 5 = 1 us; the barrier's
+     * stop is no wait. Markers 7 and 7 of T1: 58 - 50 = 8 cycles, 10 us. */
+    const char *want =
+        "L52 lock rank 1 addr 0x00000010 space critical lock_kind mutex kind address name 0x00000010 where -"
+        " acquisitions 3 contended 1 contended_recorded 1 handoffs 2 waits 1 wait_cycles 3 wait_max 3 holds 3"
+        " hold_cycles 23 hold_max 16 wait_us 3 hold_us 59 hold_us_max 32\n"
+        "L52 lock rank 2 addr 0x00000020 space object lock_kind rwlock kind address name 0x00000020 where -"
+        " acquisitions 1 contended 0 contended_recorded 0 handoffs 0 waits 0 wait_cycles 0 wait_max 0 holds 1"
+        " hold_cycles 10 hold_max 10 wait_us 0 hold_us 1 hold_us_max 1\n"
+        "L53 lock_wait_hist rank 1 addr 0x00000010 space critical 2-3:1\n"
+        "L53 lock_wait_hist rank 2 addr 0x00000020 space object\n"
+        "L54 lock_hold_hist rank 1 addr 0x00000010 space critical 2-3:1 4-7:1 16-31:1\n"
+        "L54 lock_hold_hist rank 2 addr 0x00000020 space object 8-15:1\n"
+        "L55 lock_nesting rank 1 outer 0x00000010 outer_space critical inner 0x00000020 inner_space object count 1\n"
+        "L56 interval from 7 to 7 count 1 cycles 8 mean_cycles 8.0000 min_cycles 8 max_cycles 8 us 10"
+        " mean_us 10.0000 min_us 10 max_us 10\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "locks_events: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
+    locks_free(l);
+}
+END_TEST
+
 Suite *ciat_suite(void)
 {
     Suite *s = suite_create("ciat");
@@ -685,6 +780,10 @@ Suite *ciat_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("stats");
     tcase_add_test(tc, stats_classes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("locks");
+    tcase_add_test(tc, locks_buckets);
+    tcase_add_test(tc, locks_events);
     suite_add_tcase(s, tc);
     return s;
 }
