@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 DEMO_DIR=${DEMO_DIR:-$(dirname "$BIN")/demo/kernels}
-KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat omp_tasks atomic_flag work_queue sem_pipeline cxx_histogram}
+KERNELS=${KERNELS:-mat_mul pipeline counter stencil false_sharing omp_heat omp_tasks atomic_flag work_queue sem_pipeline cxx_histogram hot_lock}
 CFLAGS_DEMO="-O2 -g -fno-vectorize -fno-slp-vectorize -pthread"
 
 for tool in smait-cc ciat cdat tdat; do
@@ -59,6 +59,15 @@ for k in $KERNELS; do
         "$BIN/ciat" -q --false-sharing --annotate -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
         echo "ciat --annotate ($DEMO_DIR/lines/${set_##*/}.ciat_annotated): the hottest source lines:"
         sed -n '/^-- source lines/,/^$/p' "$DEMO_DIR/lines/${set_##*/}.ciat_annotated" | sed -n '2,5p'
+    fi
+    if [ "$k" = hot_lock ]; then   # where the time goes: the locks (docs/ciat-report.md, L52-L55)
+        mkdir -p "$DEMO_DIR/lines"
+        "$BIN/ciat" -q --locks=3 --sync=simulated -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
+        echo "ciat --locks=3 --sync=simulated: the locks with the most wait (name, acquisitions, waits, hand-offs, wait and hold cycles):"
+        awk '$1 == "RxTxL52:" { for (i = 3; i < NF; i += 2) f[$i] = $(i + 1)
+                 printf "  %d. %s (%s) acquisitions %s waits %s handoffs %s wait_cycles %s hold_cycles %s\n", f["rank"],
+                        f["name"], f["where"], f["acquisitions"], f["waits"], f["handoffs"], f["wait_cycles"], f["hold_cycles"] }' \
+            "$DEMO_DIR/lines/${set_##*/}.ciat_report" | sed 's|(/[^)]*/|(|'
     fi
     for cfg in 4x4 spp1600; do
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
@@ -109,6 +118,9 @@ Where to look:
                  thread reads them (RAW degree 4); WAW 8192 more: the 4096
                  doubles the main thread zeroed and the workers fill (two
                  4-byte locations each)
+  hot_lock       ciat --locks: totals_lock, taken by every worker for every
+                 item, ranks first (nearly every acquisition waits and hands
+                 the lock over); the cold bucket locks never wait
 The traces record every synchronisation with the order it really had
 (docs/collector.md section 4.2), and ciat and cdat replay it. They also say
 how long the threads waited for a processor: with more threads than free
