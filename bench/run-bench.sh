@@ -103,7 +103,7 @@ echo "-- the analysis beside the scheduler against one thread (--workers 1; docs
 ciat_workers "mat_mul mm.4" "$DIR/mm.4" -p
 echo "-- irregular footprint (bench/gen_irregular)"
 "$BENCH/gen_irregular" "$DIR/irr" 4 $(( BENCH_IRREGULAR_K / 4 > 0 ? BENCH_IRREGULAR_K / 4 : 1 ))
-trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
+trap 'rm -f "$DIR"/le.bin "$DIR"/be.bin "$DIR"/le.bin.gz "$DIR"/mm.4.* "$DIR"/mm.64.* "$DIR"/irr.* "$DIR"/irh.* "$DIR"/chase.* "$DIR"/fft.*' EXIT
 for run in 1 2; do ciat_run "irregular irr.4" "$DIR/irr.4" -p; done
 ciat_workers "irregular irr.4" "$DIR/irr.4" -p
 for n in 2 4; do ciat_shards "irregular irr.4" "$DIR/irr.4" "$n" -p; done
@@ -114,6 +114,17 @@ for run in 1 2; do
     floor_run "(bench/ciat_floor) irregular irr.4" "$irr_records" records "$BENCH/ciat_floor" "$DIR/irr.4"
 done
 rm -f "$DIR"/irr.*
+echo "-- the held-out irregular mix (issue 42): 8 MiB private streams (larger than the last-level"
+echo "   cache), 8-byte random words over the 256 MiB region every thread reaches; 4, 64 and 256 threads,"
+echo "   each with the scheduler alone (bench/bench_sched: the floor of any split) and the run in parts"
+for threads in 4 64 256; do
+    k=$(( BENCH_IRREGULAR_K / threads > 0 ? BENCH_IRREGULAR_K / threads : 1 ))
+    "$BENCH/gen_irregular" -s 8 -w 8 "$DIR/irh" "$threads" "$k"
+    "$BENCH/bench_sched" "$DIR/irh.$threads"
+    ciat_workers "held-out irregular irh.$threads" "$DIR/irh.$threads" -p
+    ciat_shards "held-out irregular irh.$threads" "$DIR/irh.$threads" 2 -p
+    rm -f "$DIR"/irh.*
+done
 echo "-- pointer chasing (bench/gen_chase)"
 "$BENCH/gen_chase" "$DIR/chase" 4 "$BENCH_CHASE_K"
 for run in 1 2; do ciat_run "pointer chasing chase.4" "$DIR/chase.4" -p; done
