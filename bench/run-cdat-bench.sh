@@ -120,6 +120,15 @@ beside=$secs
 cdat_run "4x4 irregular mix, 16 threads, --workers 1" "$DIR/ir.16" "$CONFIGS/4x4.ini" -p --workers 1
 awk -v a="$beside" -v b="$secs" -v w="$(nproc)" 'BEGIN {
     printf "cdat 4x4 irregular mix, 16 threads: default (%d processors) / --workers 1: %.2fx the time\n", w, a / (b > 0 ? b : 0.01) }'
+# --jobs 2 and 4 (docs/sharding.md §8): the machine in parts, each beside the
+# scheduler, against the default run above (CPU and peak RSS beside).
+for n in 2 4; do
+    whole=$beside
+    cdat_run "4x4 irregular mix, 16 threads, --jobs $n" "$DIR/ir.16" "$CONFIGS/4x4.ini" -p --jobs "$n"
+    awk -v n="$n" -v a="$secs" -v b="$whole" -v c="$cpu" -v w="$(nproc)" 'BEGIN {
+        printf "cdat 4x4 irregular mix, 16 threads: --jobs %d / default on %d processors: %.2fx the time" \
+               " (%.2f s of CPU)\n", n, w, a / (b > 0 ? b : 0.01), c }'
+done
 # Its floor: the data side of 16 processors' d-caches and a full-map
 # directory (bench/dsm_floor): no fetches, protocol variants or statistics.
 for r in 1 2; do

@@ -55,7 +55,8 @@ static const char usage_text[] =
     "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
-typedef struct cdat {
+typedef struct cdat cdat;
+struct cdat {
     cdat_config cfg;
     machine m;
     placement pl;
@@ -93,9 +94,15 @@ typedef struct cdat {
     out_file *annotated;        /* --annotate */
     attr_pcs pcs;
     uint64_t cur_pc;
-} cdat;
+    /* --jobs N: this machine simulates the lines whose number mod N is
+     * part_i (part_mask = N - 1, N a power of two dividing every cache's
+     * sets); parts[0 … N-1] are all of them, parts[0] writes the report. */
+    uint32_t part_i, part_n, part_mask;
+    cdat *parts;
+};
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
+enum { CDAT_JOBS_MAX = 64 };
 static const char *const fig_names[] = { "misses", "remote", "false_sharing" };
 static const char *const class_names[MC_CLASSES] = { "cold", "capacity", "conflict", "true_sharing", "false_sharing" };
 static const char *const source_names[4] = { "local_memory", "local_cache", "remote_memory", "remote_cache" };
@@ -239,6 +246,69 @@ static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
     FANOUT_HINT_KEEP();
     cdat *c = ctx;
     mach_prefetch(&c->m, mach_line(&c->m, rec->f2));
+}
+
+/* ---- --jobs N: one part of the lines ---- */
+
+/* Whether line is this part's; a line of another part still places its
+ * page at the page's first access, as the whole run does at that access's
+ * miss (placement.h), so every part places every page alike. */
+static inline bool part_line(cdat *c, int p, uint32_t line)
+{
+    if ((line & c->part_mask) == c->part_i) return true;
+    placement_page(&c->pl, line << c->m.line_shift, c->m.p[p].node);
+    return false;
+}
+
+static void on_fetch_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    cdat *c = ctx;
+    int p = c->proc_of[cpu];
+    if (part_line(c, p, mach_line(&c->m, addr))) on_fetch(ctx, t, cpu, clock, addr);
+}
+
+/* As on_fetch_run, line by line: the part's lines as there. */
+static void on_fetch_run_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    cdat *c = ctx;
+    int p = c->proc_of[cpu];
+    unsigned shift = c->m.line_shift;
+    while (n) {
+        uint32_t line = addr >> shift;
+        uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
+        uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
+        if (k > n) k = n;
+        if (part_line(c, p, line)) on_fetch_run(ctx, t, cpu, clock, addr, k);
+        n -= k;
+        clock += k;
+        addr += k * ISTREAM_INSN_BYTES;
+    }
+}
+
+/* As data_access, the part's lines only. */
+static void on_mem_part(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)t;
+    cdat *c = ctx;
+    int p = c->proc_of[cpu];
+    uint32_t addr = rec->f2;
+    unsigned size = smait_size_bytes(smait_mem_size_code(rec->f1));
+    bool store = smait_mem_access(rec->f1) != SMAIT_LOAD;
+    uint32_t first = mach_line(&c->m, addr);
+    uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
+    if (last < first) last = first;             /* wraps past 2^32: the first line only */
+    cpu_stats *st = stats_of(c, p);
+    for (uint32_t l = first;; l++) {
+        if (part_line(c, p, l))
+            count_ref(st, &st->data, store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l));
+        if (l == last) break;
+    }
+}
+
+static void on_ahead_part(void *ctx, int t, int cpu, const smait_raw *rec)
+{
+    cdat *c = ctx;
+    if ((mach_line(&c->m, rec->f2) & c->part_mask) == c->part_i) on_ahead(ctx, t, cpu, rec);
 }
 
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
@@ -462,6 +532,16 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 static void on_phase_end(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
+    /* --jobs: the fanout calls the parts' phase hooks one after another, on
+     * one thread (common/fanout.h); the last adds every part's counts to
+     * part 0's, which writes them. The processors' time is part 0's alone. */
+    if (c->part_n > 1) {
+        if (c->part_i + 1 < c->part_n) return;
+        cdat *lead = &c->parts[0];
+        for (uint32_t k = 1; k < c->part_n; k++)
+            for (int p = 0; p < stats_slots(c); p++) stats_add(&lead->phase[p], &c->parts[k].phase[p]);
+        c = lead;
+    }
     for (int t = 0; t < c->n && !c->slice_cpus; t++) {
         const sched_counts *sc = sched_phase_counts(c->s, t);
         cpu_stats *st = &c->phase[c->proc_of[t]];
@@ -595,6 +675,7 @@ typedef struct cdat_run {
     const char *miss_trace;     /* --miss-trace FILE */
     addr_map *amap;             /* the map found or given, or NULL */
     uint64_t workers;           /* --workers; 0: one per processor */
+    uint64_t jobs;              /* --jobs N: the machine in N parts */
 } cdat_run;
 
 static const char *add_set(void *target, const char *value)
@@ -678,10 +759,12 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     /* Every output is opened (so checked) before the first record is read. */
     traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
                 r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
-    char *rep_path = output_name(c, "cdat_report");
-    c->rep = report_open(rep_path);
-    if (r->json) report_add_json(c->rep);
-    free(rep_path);
+    if (c->part_i == 0) {                       /* --jobs: part 0 writes the report */
+        char *rep_path = output_name(c, "cdat_report");
+        c->rep = report_open(rep_path);
+        if (r->json) report_add_json(c->rep);
+        free(rep_path);
+    }
     c->phase = xcalloc((size_t)stats_slots(c), sizeof *c->phase);
     c->total = xcalloc((size_t)stats_slots(c), sizeof *c->total);
     c->running = xcalloc(nprocs, sizeof *c->running);
@@ -709,11 +792,22 @@ static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
                           .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS } };
 }
 
+/* --jobs N: one part's hooks (no miss classes, no I/O: refused with --jobs). */
+static inline __attribute__((always_inline)) sched_hooks part_hooks(cdat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_part, .mem = on_mem_part, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run_part, .ahead = on_ahead_part,
+                                    .ahead_distance = AHEAD_RECORDS } };
+}
+
 CONSUMER_LOOPS_DEFINE(direct_classified_hooks, classified_hooks)
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
+CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
+    if (c->part_n > 1) return direct_part_hooks(c);
     return c->mc ? direct_classified_hooks(c) : direct_plain_hooks(c);
 }
 
@@ -779,7 +873,9 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
     if (c->attr_on) attr_header(c->rep, c->amap);
     tool_header_ranges(c->rep, &r->ranges);
     tool_header_end(t, c->rep, c->s);
-    report_header(c->rep, " directory: lines %zu", dir_lines(&c->m.dir));
+    size_t lines = dir_lines(&c->m.dir);
+    for (uint32_t k = 1; k < c->part_n; k++) lines += dir_lines(&c->parts[k].m.dir);   /* each line in one part */
+    report_header(c->rep, " directory: lines %zu", lines);
     /* For the benchmarks (bench/run-cdat-bench.sh): the directory's memory
      * beside the lines the caches hold at the end. Not part of any output file. */
     if (getenv("CDAT_DIRECTORY_STATS"))
@@ -902,6 +998,44 @@ static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
     return j;
 }
 
+/* --jobs N: what cannot be split, refused before anything is read. */
+static void jobs_usage(const cdat_run *r, int njobs, const tool *t)
+{
+    uint64_t n = r->jobs;
+    if (n <= 1) return;
+    if (n & (n - 1))
+        diag_usage_error("--jobs %" PRIu64 ": N must be a power of two (the parts own whole cache sets, and every"
+                         " cache has a power of two of them)", n);
+    if (njobs > 1)
+        diag_usage_error("--jobs splits one machine: give one configuration (and no --sweep), or run each on its own");
+    if (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace)
+        diag_usage_error("--jobs with --miss-classes, --by-code, --by-data, --annotate or --miss-trace: they classify"
+                         " the misses, and a capacity or conflict miss compares a processor's cache with a fully"
+                         " associative one of all its lines, which no part holds; run them without --jobs");
+    if (r->io.handle)
+        diag_usage_error("--jobs with -handle_io: the I/O processors' buffers are not split; run without --jobs");
+    if (t->ro.slice_cpus) diag_usage_error("--jobs in slice mode (-i): not split; run without --jobs");
+}
+
+/* --jobs N, with part 0's machine built: N must divide every cache's sets
+ * (so each set, and each directory entry, is one part's), and the general and
+ * detailed traces, ordered over every line, are not split. */
+static void jobs_check_machine(const cdat *c, int n)
+{
+    const char *where = c->cfg.path ? c->cfg.path : "the configuration";
+    if (c->cfg.general || c->cfg.detailed)
+        diag_usage_error("--jobs %d: %s asks for the %s trace%s ([output] general/detailed), which do not split;"
+                         " set them to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs", n,
+                         where, c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ?
+                         "general" : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "");
+    const cache *cs[3] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL };
+    static const char *const names[3] = { "dcache", "icache", "interconnect_cache" };
+    for (int k = 0; k < 3; k++)
+        if (cs[k] && cache_sets(cs[k]) % (unsigned)n)
+            diag_usage_error("--jobs %d: the %s of %s has %u set%s (fully associative: 1); N must divide every"
+                             " cache's sets", n, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
+}
+
 int main(int argc, char **argv)
 {
     cdat_run r = { 0 };
@@ -958,6 +1092,11 @@ int main(int argc, char **argv)
         ATTR_MAP_OPTION_ROW(&r.attr.map_path),
         ATTR_ANNOTATE_OPTION_ROW(&r.attr.annotate, "cdat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&r.workers),
+        { { "jobs", 'j', NULL, OPT_UINT, "N", &r.jobs, NULL, 1, CDAT_JOBS_MAX,
+            "simulate the machine in N parts on threads of this process, each the lines whose number mod N"
+            " is its own (its cache sets and directory entries): the same report (N a power of two dividing"
+            " every cache's sets; one configuration; not with general or detailed traces, miss classes,"
+            " attribution, -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
@@ -991,20 +1130,27 @@ int main(int argc, char **argv)
         diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
                          " configuration on its own");
     attr_options_check(&r.attr);
+    jobs_usage(&r, njobs, &t);
 
     tool_open(&t, t.ops, ntrace);
     if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
-    cdat *m = xcalloc((size_t)njobs, sizeof *m);
+    /* --jobs N: N machines of the one configuration, each a part of the lines. */
+    int nparts = r.jobs > 1 ? (int)r.jobs : 1, nm = nparts > 1 ? nparts : njobs;
+    cdat *m = xcalloc((size_t)nm, sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
-    for (int k = 0; k < njobs; k++) {
+    for (int k = 0; k < nm; k++) {
+        int j = nparts > 1 ? 0 : k;
         if (r.nsets) memcpy(sets, r.sets, r.nsets * sizeof *sets);
-        sets[r.nsets] = jobs[k].set;
-        machine_setup(&m[k], &t, &r, jobs[k].path, sets, r.nsets + (jobs[k].set != NULL), jobs[k].name);
+        sets[r.nsets] = jobs[j].set;
+        if (nparts > 1) m[k] = (cdat){ .part_i = (uint32_t)k, .part_n = (uint32_t)nparts,
+                                       .part_mask = (uint32_t)nparts - 1, .parts = m };
+        machine_setup(&m[k], &t, &r, jobs[j].path, sets, r.nsets + (jobs[j].set != NULL), jobs[j].name);
+        if (k == 0 && nparts > 1) jobs_check_machine(&m[0], nparts);
     }
     free(sets);
 
     scheduler *s;
-    if (njobs == 1) {
+    if (nm == 1) {
         sched_hooks h = machine_hooks(&m[0]), run;
         fanout *pipe = fanout_pipeline(&h, (int)r.workers, t.ts.count, &run);
         s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &run);
@@ -1012,24 +1158,24 @@ int main(int argc, char **argv)
         if (pipe) fanout_finish(pipe);
     } else {
         /* One read and one schedule; every machine gets the same events. */
-        sched_hooks *hs = xcalloc((size_t)njobs, sizeof *hs);
-        for (int k = 0; k < njobs; k++) hs[k] = machine_hooks(&m[k]);
-        fanout *f = fanout_create(hs, njobs, (int)r.workers);
+        sched_hooks *hs = xcalloc((size_t)nm, sizeof *hs);
+        for (int k = 0; k < nm; k++) hs[k] = machine_hooks(&m[k]);
+        fanout *f = fanout_create(hs, nm, (int)r.workers);
         sched_hooks h = fanout_hooks(f);
         s = sched_create(&t.ts, t.readers, &t.so, &h);
-        for (int k = 0; k < njobs; k++) m[k].s = s;
+        for (int k = 0; k < nm; k++) m[k].s = s;
         sched_run(s);
         fanout_finish(f);
         free(hs);
     }
-    for (int k = 0; k < njobs; k++) machine_report(&m[k], &t, &r);
+    for (int k = 0; k < (nparts > 1 ? 1 : njobs); k++) machine_report(&m[k], &t, &r);   /* --jobs: part 0's */
 
     /* Everything succeeded: make the outputs appear, all or none. */
     tool_commit(&t);
 
     sched_free(s);
+    for (int k = 0; k < nm; k++) machine_free(&m[k]);
     for (int k = 0; k < njobs; k++) {
-        machine_free(&m[k]);
         free(jobs[k].set);
         free(jobs[k].name);
     }
