@@ -4,6 +4,7 @@
  * the lock and marker figures (ciat/locks), event by event. */
 #include "suites.h"
 #include "../../ciat/locks.h"
+#include "../../ciat/barriers.h"
 #include "../../ciat/locmap.h"
 #include "../../ciat/reader_sets.h"
 #include "../../ciat/stats.h"
@@ -766,6 +767,71 @@ START_TEST(locks_events)
 }
 END_TEST
 
+/* ---- ciat/barriers: the rules of docs/ciat-report.md, L57-L58, event by event ---- */
+
+static void bfeed(barriers *b, int t, uint64_t clock, unsigned type, uint32_t start, uint32_t a1)
+{
+    smait_raw r[SMAIT_CALL_PARTS];
+    call_rec(r, type, start, start, a1, 0, 0);
+    barriers_call(b, t, clock, r);
+}
+
+/* Barrier 0x40: T1 arrives at 10 (start 0xFFFFFFFE us), T0 at 14 (start 3:
+ * 5 us later modulo 2^32), T2 at 20 (start 1); all resume (idle 10, 6, 0).
+ * Then T2 at 30, T0 at 31, T1 at 33 (all start 50): idle 3, 2, 0 (T1 last).
+ * A lock stop after a barrier call, or a barrier stop after another call,
+ * makes no arrival; a resume without a barrier stop no wait. Barrier 0x80:
+ * T0 alone (a serial phase) at 40, released at once. */
+START_TEST(barriers_events)
+{
+    barriers *b = barriers_new(3, 10);
+    bfeed(b, 1, 10, SMAIT_CT_BARRIER, 0xFFFFFFFEu, 0x40);
+    barriers_stop(b, 1, WAIT_BARRIER);
+    bfeed(b, 0, 14, SMAIT_CT_BARRIER, 3, 0x40);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    bfeed(b, 2, 20, SMAIT_CT_BARRIER, 1, 0x40);
+    barriers_stop(b, 2, WAIT_BARRIER);
+    barriers_resume(b, 0, 6);
+    barriers_resume(b, 1, 10);
+    barriers_resume(b, 2, 0);
+    bfeed(b, 2, 30, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 2, WAIT_BARRIER);
+    bfeed(b, 0, 31, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    bfeed(b, 1, 32, SMAIT_CT_BEGIN_CRITICAL, 50, 0x99);
+    barriers_stop(b, 1, WAIT_CRITICAL);               /* no arrival */
+    barriers_resume(b, 1, 7);                         /* no barrier wait */
+    bfeed(b, 1, 33, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 1, WAIT_BARRIER);
+    barriers_resume(b, 0, 2);
+    barriers_resume(b, 1, 0);
+    barriers_resume(b, 2, 3);
+    bfeed(b, 0, 40, SMAIT_CT_BARRIER, 60, 0x80);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    barriers_resume(b, 0, 0);
+    captured c = { .n = 0 };
+    barriers_lines(b, NULL, capture, &c);
+    /* hand-derived: 0x40 episode 1 spread 20 - 10 = 10 cycles, recorded
+     * starts relative to the first (T1's, 2^32 - 2): 0, 5, 3 modulo 2^32:
+     * 5 us; T2 last. Episode 2 spread 33 - 30 = 3, 0 us; T1 last. Waits
+     * 6 + 10 + 0 + 2 + 0 + 3 = 21, max 10; spreads max 10, mean 6.5; us
+     * max 5, mean 2.5; last T1 and T2 once each: T1. 0x80: one arrival. */
+    const char *want =
+        "L57 barrier rank 1 addr 0x00000040 kind address name 0x00000040 where - episodes 2 arrivals 6"
+        " wait_cycles 21 wait_max 10 spread_max 10 spread_mean 6.5000 spread_us_max 5 spread_us_mean 2.5000"
+        " last_thread 1 last_count 1\n"
+        "L57 barrier rank 2 addr 0x00000080 kind address name 0x00000080 where - episodes 1 arrivals 1"
+        " wait_cycles 0 wait_max 0 spread_max 0 spread_mean 0.0000 spread_us_max 0 spread_us_mean 0.0000"
+        " last_thread 0 last_count 1\n"
+        "L58 barrier_thread thread 0 arrivals 3 wait_cycles 8 wait_max 6 arrived_last 1\n"
+        "L58 barrier_thread thread 1 arrivals 2 wait_cycles 10 wait_max 10 arrived_last 1\n"
+        "L58 barrier_thread thread 2 arrivals 2 wait_cycles 3 wait_max 3 arrived_last 1\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "barriers_events: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
+    barriers_free(b);
+}
+END_TEST
+
 Suite *ciat_suite(void)
 {
     Suite *s = suite_create("ciat");
@@ -784,6 +850,9 @@ Suite *ciat_suite(void)
     tc = tcase_create("locks");
     tcase_add_test(tc, locks_buckets);
     tcase_add_test(tc, locks_events);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("barriers");
+    tcase_add_test(tc, barriers_events);
     suite_add_tcase(s, tc);
     return s;
 }
