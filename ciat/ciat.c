@@ -12,6 +12,7 @@
 #include "comm_matrix.h"
 #include "locks.h"
 #include "barriers.h"
+#include "critpath.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "shard.h"
@@ -68,6 +69,7 @@ typedef struct ciat_options {
     uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
     bool intervals;             /* --intervals: L56 */
     uint32_t barriers;          /* --barriers[=N]: the top N of L57, and L58 (0: off) */
+    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60 (0: off) */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -129,6 +131,7 @@ typedef struct ciat {
     attr_pcs pcs;               /* pcs.pc NULL: attribution off */
     locks *lk;                  /* --locks, --intervals (locks.h), else NULL */
     barriers *br;               /* --barriers (barriers.h), else NULL */
+    critpath *cp;               /* --critical-path (critpath.h), else NULL */
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -584,17 +587,19 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     call_stats(c, t, rec);
     if (c->lk) locks_call(c->lk, t, clock, rec);
     if (c->br) barriers_call(c->br, t, clock, rec);
+    if (c->cp) critpath_call(c->cp, t, clock, rec);
     return 0;
 }
 
-/* --locks, --barriers: a thread stops or resumes (what it waited for a lock
- * or at a barrier). */
+/* --locks, --barriers, --critical-path: a thread stops or resumes (what it
+ * waited for a lock or at a barrier). */
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    (void)cpu; (void)clock;
+    (void)cpu;
     ciat *c = ctx;
     if (c->lk) locks_stop(c->lk, t, why);
     if (c->br) barriers_stop(c->br, t, why);
+    if (c->cp) critpath_stop(c->cp, t, clock, why);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -603,6 +608,7 @@ static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     ciat *c = ctx;
     if (c->lk) locks_resume(c->lk, t, clock, idle);
     if (c->br) barriers_resume(c->br, t, idle);
+    if (c->cp) critpath_resume(c->cp, t, clock, idle);
 }
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
@@ -757,13 +763,14 @@ static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const sm
     if (part_thread(&c->part, t)) call_stats(c, t, rec);
     if (c->lk) locks_call(c->lk, t, clock, rec);    /* part 0 only: every thread's locks and markers */
     if (c->br) barriers_call(c->br, t, clock, rec); /* … and barriers */
+    if (c->cp) critpath_call(c->cp, t, clock, rec); /* … and hand-overs */
     return 0;
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
-    (void)ph;
+    if (c->cp) critpath_phase_begin(c->cp, ph);
     for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
     if (c->mphase) cm_clear(c->mphase);
     if (c->fs) fs_phase_begin(c->fs);
@@ -1034,7 +1041,7 @@ static void header_rest(ciat *c, const tool *t, report *r)
     if (c->o.matrix) report_header(r, " comm_matrix: yes");
     if (c->fs) report_header(r, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                              PRIu64, c->o.line_size, c->o.false_lines, c->o.migratory_pct);
-    if (c->pcs.pc || c->o.locks || c->o.barriers) attr_header(r, c->amap);
+    if (c->pcs.pc || c->o.locks || c->o.barriers || c->o.critical_path) attr_header(r, c->amap);
     tool_header_ranges(r, &c->o.ranges);
     tool_header_end(t, r, c->s);
 }
@@ -1085,6 +1092,7 @@ static void sync_lines(ciat *c, locks_emit emit, void *ctx)
 {
     if (c->lk) locks_lines(c->lk, c->amap, emit, ctx);
     if (c->br) barriers_lines(c->br, c->amap, emit, ctx);
+    if (c->cp) critpath_lines(c->cp, c->amap, emit, ctx);
 }
 
 static void sync_line_to_report(void *ctx, int ll, const char *name, const char *text)
@@ -1093,7 +1101,10 @@ static void sync_line_to_report(void *ctx, int ll, const char *name, const char 
 }
 
 /* Any of the options whose lines are part 0's. */
-static bool sync_lines_asked(const ciat_options *o) { return o->locks || o->intervals || o->barriers; }
+static bool sync_lines_asked(const ciat_options *o)
+{
+    return o->locks || o->intervals || o->barriers || o->critical_path;
+}
 
 /* One "lock-line LL NAME TEXT" record per line of L52-L60 (part 0). */
 static void lock_record(void *ctx, int ll, const char *name, const char *text)
@@ -1848,6 +1859,12 @@ int main(int argc, char **argv)
             " pseudo cycles and recorded microseconds, waits, the thread most often last, each named through the"
             " address map (L57), and per thread its barrier wait and times it arrived last (L58)" },
           "barriers", attr_top_show, true },
+        { { "critical-path", 0, NULL, OPT_CALL, "[=N]", &c.o.critical_path, attr_top_parse, 0, 0,
+            "also find the longest chain of the replay's happens-before graph (program order and every hand-over:"
+            " locks, ordered sections, recorded releases, barriers, spawn, join): work, span and parallelism in"
+            " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
+            " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
+          "critical_path", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
@@ -1882,10 +1899,10 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    if (!c.o.locks && !c.o.barriers) attr_options_check(&c.o.attr);
+    if (!c.o.locks && !c.o.barriers && !c.o.critical_path) attr_options_check(&c.o.attr);
     if (sync_lines_asked(&c.o) && t.ro.slice_cpus)
         diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
-                         " waits are the processors'", c.o.locks ? "locks" : c.o.intervals ? "intervals" : "barriers");
+                         " waits are the processors'", c.o.locks ? "locks" : c.o.intervals ? "intervals" : c.o.barriers ? "barriers" : "critical-path");
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
@@ -1907,7 +1924,7 @@ int main(int argc, char **argv)
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (attr_options_any(&c.o.attr) || c.o.locks || c.o.barriers) {
+    if (attr_options_any(&c.o.attr) || c.o.locks || c.o.barriers || c.o.critical_path) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
     }
     if (attr_options_any(&c.o.attr)) {
@@ -1998,6 +2015,7 @@ int main(int argc, char **argv)
     /* a sharded run's lock and marker figures are part 0's (docs/sharding.md §3) */
     if ((c.o.locks || c.o.intervals) && (!c.part.n || c.part.i == 0)) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
     if (c.o.barriers && (!c.part.n || c.part.i == 0)) c.br = barriers_new(c.n, c.o.barriers);
+    if (c.o.critical_path && (!c.part.n || c.part.i == 0)) c.cp = critpath_new(c.n, c.o.critical_path);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -2005,6 +2023,8 @@ int main(int argc, char **argv)
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
     c.s = sched_create(&t.ts, c.readers, &t.so, &run);
+    /* acquire/release hand over only when the replay follows them (docs/scheduler.md §6.1) */
+    if (c.cp) critpath_objects(c.cp, strncmp(sched_sync_mode(c.s), "simulated", 9) != 0);
     sched_run(c.s);
     if (pipe) fanout_finish(pipe);
     for (int k = 0; k < c.n; k++) c.sc[k] = *sched_total_counts(c.s, k);
@@ -2085,6 +2105,7 @@ done:
     attr_free(c.adata);
     locks_free(c.lk);
     barriers_free(c.br);
+    critpath_free(c.cp);
     attr_map_free(c.amap);
     attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);
