@@ -11,6 +11,8 @@
 #include "c2c.h"
 #include "comm_matrix.h"
 #include "locks.h"
+#include "barriers.h"
+#include "critpath.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "shard.h"
@@ -66,6 +68,8 @@ typedef struct ciat_options {
     attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
     uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
     bool intervals;             /* --intervals: L56 */
+    uint32_t barriers;          /* --barriers[=N]: the top N of L57, and L58 (0: off) */
+    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60 (0: off) */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -126,6 +130,8 @@ typedef struct ciat {
     addr_map *amap;
     attr_pcs pcs;               /* pcs.pc NULL: attribution off */
     locks *lk;                  /* --locks, --intervals (locks.h), else NULL */
+    barriers *br;               /* --barriers (barriers.h), else NULL */
+    critpath *cp;               /* --critical-path (critpath.h), else NULL */
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -580,15 +586,20 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     ciat *c = ctx;
     call_stats(c, t, rec);
     if (c->lk) locks_call(c->lk, t, clock, rec);
+    if (c->br) barriers_call(c->br, t, clock, rec);
+    if (c->cp) critpath_call(c->cp, t, clock, rec);
     return 0;
 }
 
-/* --locks: a thread stops or resumes (what it waited for a lock). */
+/* --locks, --barriers, --critical-path: a thread stops or resumes (what it
+ * waited for a lock or at a barrier). */
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
-    (void)cpu; (void)clock;
+    (void)cpu;
     ciat *c = ctx;
     if (c->lk) locks_stop(c->lk, t, why);
+    if (c->br) barriers_stop(c->br, t, why);
+    if (c->cp) critpath_stop(c->cp, t, clock, why);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -596,6 +607,8 @@ static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     (void)cpu;
     ciat *c = ctx;
     if (c->lk) locks_resume(c->lk, t, clock, idle);
+    if (c->br) barriers_resume(c->br, t, idle);
+    if (c->cp) critpath_resume(c->cp, t, clock, idle);
 }
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
@@ -749,13 +762,15 @@ static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const sm
     ciat *c = ctx;
     if (part_thread(&c->part, t)) call_stats(c, t, rec);
     if (c->lk) locks_call(c->lk, t, clock, rec);    /* part 0 only: every thread's locks and markers */
+    if (c->br) barriers_call(c->br, t, clock, rec); /* … and barriers */
+    if (c->cp) critpath_call(c->cp, t, clock, rec); /* … and hand-overs */
     return 0;
 }
 
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     ciat *c = ctx;
-    (void)ph;
+    if (c->cp) critpath_phase_begin(c->cp, ph);
     for (int t = 0; t < c->n; t++) ciat_stats_clear(&c->phase[t]);
     if (c->mphase) cm_clear(c->mphase);
     if (c->fs) fs_phase_begin(c->fs);
@@ -1026,7 +1041,7 @@ static void header_rest(ciat *c, const tool *t, report *r)
     if (c->o.matrix) report_header(r, " comm_matrix: yes");
     if (c->fs) report_header(r, " false_sharing: line_size %" PRIu64 " false_lines %" PRIu64 " migratory %"
                              PRIu64, c->o.line_size, c->o.false_lines, c->o.migratory_pct);
-    if (c->pcs.pc || c->o.locks) attr_header(r, c->amap);
+    if (c->pcs.pc || c->o.locks || c->o.barriers || c->o.critical_path) attr_header(r, c->amap);
     tool_header_ranges(r, &c->o.ranges);
     tool_header_end(t, r, c->s);
 }
@@ -1070,7 +1085,28 @@ static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
     out_file_printf(ctx, "attr %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", key, n[0], n[1], n[2]);
 }
 
-/* One "lock-line LL NAME TEXT" record per line of L52-L56 (part 0). */
+/* L52-L60: the lines of --locks, --intervals, --barriers and
+ * --critical-path in the report's order, given to emit (the report, or part
+ * 0's partial result). */
+static void sync_lines(ciat *c, locks_emit emit, void *ctx)
+{
+    if (c->lk) locks_lines(c->lk, c->amap, emit, ctx);
+    if (c->br) barriers_lines(c->br, c->amap, emit, ctx);
+    if (c->cp) critpath_lines(c->cp, c->amap, emit, ctx);
+}
+
+static void sync_line_to_report(void *ctx, int ll, const char *name, const char *text)
+{
+    report_line(ctx, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, name, "%s", text);
+}
+
+/* Any of the options whose lines are part 0's. */
+static bool sync_lines_asked(const ciat_options *o)
+{
+    return o->locks || o->intervals || o->barriers || o->critical_path;
+}
+
+/* One "lock-line LL NAME TEXT" record per line of L52-L60 (part 0). */
 static void lock_record(void *ctx, int ll, const char *name, const char *text)
 {
     out_file_printf(ctx, "lock-line %d %s %s\n", ll, name, text);
@@ -1124,9 +1160,9 @@ static void finish_partial(ciat *c, const tool *t)
                        &(fs_c2c_fns){ c2c_record_line, c2c_record_thread, c2c_record_code }, &rc);
         partial_text(f, "fs-threads-end", NULL);
     }
-    if (c->o.locks || c->o.intervals) {      /* L52-L56: part 0's lines, the others none */
+    if (sync_lines_asked(&c->o)) {          /* L52-L60: part 0's lines, the others none */
         partial_text(f, "locks-begin", NULL);
-        if (c->lk) locks_lines(c->lk, c->amap, lock_record, f);
+        sync_lines(c, lock_record, f);
         partial_text(f, "locks-end", NULL);
     }
     attr_partial(f, c->acode, "code");
@@ -1401,7 +1437,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { uint64_t addr, pc, loads, stores, mask; int t; bool code; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
-    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L56 of part 0: "NAME TEXT" */
+    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L60 of part 0: "NAME TEXT" */
     size_t nlocks_lines = 0, locks_cap = 0;
     bool locks_seen = false;
     for (;;) {
@@ -1535,9 +1571,9 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     const char *p = k || strcmp(rk.tag, "lock-line") != 0 ? NULL :
                                     partial_lead_u64s(in, k, rk.rest, &ll, 1, "lock-line LL NAME TEXT expected");
                     const char *sp = p ? strchr(p + 1, ' ') : NULL;
-                    if (!p || ll < 52 || ll > 56 || !sp || sp == p + 1)
+                    if (!p || ll < 52 || ll > 60 || !sp || sp == p + 1)
                         partial_fail(in, k, k ? "locks-end expected: the lock lines are part 0's"
-                                              : "lock-line LL NAME TEXT expected, LL 52-56");
+                                              : "lock-line LL NAME TEXT expected, LL 52-60");
                     locks_cap = xgrow((void **)&locks_lines_v, locks_cap, nlocks_lines + 1, sizeof *locks_lines_v);
                     locks_lines_v[nlocks_lines].ll = (int)ll;
                     locks_lines_v[nlocks_lines++].line = xstrdup(p + 1);    /* NAME TEXT */
@@ -1818,6 +1854,17 @@ int main(int argc, char **argv)
         { { "intervals", 0, NULL, OPT_FLAG, NULL, &c.o.intervals, NULL, 0, 0,
             "also list the time between consecutive markers of each thread, per pair of marker numbers, in"
             " pseudo cycles and recorded microseconds (L56)" }, "intervals", NULL, true },
+        { { "barriers", 0, NULL, OPT_CALL, "[=N]", &c.o.barriers, attr_top_parse, 0, 0,
+            "also list the N barriers (default 10) with the most wait in the replay: episodes, arrival spread in"
+            " pseudo cycles and recorded microseconds, waits, the thread most often last, each named through the"
+            " address map (L57), and per thread its barrier wait and times it arrived last (L58)" },
+          "barriers", attr_top_show, true },
+        { { "critical-path", 0, NULL, OPT_CALL, "[=N]", &c.o.critical_path, attr_top_parse, 0, 0,
+            "also find the longest chain of the replay's happens-before graph (program order and every hand-over:"
+            " locks, ordered sections, recorded releases, barriers, spawn, join): work, span and parallelism in"
+            " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
+            " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
+          "critical_path", attr_top_show, true },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
@@ -1852,10 +1899,10 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    if (!c.o.locks) attr_options_check(&c.o.attr);
-    if ((c.o.locks || c.o.intervals) && t.ro.slice_cpus)
+    if (!c.o.locks && !c.o.barriers && !c.o.critical_path) attr_options_check(&c.o.attr);
+    if (sync_lines_asked(&c.o) && t.ro.slice_cpus)
         diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
-                         " waits are the processors'", c.o.locks ? "locks" : "intervals");
+                         " waits are the processors'", c.o.locks ? "locks" : c.o.intervals ? "intervals" : c.o.barriers ? "barriers" : "critical-path");
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
@@ -1877,7 +1924,7 @@ int main(int argc, char **argv)
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;
     c.readers = t.readers;
-    if (attr_options_any(&c.o.attr) || c.o.locks) {
+    if (attr_options_any(&c.o.attr) || c.o.locks || c.o.barriers || c.o.critical_path) {
         c.amap = attr_map_open(&t, c.o.attr.map_path);      /* a bad map stops here, before any output */
     }
     if (attr_options_any(&c.o.attr)) {
@@ -1967,6 +2014,8 @@ int main(int argc, char **argv)
     }
     /* a sharded run's lock and marker figures are part 0's (docs/sharding.md §3) */
     if ((c.o.locks || c.o.intervals) && (!c.part.n || c.part.i == 0)) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
+    if (c.o.barriers && (!c.part.n || c.part.i == 0)) c.br = barriers_new(c.n, c.o.barriers);
+    if (c.o.critical_path && (!c.part.n || c.part.i == 0)) c.cp = critpath_new(c.n, c.o.critical_path);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -1974,6 +2023,8 @@ int main(int argc, char **argv)
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
     c.s = sched_create(&t.ts, c.readers, &t.so, &run);
+    /* acquire/release hand over only when the replay follows them (docs/scheduler.md §6.1) */
+    if (c.cp) critpath_objects(c.cp, strncmp(sched_sync_mode(c.s), "simulated", 9) != 0);
     sched_run(c.s);
     if (pipe) fanout_finish(pipe);
     for (int k = 0; k < c.n; k++) c.sc[k] = *sched_total_counts(c.s, k);
@@ -2006,7 +2057,7 @@ int main(int argc, char **argv)
     }
     if (c.o.attr.by_code) attr_report(c.acode, c.rep, 50, "code", true, c.amap, c.o.attr.by_code);
     if (c.adata) attr_report(c.adata, c.rep, 51, "data", false, c.amap, c.o.attr.by_data);
-    if (c.lk) locks_report(c.lk, c.rep, c.amap);
+    sync_lines(&c, sync_line_to_report, c.rep);
     if (matrix_svg) {
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", t.ts.name);
@@ -2053,6 +2104,8 @@ done:
     attr_free(c.acode);
     attr_free(c.adata);
     locks_free(c.lk);
+    barriers_free(c.br);
+    critpath_free(c.cp);
     attr_map_free(c.amap);
     attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);

@@ -10,6 +10,7 @@
 #include "locks.h"
 #include "../base/diag.h"
 #include "../common/attribution.h"
+#include "index_map.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -69,13 +70,6 @@ typedef struct thread_state {
     uint64_t marker_clock;
 } thread_state;
 
-/* Open addressing from a 64-bit key to an index into an array (+1; 0 empty). */
-typedef struct index_map {
-    uint64_t *keys;
-    uint32_t *at;
-    size_t cap, used;
-} index_map;
-
 struct locks {
     int n;
     uint32_t top;
@@ -89,48 +83,6 @@ struct locks {
     size_t niv, ivcap;
     index_map lkmap, prmap, ivmap;
 };
-
-static size_t slot(const index_map *m, uint64_t key)
-{
-    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (m->cap - 1);
-    while (m->at[j] && m->keys[j] != key) j = (j + 1) & (m->cap - 1);
-    return j;
-}
-
-/* The index of key; *fresh: it was not there (then it is the next index, n). */
-static uint32_t map_index(index_map *m, uint64_t key, size_t n, bool *fresh)
-{
-    if (4 * (m->used + 1) > 3 * m->cap) {       /* keep it at most 3/4 full */
-        index_map g = { xcalloc(m->cap ? 2 * m->cap : 64, sizeof *g.keys), NULL, m->cap ? 2 * m->cap : 64, m->used };
-        g.at = xcalloc(g.cap, sizeof *g.at);
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->at[i]) {
-                size_t j = slot(&g, m->keys[i]);
-                g.keys[j] = m->keys[i];
-                g.at[j] = m->at[i];
-            }
-        free(m->keys);
-        free(m->at);
-        *m = g;
-    }
-    size_t j = slot(m, key);
-    *fresh = !m->at[j];
-    if (*fresh) {
-        if (n >= UINT32_MAX) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "--locks: too many table entries");
-        m->keys[j] = key;
-        m->at[j] = (uint32_t)n + 1;
-        m->used++;
-    }
-    return m->at[j] - 1;
-}
-
-/* The index of key, or -1 when it is not there. */
-static int64_t map_find(const index_map *m, uint64_t key)
-{
-    if (!m->cap) return -1;
-    size_t j = slot(m, key);
-    return m->at[j] ? (int64_t)m->at[j] - 1 : -1;
-}
 
 unsigned locks_bucket(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0u; }
 
@@ -161,11 +113,9 @@ void locks_free(locks *l)
     free(l->lk);
     free(l->pr);
     free(l->iv);
-    index_map *m[] = { &l->lkmap, &l->prmap, &l->ivmap };
-    for (size_t i = 0; i < 3; i++) {
-        free(m[i]->keys);
-        free(m[i]->at);
-    }
+    index_map_free(&l->lkmap);
+    index_map_free(&l->prmap);
+    index_map_free(&l->ivmap);
     free(l);
 }
 
@@ -173,7 +123,7 @@ static uint32_t lock_of(locks *l, unsigned space, uint32_t addr, uint32_t kind)
 {
     bool fresh;
     uint64_t key = (uint64_t)space << 32 | addr;
-    uint32_t i = map_index(&l->lkmap, key, l->nlk, &fresh);
+    uint32_t i = index_map_get(&l->lkmap, key, l->nlk, &fresh, "--locks");
     if (fresh) {
         l->lkcap = xgrow((void **)&l->lk, l->lkcap, l->nlk + 1, sizeof *l->lk);
         memset(&l->lk[i], 0, sizeof l->lk[i]);
@@ -203,7 +153,7 @@ static void acquire(locks *l, int t, uint32_t i, uint64_t clock, uint32_t start_
         for (size_t g = 0; g < h && !seen; g++) seen = s->held[g].lock == o;
         if (seen) continue;
         bool fresh;
-        uint32_t p = map_index(&l->prmap, (uint64_t)o << 32 | i, l->npr, &fresh);
+        uint32_t p = index_map_get(&l->prmap, (uint64_t)o << 32 | i, l->npr, &fresh, "--locks");
         if (fresh) {
             l->prcap = xgrow((void **)&l->pr, l->prcap, l->npr + 1, sizeof *l->pr);
             l->pr[p] = (pair){ (uint64_t)o << 32 | i, 0 };
@@ -241,7 +191,7 @@ static void marker(locks *l, int t, uint64_t clock, uint32_t num, uint32_t start
     if (s->marker) {
         bool fresh;
         uint64_t key = (uint64_t)s->marker_num << 32 | num;
-        uint32_t i = map_index(&l->ivmap, key, l->niv, &fresh);
+        uint32_t i = index_map_get(&l->ivmap, key, l->niv, &fresh, "--intervals");
         if (fresh) {
             l->ivcap = xgrow((void **)&l->iv, l->ivcap, l->niv + 1, sizeof *l->iv);
             l->iv[i] = (interval){ .key = key, .min_cycles = UINT64_MAX, .min_us = UINT64_MAX };
@@ -281,7 +231,7 @@ void locks_call(locks *l, int t, uint64_t clock, const smait_raw *rec)
         acquire(l, t, lock_of(l, object ? SPACE_OBJECT : SPACE_CRITICAL, arg1, kind), clock, start, end);
     else if (type == SMAIT_CT_END_CRITICAL || type == SMAIT_CT_RELEASE) {
         /* a lock never taken is no lock of the report */
-        int64_t i = map_find(&l->lkmap, (uint64_t)(object ? SPACE_OBJECT : SPACE_CRITICAL) << 32 | arg1);
+        int64_t i = index_map_find(&l->lkmap, (uint64_t)(object ? SPACE_OBJECT : SPACE_CRITICAL) << 32 | arg1);
         if (i >= 0) release(l, t, (uint32_t)i, clock, start);
     }
 }
@@ -365,15 +315,17 @@ typedef struct out {
     void *ctx;
 } out;
 
-static void __attribute__((format(printf, 4, 5))) line(const out *o, int ll, const char *name, const char *fmt, ...)
+void locks_emitf(locks_emit emit, void *ctx, int ll, const char *name, const char *fmt, ...)
 {
     char text[8192];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    o->emit(o->ctx, ll, name, text);
+    emit(ctx, ll, name, text);
 }
+
+#define line(o, ...) locks_emitf((o)->emit, (o)->ctx, __VA_ARGS__)
 
 static void lock_lines(locks *l, const out *r, const addr_map *m)
 {

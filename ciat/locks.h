@@ -48,6 +48,10 @@ void locks_report(locks *l, report *r, const addr_map *m);
  * (ciat --shard: part 0 writes them into its partial result). */
 typedef void (*locks_emit)(void *ctx, int ll, const char *name, const char *text);
 void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
+/* One line given to emit, its text made by printf from fmt (also for the
+ * other emitters of L57-L60: barriers.h, critpath.h). */
+void locks_emitf(locks_emit emit, void *ctx, int ll, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The same log2 buckets as L53/L54 write them, for tests: the bucket of v
  * (0 for 0, k for 2^(k-1) … 2^k − 1). */

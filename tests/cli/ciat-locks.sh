@@ -218,8 +218,8 @@ sed -i 's/^locks-end$/lock-line 52 lock rank 9\nlocks-end/' sh/lk.3.ciat_partial
 check_status "--merge: a lock line in part 1 is refused" 2 'ciat_partial\.1-of-2: .*locks-end expected: the lock lines are part 0.s' \
     ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
 cp part1 sh/lk.3.ciat_partial.1-of-2
-sed -i 's/^lock-line 52 /lock-line 57 /' sh/lk.3.ciat_partial.0-of-2
-check_status "--merge: a lock line of no such level is refused" 2 'ciat_partial\.0-of-2: .*lock-line LL NAME TEXT expected, LL 52-56' \
+sed -i 's/^lock-line 52 /lock-line 61 /' sh/lk.3.ciat_partial.0-of-2
+check_status "--merge: a lock line of no such level is refused" 2 'ciat_partial\.0-of-2: .*lock-line LL NAME TEXT expected, LL 52-60' \
     ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
 
 # ---- JSON ------------------------------------------------------------------

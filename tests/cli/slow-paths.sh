@@ -66,6 +66,7 @@ for s in "${sets[@]}"; do
     both "$s: ciat, grain 1, false sharing, matrix" ciat -p -grain 1 --false-sharing --comm-matrix "$s"
     both "$s: ciat, grain 16, lines of 128" ciat -p -grain 16 --line-size 128 "$s"
     both "$s: ciat, locks and intervals" ciat -p --locks --intervals "$s"
+    both "$s: ciat, barriers and the critical path" ciat -p --barriers --critical-path "$s"
     both "$s: cdat, two machines, traces" cdat -p "$s" "$SRC/configs/32x4.ini" m.ini
     both "$s: cdat, miss classes, by code and data" cdat -p --miss-classes --by-code --by-data "$s" "$SRC/configs/32x4.ini"
 done

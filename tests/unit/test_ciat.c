@@ -4,6 +4,8 @@
  * the lock and marker figures (ciat/locks), event by event. */
 #include "suites.h"
 #include "../../ciat/locks.h"
+#include "../../ciat/barriers.h"
+#include "../../ciat/critpath.h"
 #include "../../ciat/locmap.h"
 #include "../../ciat/reader_sets.h"
 #include "../../ciat/stats.h"
@@ -766,6 +768,144 @@ START_TEST(locks_events)
 }
 END_TEST
 
+/* ---- ciat/barriers: the rules of docs/ciat-report.md, L57-L58, event by event ---- */
+
+static void bfeed(barriers *b, int t, uint64_t clock, unsigned type, uint32_t start, uint32_t a1)
+{
+    smait_raw r[SMAIT_CALL_PARTS];
+    call_rec(r, type, start, start, a1, 0, 0);
+    barriers_call(b, t, clock, r);
+}
+
+/* Barrier 0x40: T1 arrives at 10 (start 0xFFFFFFFE us), T0 at 14 (start 3:
+ * 5 us later modulo 2^32), T2 at 20 (start 1); all resume (idle 10, 6, 0).
+ * Then T2 at 30, T0 at 31, T1 at 33 (all start 50): idle 3, 2, 0 (T1 last).
+ * A lock stop after a barrier call, or a barrier stop after another call,
+ * makes no arrival; a resume without a barrier stop no wait. Barrier 0x80:
+ * T0 alone (a serial phase) at 40, released at once. */
+START_TEST(barriers_events)
+{
+    barriers *b = barriers_new(3, 10);
+    bfeed(b, 1, 10, SMAIT_CT_BARRIER, 0xFFFFFFFEu, 0x40);
+    barriers_stop(b, 1, WAIT_BARRIER);
+    bfeed(b, 0, 14, SMAIT_CT_BARRIER, 3, 0x40);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    bfeed(b, 2, 20, SMAIT_CT_BARRIER, 1, 0x40);
+    barriers_stop(b, 2, WAIT_BARRIER);
+    barriers_resume(b, 0, 6);
+    barriers_resume(b, 1, 10);
+    barriers_resume(b, 2, 0);
+    bfeed(b, 2, 30, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 2, WAIT_BARRIER);
+    bfeed(b, 0, 31, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    bfeed(b, 1, 32, SMAIT_CT_BEGIN_CRITICAL, 50, 0x99);
+    barriers_stop(b, 1, WAIT_CRITICAL);               /* no arrival */
+    barriers_resume(b, 1, 7);                         /* no barrier wait */
+    bfeed(b, 1, 33, SMAIT_CT_BARRIER, 50, 0x40);
+    barriers_stop(b, 1, WAIT_BARRIER);
+    barriers_resume(b, 0, 2);
+    barriers_resume(b, 1, 0);
+    barriers_resume(b, 2, 3);
+    bfeed(b, 0, 40, SMAIT_CT_BARRIER, 60, 0x80);
+    barriers_stop(b, 0, WAIT_BARRIER);
+    barriers_resume(b, 0, 0);
+    captured c = { .n = 0 };
+    barriers_lines(b, NULL, capture, &c);
+    /* hand-derived: 0x40 episode 1 spread 20 - 10 = 10 cycles, recorded
+     * starts relative to the first (T1's, 2^32 - 2): 0, 5, 3 modulo 2^32:
+     * 5 us; T2 last. Episode 2 spread 33 - 30 = 3, 0 us; T1 last. Waits
+     * 6 + 10 + 0 + 2 + 0 + 3 = 21, max 10; spreads max 10, mean 6.5; us
+     * max 5, mean 2.5; last T1 and T2 once each: T1. 0x80: one arrival. */
+    const char *want =
+        "L57 barrier rank 1 addr 0x00000040 kind address name 0x00000040 where - episodes 2 arrivals 6"
+        " wait_cycles 21 wait_max 10 spread_max 10 spread_mean 6.5000 spread_us_max 5 spread_us_mean 2.5000"
+        " last_thread 1 last_count 1\n"
+        "L57 barrier rank 2 addr 0x00000080 kind address name 0x00000080 where - episodes 1 arrivals 1"
+        " wait_cycles 0 wait_max 0 spread_max 0 spread_mean 0.0000 spread_us_max 0 spread_us_mean 0.0000"
+        " last_thread 0 last_count 1\n"
+        "L58 barrier_thread thread 0 arrivals 3 wait_cycles 8 wait_max 6 arrived_last 1\n"
+        "L58 barrier_thread thread 1 arrivals 2 wait_cycles 10 wait_max 10 arrived_last 1\n"
+        "L58 barrier_thread thread 2 arrivals 2 wait_cycles 3 wait_max 3 arrived_last 1\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "barriers_events: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
+    barriers_free(b);
+}
+END_TEST
+
+/* ---- ciat/critpath: the rules of docs/ciat-report.md, L59-L60, event by event ---- */
+
+static void cfeed(critpath *p, int t, uint64_t clock, unsigned type, uint32_t a1, uint32_t a2)
+{
+    smait_raw r[SMAIT_CALL_PARTS];
+    call_rec(r, type, 0, 0, a1, a2, 5);
+    critpath_call(p, t, clock, r);
+}
+
+static void phase(critpath *p, sched_phase_cause by, sched_phase_kind kind, int active, uint64_t start)
+{
+    sched_phase ph = { .number = 1, .kind = kind, .by = by, .active = active, .start_clock = start };
+    critpath_phase_begin(p, &ph);
+}
+
+/* Serial: T0 runs 3 + 2 instructions to its spawn at 5 (a marker at 3
+ * makes a phase without clock synchronisation). Region: T1 starts at 5
+ * with T0's 5 (spawn). T0 releases object 0x70 at 9 (chain 9); T1 acquires
+ * it at 7 (chain 5 + 2 = 7 < 9: 9 through 0x70), an acquire of seq 0 at 8
+ * (10, no edge); T0 begins ordered 0x90 at 10 and ends it at 30 (chain 30);
+ * T1 asks at 11 (13), stops, resumes at 30 idle 19 (no instruction) and
+ * takes 30 through 0x90; ends it at 32, joins at 34 (34). T0 joins at 31
+ * (31). After the join T0 goes on with T1's 34 and ends at 40 (6 more).
+ * Work: T0 3 + 2 + 4 + 1 + 20 + 1 + 6 = 37, T1 2 + 1 + 3 + 2 + 2 = 10: 47.
+ * The chain back from T0's 40: T0 6 (join), T1 4 (ordered 0x90's
+ * hand-over), T0 21 + 4 + 5 (start): span 40; 47 / 40 = 1.1750; on 2
+ * processors max(23.5, 40) = 40. */
+START_TEST(critpath_events)
+{
+    critpath *p = critpath_new(2, 10);
+    critpath_objects(p, true);
+    phase(p, PHASE_BY_START, PHASE_SERIAL, 1, 0);
+    critpath_resume(p, 0, 0, 0);
+    cfeed(p, 0, 3, SMAIT_CT_MARKER, 0, 1);
+    phase(p, PHASE_BY_MARKER, PHASE_SERIAL, 1, 3);
+    cfeed(p, 0, 5, SMAIT_CT_SPAWN, 1, 2);
+    phase(p, PHASE_BY_SPAWN, PHASE_PARALLEL, 2, 5);
+    critpath_resume(p, 1, 5, 0);
+    cfeed(p, 0, 9, SMAIT_CT_RELEASE, 0x70, 1);
+    cfeed(p, 1, 7, SMAIT_CT_ACQUIRE, 0x70, 1);
+    cfeed(p, 1, 8, SMAIT_CT_ACQUIRE, 0x80, 0);
+    cfeed(p, 0, 10, SMAIT_CT_BEGIN_ORDER, 0x90, 0);
+    cfeed(p, 1, 11, SMAIT_CT_BEGIN_ORDER, 0x90, 0);
+    critpath_stop(p, 1, 11, WAIT_ORDERED);
+    cfeed(p, 0, 30, SMAIT_CT_END_ORDER, 0x90, 0);
+    critpath_resume(p, 1, 30, 19);
+    cfeed(p, 1, 32, SMAIT_CT_END_ORDER, 0x90, 0);
+    cfeed(p, 1, 34, SMAIT_CT_JOIN, 0, 0);
+    critpath_stop(p, 1, 34, WAIT_JOIN);
+    cfeed(p, 0, 31, SMAIT_CT_JOIN, 0, 0);
+    critpath_stop(p, 0, 31, WAIT_JOIN);
+    phase(p, PHASE_BY_JOIN, PHASE_SERIAL, 1, 34);
+    critpath_resume(p, 0, 34, 0);
+    critpath_stop(p, 0, 40, WAIT_NONE);
+    captured c = { .n = 0 };
+    critpath_lines(p, NULL, capture, &c);
+    const char *want =
+        "L59 critical_path work 47 span 40 parallelism 1.1750 threads 2 speedup_bound 1.1750 handovers 2"
+        " end_thread 0\n"
+        "L60 critical_path_top rank 1 by object space start addr 0x00000000 kind none name - where - handovers 0"
+        " instructions 30 share 75.00%\n"
+        "L60 critical_path_top rank 2 by object space join addr 0x00000000 kind none name - where - handovers 1"
+        " instructions 6 share 15.00%\n"
+        "L60 critical_path_top rank 3 by object space ordered addr 0x00000090 kind address name 0x00000090"
+        " where - handovers 1 instructions 4 share 10.00%\n"
+        "L60 critical_path_top rank 1 by thread thread 0 handovers 1 instructions 36 share 90.00%\n"
+        "L60 critical_path_top rank 2 by thread thread 1 handovers 1 instructions 4 share 10.00%\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "critpath_events: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
+    critpath_free(p);
+}
+END_TEST
+
 Suite *ciat_suite(void)
 {
     Suite *s = suite_create("ciat");
@@ -784,6 +924,12 @@ Suite *ciat_suite(void)
     tc = tcase_create("locks");
     tcase_add_test(tc, locks_buckets);
     tcase_add_test(tc, locks_events);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("barriers");
+    tcase_add_test(tc, barriers_events);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("critpath");
+    tcase_add_test(tc, critpath_events);
     suite_add_tcase(s, tc);
     return s;
 }
