@@ -33,4 +33,17 @@ rank 2: bucket_locks acquisitions 8 waits 0 handoffs 0
 rank 3: bucket_locks acquisitions 8 waits 0 handoffs 0
 --- exit 0
 EOF
+    # The critical path (L59, L60): the workers' items hand totals_lock
+    # round, so the chain runs through it (over 90% of the span); the
+    # parallelism is at most the 4 workers' (about 1.5 at -O2 and -O3, 3.8 at
+    # -O1, whose private work takes 2.7 times the instructions).
+    check "hot_lock $flags: ciat --critical-path: the chain runs through the hot lock" bash -c '
+        ciat -q --critical-path=1 --sync=simulated hl.5 2>/dev/null && awk "
+            \$1 == \"RxTxL59:\" { print \"parallelism<=4\", (\$8 <= 4), \"span<=work\", (\$6 <= \$4) }
+            \$1 == \"RxTxL60:\" && \$6 == \"object\" { for (i = 3; i < NF; i += 2) f[\$i] = \$(i + 1)
+                sub(/%/, \"\", f[\"share\"]); print f[\"name\"], \"share>90\", (f[\"share\"] > 90) }" hl.5.ciat_report' <<'EOF'
+parallelism<=4 1 span<=work 1
+totals_lock share>90 1
+--- exit 0
+EOF
 done
