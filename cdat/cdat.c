@@ -1089,7 +1089,7 @@ int main(int argc, char **argv)
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.attr.by_data, attr_top_parse, 0, 0,
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },
           "by_data", attr_top_show, true },
-        ATTR_MAP_OPTION_ROW(&r.attr.map_path),
+        ATTR_MAP_OPTION_ROW(&r.attr.map_path, "--by-code/--by-data/--annotate"),
         ATTR_ANNOTATE_OPTION_ROW(&r.attr.annotate, "cdat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&r.workers),
         { { "jobs", 'j', NULL, OPT_UINT, "N", &r.jobs, NULL, 1, CDAT_JOBS_MAX,
@@ -1129,7 +1129,7 @@ int main(int argc, char **argv)
     if (r.miss_trace && njobs > 1)
         diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
                          " configuration on its own");
-    attr_options_check(&r.attr);
+    attr_options_check(&r.attr, "--by-code, --by-data or --annotate", false);
     jobs_usage(&r, njobs, &t);
 
     tool_open(&t, t.ops, ntrace);

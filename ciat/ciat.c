@@ -1865,7 +1865,7 @@ int main(int argc, char **argv)
             " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
             " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
           "critical_path", attr_top_show, true },
-        ATTR_MAP_OPTION_ROW(&c.o.attr.map_path),
+        ATTR_MAP_OPTION_ROW(&c.o.attr.map_path, "--by-code/--by-data/--annotate/--locks/--barriers/--critical-path"),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
         { { "shard", 0, NULL, OPT_CALL, "I/N", &c.part, ciat_part_parse, 0, 0,
@@ -1899,7 +1899,8 @@ int main(int argc, char **argv)
         diag_usage_error("-line_size must be a power of two from the grain (%" PRIu64 ") to 64 x the grain"
                          " (%" PRIu64 "), not %" PRIu64, c.o.grain, 64 * c.o.grain, c.o.line_size);
 
-    if (!c.o.locks && !c.o.barriers && !c.o.critical_path) attr_options_check(&c.o.attr);
+    attr_options_check(&c.o.attr, "--by-code, --by-data, --annotate, --locks, --barriers or --critical-path",
+                       c.o.locks || c.o.barriers || c.o.critical_path);
     if (sync_lines_asked(&c.o) && t.ro.slice_cpus)
         diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
                          " waits are the processors'", c.o.locks ? "locks" : c.o.intervals ? "intervals" : c.o.barriers ? "barriers" : "critical-path");

@@ -521,8 +521,7 @@ void attr_annotate(const attr *a, const addr_map *m, out_file *f, const char *ti
     free(v);
 }
 
-void attr_options_check(const attr_options *o)
+void attr_options_check(const attr_options *o, const char *users, bool others_on)
 {
-    if (o->map_path && !attr_options_any(o))
-        diag_usage_error("--map works only with --by-code, --by-data or --annotate");
+    if (o->map_path && !attr_options_any(o) && !others_on) diag_usage_error("--map works only with %s", users);
 }

@@ -106,16 +106,16 @@ static inline uint64_t attr_pcs_at(const attr_pcs *p, int t, uint64_t clock)
 
 /* The options both tools take: --by-code[=N], --by-data[=N] (0 = off) and
  * --map FILE. The two tables' rows (each tool's help says what it counts)
- * and attr_options_check, which refuses --map without the other two. */
+ * and attr_options_check, which refuses --map without an option that reads it. */
 typedef struct attr_options {
     uint32_t by_code, by_data;
     const char *map_path;
     bool annotate;              /* --annotate: the annotated source view */
 } attr_options;
 
-#define ATTR_MAP_OPTION_ROW(target)                                                                         \
+#define ATTR_MAP_OPTION_ROW(target, users)                                                                  \
     { { "map", 0, NULL, OPT_STRING, "FILE", (target), NULL, 0, 0,                                           \
-        "the address map for --by-code/--by-data (default: <prefix>.map beside the traces when it exists;" \
+        "the address map for " users " (default: <prefix>.map beside the traces when it exists;"           \
         " without one, addresses)" }, "map", NULL, true }
 
 /* --annotate: the figures per source line, and the source files with them
@@ -129,7 +129,9 @@ typedef struct attr_options {
 /* --by-code, --by-data or --annotate given. */
 static inline bool attr_options_any(const attr_options *o) { return o->by_code || o->by_data || o->annotate; }
 
-void attr_options_check(const attr_options *o);
+/* users: the options that read the map, for the message ("--by-code,
+ * --by-data or --annotate"); others_on: one of the tool's other such options is given. */
+void attr_options_check(const attr_options *o, const char *users, bool others_on);
 
 /* The --by-code[=N] / --by-data[=N] option: target is a uint32_t, 0 = off;
  * no value gives ATTR_DEFAULT_TOP. */

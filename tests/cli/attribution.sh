@@ -193,7 +193,7 @@ ciat -p t.2
 check_true "without --by-code/--by-data the map is not read" test -e t.2.ciat_report
 check "usage: --map alone" ciat --map t.map t.2 <<'EOF'
 --- stderr
-ciat: --map works only with --by-code, --by-data or --annotate
+ciat: --map works only with --by-code, --by-data, --annotate, --locks, --barriers or --critical-path
 ciat: try 'ciat --help'
 --- exit 1
 EOF
