@@ -49,6 +49,10 @@ void locks_report(locks *l, report *r, const addr_map *m);
 typedef void (*locks_emit)(void *ctx, int ll, const char *name, const char *text);
 void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
 
+/* Whether an object kind of formats/SMAIT.md §5.1 is a lock (mutex, spin lock,
+ * reader-writer lock, OpenMP lock or critical section). */
+bool locks_lock_kind(uint32_t kind);
+
 /* The same log2 buckets as L53/L54 write them, for tests: the bucket of v
  * (0 for 0, k for 2^(k-1) … 2^k − 1). */
 unsigned locks_bucket(uint64_t v);
