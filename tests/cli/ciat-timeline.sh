@@ -5,7 +5,8 @@
 # (locks/rw.txt); valid XML; the properties on random sets (per thread the
 # columns hold its clock span, from its first resume to its last stop as
 # `smait schedule` prints them, and its busy cycles are the instructions it
-# executed); the same bytes for --workers 1 and 2, for --shard/--merge and
+# executed; the marks' counts add up to L52's hand-offs of its first lock,
+# in at most 64 marks); the same bytes for --workers 1 and 2, for --shard/--merge and
 # --jobs; bounded size and legible labels for 64 and 256 threads; the report
 # untouched; bad options; no picture when the run fails.
 D=$CLI_DIR/timeline
@@ -164,6 +165,22 @@ spans() {
 }
 export -f spans
 
+# marks REPORT SVG: the marks are the hand-offs of L52's first lock (L52's
+# handoffs, the sum of the marks' counts), in at most 64 marks.
+marks() {
+    sed -n 's/.*<circle[^>]*><title>\([0-9]*\) hand-offs\{0,1\} of [a-z ]* \(0x[0-9a-f]*\) in .*/\1 \2/p' "$2" |
+    awk -v want="$(awk '/^RxTxL52: lock rank 1 / { for (i = 1; i < NF; i++) {
+                            if ($i == "addr") a = $(i + 1); if ($i == "handoffs") h = $(i + 1) } }
+                        END { print a, h }' "$1")" '
+        { n += $1; m++; a = $2 }
+        END {
+            if (a " " n != want) { print "marks: " a " " n ", L52: " want; exit 1 }
+            if (m > 64) { print m " marks"; exit 1 }
+            print "ok"
+        }'
+}
+export -f marks
+
 for spec in "4 721 3000" "16 722 1500" "64 723 400"; do
     read -r p seed n <<<"$spec"
     rm -rf rs.* r1 r2 sh && mkdir r1 r2 sh
@@ -176,8 +193,8 @@ for spec in "4 721 3000" "16 722 1500" "64 723 400"; do
 ok, $p threads
 --- exit 0
 EOF
-    ciat -q --timeline r1/rs.svg --workers 1 -o r1 "rs.$p"
-    ciat -q --timeline r2/rs.svg --workers 2 -o r2 "rs.$p"
+    ciat -q --timeline r1/rs.svg --locks=1 --workers 1 -o r1 "rs.$p"
+    ciat -q --timeline r2/rs.svg --locks=1 --workers 2 -o r2 "rs.$p"
     check_same "random $p threads, seed $seed: --workers 1 and 2 draw the same bytes" r1/rs.svg r2/rs.svg
     check "random $p threads, seed $seed: valid XML" xmllint --noout r1/rs.svg <<'EOF'
 --- exit 0
@@ -187,6 +204,11 @@ EOF
         sed -n 's/.*<title>T[0-9]*, clock \([0-9]*\) to \([0-9]*\): busy \([0-9]*\), lock wait \([0-9]*\), barrier wait \([0-9]*\), other sync wait \([0-9]*\), I\/O wait \([0-9]*\) cycles.*/\1 \2 \3 \4 \5 \6 \7/p' r1/rs.svg |
         awk '{ if (\$2 - \$1 != \$3 + \$4 + \$5 + \$6 + \$7) bad++; n++ } END { print n, bad + 0 }'" <<EOF
 $p 0
+--- exit 0
+EOF
+    check "random $p threads, seed $seed: the marks count L52's hand-offs of its first lock, in <= 64 marks" \
+        marks "r1/rs.$p.ciat_report" r1/rs.svg <<'EOF'
+ok
 --- exit 0
 EOF
 done
