@@ -4,7 +4,8 @@
  * hooks count the instruction mix and calls (stats.c), run the communication
  * analysis on each location (below, with locmap.c and reader_sets.c) and keep
  * the memory usage (usage.c), and with --locks or --intervals the locks'
- * and markers' figures (locks.c). Each phase's lines are written when it ends;
+ * and markers' figures (locks.c), with --timeline the picture of the threads'
+ * states (timeline.c). Each phase's lines are written when it ends;
  * the aggregate block and memory usage at the end of the run. Outputs appear
  * only when the whole run succeeds. */
 #include "install_dirs.h"
@@ -13,6 +14,7 @@
 #include "locks.h"
 #include "barriers.h"
 #include "critpath.h"
+#include "timeline.h"
 #include "locmap.h"
 #include "reader_sets.h"
 #include "shard.h"
@@ -70,6 +72,9 @@ typedef struct ciat_options {
     bool intervals;             /* --intervals: L56 */
     uint32_t barriers;          /* --barriers[=N]: the top N of L57, and L58 (0: off) */
     uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60 (0: off) */
+    const char *timeline;       /* --timeline FILE: the threads' states as SVG (timeline.h) */
+    const char *timeline_title; /* --timeline-title TEXT (default: "Where the time goes in SET") */
+    unsigned timeline_size[2];  /* --timeline-size WxH in points (0: the default) */
 } ciat_options;
 
 /* Fetch memo: per thread, the last fetches by address (direct-mapped). The
@@ -132,6 +137,7 @@ typedef struct ciat {
     locks *lk;                  /* --locks, --intervals (locks.h), else NULL */
     barriers *br;               /* --barriers (barriers.h), else NULL */
     critpath *cp;               /* --critical-path (critpath.h), else NULL */
+    timeline *tl;               /* --timeline (timeline.h), else NULL */
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -588,11 +594,12 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     if (c->lk) locks_call(c->lk, t, clock, rec);
     if (c->br) barriers_call(c->br, t, clock, rec);
     if (c->cp) critpath_call(c->cp, t, clock, rec);
+    if (c->tl) timeline_call(c->tl, t, clock, rec);
     return 0;
 }
 
-/* --locks, --barriers, --critical-path: a thread stops or resumes (what it
- * waited for a lock or at a barrier). */
+/* --locks, --barriers, --critical-path, --timeline: a thread stops or
+ * resumes (what it waited for a lock or at a barrier). */
 static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
 {
     (void)cpu;
@@ -600,6 +607,7 @@ static void on_stop(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
     if (c->lk) locks_stop(c->lk, t, why);
     if (c->br) barriers_stop(c->br, t, why);
     if (c->cp) critpath_stop(c->cp, t, clock, why);
+    if (c->tl) timeline_stop(c->tl, t, clock, why);
 }
 
 static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
@@ -609,6 +617,7 @@ static void on_resume(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
     if (c->lk) locks_resume(c->lk, t, clock, idle);
     if (c->br) barriers_resume(c->br, t, idle);
     if (c->cp) critpath_resume(c->cp, t, clock, idle);
+    if (c->tl) timeline_resume(c->tl, t, clock, idle);
 }
 
 /* ---- one part of the analysis (--shard I/N: shard.h) ---- */
@@ -764,6 +773,7 @@ static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const sm
     if (c->lk) locks_call(c->lk, t, clock, rec);    /* part 0 only: every thread's locks and markers */
     if (c->br) barriers_call(c->br, t, clock, rec); /* … and barriers */
     if (c->cp) critpath_call(c->cp, t, clock, rec); /* … and hand-overs */
+    if (c->tl) timeline_call(c->tl, t, clock, rec); /* part 0 only: every thread's states */
     return 0;
 }
 
@@ -1112,6 +1122,12 @@ static void lock_record(void *ctx, int ll, const char *name, const char *text)
     out_file_printf(ctx, "lock-line %d %s %s\n", ll, name, text);
 }
 
+/* One record per piece of the --timeline picture's data (part 0). */
+static void timeline_record(void *ctx, const char *tag, const char *text)
+{
+    partial_text(ctx, tag, text);
+}
+
 static void attr_partial(out_file *f, const attr *a, const char *table)
 {
     if (!a) return;
@@ -1164,6 +1180,11 @@ static void finish_partial(ciat *c, const tool *t)
         partial_text(f, "locks-begin", NULL);
         sync_lines(c, lock_record, f);
         partial_text(f, "locks-end", NULL);
+    }
+    if (c->o.timeline) {                      /* the picture's data: part 0's, the others none */
+        partial_text(f, "timeline-begin", NULL);
+        if (c->tl) timeline_records(c->tl, timeline_record, f);
+        partial_text(f, "timeline-end", NULL);
     }
     attr_partial(f, c->acode, "code");
     attr_partial(f, c->adata, "data");
@@ -1440,12 +1461,17 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L60 of part 0: "NAME TEXT" */
     size_t nlocks_lines = 0, locks_cap = 0;
     bool locks_seen = false;
+    out_file *tl_svg = NULL;                /* --timeline: the picture, its title and size, part 0's data */
+    char *tl_title = NULL;
+    unsigned tl_size[2] = { 0, 0 };
+    timeline *tl = NULL;
     for (;;) {
         partial_rec r = partial_next(in, 0);
         bool bare = strcmp(r.tag, "end-phase") == 0 || strcmp(r.tag, "memory-end") == 0 || strcmp(r.tag, "end") == 0 ||
                     strcmp(r.tag, "comm-matrix") == 0 || strcmp(r.tag, "events-begin") == 0 ||
                     strcmp(r.tag, "fs-lines-begin") == 0 || strcmp(r.tag, "fs-threads-begin") == 0 ||
-                    strcmp(r.tag, "annotate") == 0 || strcmp(r.tag, "locks-begin") == 0;
+                    strcmp(r.tag, "annotate") == 0 || strcmp(r.tag, "locks-begin") == 0 ||
+                    strcmp(r.tag, "timeline-begin") == 0;
         if (bare != !*r.rest) partial_fail(in, 0, bare ? "'%s' has no fields" : "'%s' without its fields", r.tag);
         bool phase_rec = strcmp(r.tag, "counts") == 0 || strcmp(r.tag, "stats") == 0 || strcmp(r.tag, "cpu") == 0 ||
                          strcmp(r.tag, "comm") == 0 || strcmp(r.tag, "inval") == 0 || strcmp(r.tag, "fs") == 0 ||
@@ -1580,6 +1606,22 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                 }
             continue;
         }
+        if (strcmp(r.tag, "timeline-begin") == 0) {
+            if (tl) partial_fail(in, 0, "a second timeline-begin record");
+            tl = timeline_new(c->n);
+            expect_alike(in, &r);
+            for (int k = 0; k < partial_parts(in); k++)
+                for (;;) {
+                    partial_rec rk = partial_next(in, k);
+                    bool last = strcmp(rk.tag, "timeline-end") == 0 && !*rk.rest;
+                    if (k && !last) partial_fail(in, k, "timeline-end expected: the timeline records are part 0's");
+                    if (k && last) break;
+                    const char *why = timeline_load(tl, rk.tag, rk.rest);
+                    if (why) partial_fail(in, k, "%s", why);
+                    if (last) break;
+                }
+            continue;
+        }
         if (strcmp(r.tag, "memory-begin") == 0) {
             if (memory) partial_fail(in, 0, "a second memory-begin record");
             memory = true;
@@ -1604,6 +1646,9 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             if (attribution && !c->o.attr.by_code && !c->o.attr.by_data && !annotated)
                 partial_fail(in, 0, "attribution of nothing (no --by-code, --by-data or --annotate)");
             if (svg && !c->mtotal) partial_fail(in, 0, "a matrix picture, but no comm-matrix record");
+            if (!tl_svg != !tl) partial_fail(in, 0, "the end, with a timeline-svg record but no timeline records or"
+                                                    " the other way round");
+            if (tl_svg && !set_name) partial_fail(in, 0, "the end, without the set's name");
             break;
         }
         if (strcmp(r.tag, "matrix-title") == 0 || strcmp(r.tag, "matrix-size") == 0) {
@@ -1618,7 +1663,26 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             }
             continue;
         }
-        if (strcmp(r.tag, "matrix-svg") == 0) {
+        if (strcmp(r.tag, "timeline-title") == 0) {
+            free(tl_title);
+            tl_title = xstrdup(r.rest);
+            continue;
+        }
+        if (strcmp(r.tag, "timeline-size") == 0) {
+            uint64_t v[2];
+            partial_parse_u64s(in, 0, r.rest, v, 2);
+            char why[160];
+            if (v[0] < 100 || v[0] > 5000 || v[1] < 50 || v[1] > 5000 ||
+                !timeline_size_check(c->n, (unsigned)v[0], (unsigned)v[1], why, sizeof why))
+                partial_fail(in, 0, "no such timeline size");
+            tl_size[0] = (unsigned)v[0];
+            tl_size[1] = (unsigned)v[1];
+            continue;
+        }
+        if (strcmp(r.tag, "timeline-svg") == 0) {
+            if (tl_svg) partial_fail(in, 0, "a second timeline-svg record");
+            tl_svg = out_file_open(r.rest, false);
+        } else if (strcmp(r.tag, "matrix-svg") == 0) {
             if (svg) partial_fail(in, 0, "a second matrix-svg record");
             svg = out_file_open(r.rest, false);
         } else if (strcmp(r.tag, "false-sharing") == 0) {
@@ -1754,6 +1818,13 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         snprintf(title, sizeof title, "RAW accesses of %s", set_name);
         cm_write_svg(svg, c->mtotal, svg_title ? svg_title : title, svg_size);
     }
+    if (tl_svg) {
+        char title[4200];
+        snprintf(title, sizeof title, "Where the time goes in %s", set_name);
+        timeline_write_svg(tl, tl_svg, tl_title ? tl_title : title, tl_size[0], tl_size[1]);
+    }
+    timeline_free(tl);
+    free(tl_title);
     ciat_summary sm = { c, &u };
     report_tool_header_command(c->rep, partial_command(in));
     summary_lines(&sm, c->rep);
@@ -1865,6 +1936,15 @@ int main(int argc, char **argv)
             " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
             " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
           "critical_path", attr_top_show, true },
+        { { "timeline", 0, NULL, OPT_STRING, "FILE", &c.o.timeline, NULL, 0, 0,
+            "also draw where the time goes as an SVG into FILE: per thread a row over the pseudo clock, coloured"
+            " busy, lock wait, barrier wait, other sync wait or I/O wait, with the hand-offs of the lock with the"
+            " most wait (docs/timeline.md; not in slice mode)" }, NULL, NULL, false },
+        { { "timeline-title", 0, NULL, OPT_STRING, "TEXT", &c.o.timeline_title, NULL, 0, 0,
+            "the --timeline picture's title (default 'Where the time goes in SET')" }, NULL, NULL, false },
+        { { "timeline-size", 0, NULL, OPT_CALL, "WxH", c.o.timeline_size, timeline_size_parse, 0, 0,
+            "the --timeline picture's width and height in points, W 100..5000, H 50..5000 (default 245 points"
+            " = 3.4 in wide, the height by the thread count)" }, NULL, NULL, false },
         ATTR_MAP_OPTION_ROW(&c.o.attr.map_path, "--by-code/--by-data/--annotate/--locks/--barriers/--critical-path"),
         ATTR_ANNOTATE_OPTION_ROW(&c.o.attr.annotate, "ciat_annotated"),
         TOOL_WORKERS_OPTION_ROW(&workers),
@@ -1905,6 +1985,22 @@ int main(int argc, char **argv)
         diag_usage_error("--%s is for thread mode: slice mode (-i) runs processes on processors, whose clocks and"
                          " waits are the processors'", c.o.locks ? "locks" : c.o.intervals ? "intervals" : c.o.barriers ? "barriers" : "critical-path");
     if (jobs > 1 && c.part.n) diag_usage_error("--jobs runs the parts itself: give --jobs or --shard, not both");
+    if ((c.o.timeline_title || c.o.timeline_size[0]) && !c.o.timeline)
+        diag_usage_error("--%s is the --timeline picture's: give --timeline FILE",
+                         c.o.timeline_title ? "timeline-title" : "timeline-size");
+    if (c.o.timeline && !*c.o.timeline) diag_usage_error("--timeline: the file name is empty");
+    if (c.o.timeline_title && !*c.o.timeline_title) diag_usage_error("--timeline-title: the title is empty");
+    if (c.o.timeline && t.ro.slice_cpus)
+        diag_usage_error("--timeline is for thread mode: slice mode (-i) runs processes on processors, whose clocks"
+                         " and waits are the processors'");
+    if (no_report && c.o.timeline) diag_usage_error("--no-report writes the event trace only: not with --timeline");
+    char *timeline_title = NULL;    /* the title, control characters as blanks (a partial record is one line) */
+    if (c.o.timeline_title) {
+        timeline_title = xstrdup(c.o.timeline_title);
+        for (char *p = timeline_title; *p; p++)
+            if ((unsigned char)*p < 0x20) *p = ' ';
+        c.o.timeline_title = timeline_title;
+    }
     if (no_report && !c.o.events)
         diag_usage_error("--no-report writes the event trace only: give --events FILE (or -) or -ciat_events");
     if (no_report && (json || c.o.matrix_svg || c.o.attr.annotate || c.part.n || jobs > 1))
@@ -1920,6 +2016,12 @@ int main(int argc, char **argv)
 
     tool_open(&t, t.ops, t.nops);
     if (t.ts.count > LOC_MAX_THREADS) diag_usage_error("at most %d traces", LOC_MAX_THREADS);
+    if (c.o.timeline) {
+        char why[160];
+        if (!timeline_size_check(t.ts.count, c.o.timeline_size[0], c.o.timeline_size[1], why, sizeof why))
+            diag_usage_error("--timeline-size %ux%u is too small for %d threads: %s", c.o.timeline_size[0],
+                             c.o.timeline_size[1], t.ts.count, why);
+    }
     if (jobs > 1 && run_jobs(&c, &t, (uint32_t)jobs)) return merge_jobs(&c, &t);
     /* a part of --jobs: one thread, unless there are processors to spare */
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
@@ -1963,6 +2065,10 @@ int main(int argc, char **argv)
         if (c.o.matrix_svg) partial_text(c.partial, "matrix-svg", c.o.matrix_svg);
         if (c.o.matrix_title) partial_text(c.partial, "matrix-title", c.o.matrix_title);
         if (c.o.matrix_size) out_file_printf(c.partial, "matrix-size %" PRIu64 "\n", c.o.matrix_size);
+        if (c.o.timeline) partial_text(c.partial, "timeline-svg", c.o.timeline);
+        if (c.o.timeline_title) partial_text(c.partial, "timeline-title", c.o.timeline_title);
+        if (c.o.timeline_size[0])
+            out_file_printf(c.partial, "timeline-size %u %u\n", c.o.timeline_size[0], c.o.timeline_size[1]);
         if (c.o.false_sharing)
             out_file_printf(c.partial, "false-sharing %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", c.o.line_size,
                             c.o.grain, c.o.false_lines, c.o.migratory_pct);
@@ -1971,7 +2077,7 @@ int main(int argc, char **argv)
             if (c.amap) partial_text(c.partial, "attr-map", c.amap->path);
             if (c.o.attr.annotate) partial_text(c.partial, "annotate", NULL);
         }
-        if (c.o.events || c.o.matrix_svg || c.o.attr.annotate) partial_text(c.partial, "set", t.ts.name);
+        if (c.o.events || c.o.matrix_svg || c.o.attr.annotate || c.o.timeline) partial_text(c.partial, "set", t.ts.name);
     } else if (no_report) {     /* the report's lines are made, and dropped */
         c.rep = report_open_detached();
     } else {
@@ -2007,6 +2113,7 @@ int main(int argc, char **argv)
 
     /* checked now; a part's merge writes it */
     out_file *matrix_svg = c.o.matrix_svg && !c.part.n ? out_file_open(c.o.matrix_svg, false) : NULL;
+    out_file *timeline_svg = c.o.timeline && !c.part.n ? out_file_open(c.o.timeline, false) : NULL;
     out_file *annotated = NULL;
     if (c.o.attr.annotate) {
         char *ap = tool_output_path(&t, "ciat_annotated");
@@ -2017,6 +2124,8 @@ int main(int argc, char **argv)
     if ((c.o.locks || c.o.intervals) && (!c.part.n || c.part.i == 0)) c.lk = locks_new(c.n, c.o.locks, c.o.intervals);
     if (c.o.barriers && (!c.part.n || c.part.i == 0)) c.br = barriers_new(c.n, c.o.barriers);
     if (c.o.critical_path && (!c.part.n || c.part.i == 0)) c.cp = critpath_new(c.n, c.o.critical_path);
+    /* ... and so are its --timeline picture's data */
+    if (c.o.timeline && (!c.part.n || c.part.i == 0)) c.tl = timeline_new(c.n);
     sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
                   : c.pcs.pc ? direct_pc_hooks(&c)
                                                                           : direct_plain_hooks(&c);
@@ -2028,6 +2137,7 @@ int main(int argc, char **argv)
     if (c.cp) critpath_objects(c.cp, strncmp(sched_sync_mode(c.s), "simulated", 9) != 0);
     sched_run(c.s);
     if (pipe) fanout_finish(pipe);
+    if (c.tl) timeline_finish(c.tl);
     for (int k = 0; k < c.n; k++) c.sc[k] = *sched_total_counts(c.s, k);
     take_cpus(&c);
     memo_flush_all(&c);
@@ -2063,6 +2173,12 @@ int main(int argc, char **argv)
         char title[4200];
         snprintf(title, sizeof title, "RAW accesses of %s", t.ts.name);
         cm_write_svg(matrix_svg, c.mtotal, c.o.matrix_title ? c.o.matrix_title : title, (unsigned)c.o.matrix_size);
+    }
+    if (timeline_svg) {
+        char title[4200];
+        snprintf(title, sizeof title, "Where the time goes in %s", t.ts.name);
+        timeline_write_svg(c.tl, timeline_svg, c.o.timeline_title ? c.o.timeline_title : title,
+                           c.o.timeline_size[0], c.o.timeline_size[1]);
     }
 
     ciat_summary sm = { &c, &u };
@@ -2107,7 +2223,9 @@ done:
     locks_free(c.lk);
     barriers_free(c.br);
     critpath_free(c.cp);
+    timeline_free(c.tl);
     attr_map_free(c.amap);
+    free(timeline_title);
     attr_pcs_free(&c.pcs);
     private_ranges_free(&c.o.ranges);
     free(rep_path);

@@ -22,7 +22,7 @@ enum { SPACE_CRITICAL, SPACE_OBJECT };
 enum { BUCKETS = 65 };          /* locks_bucket: 0 … 64 */
 
 /* The kinds of formats/SMAIT.md §5.1 that are locks. */
-static bool lock_kind(uint32_t kind) { return kind == 1 || kind == 2 || kind == 3 || kind == 7 || kind == 8; }
+bool locks_lock_kind(uint32_t kind) { return kind == 1 || kind == 2 || kind == 3 || kind == 7 || kind == 8; }
 
 static const char *const kind_names[] = { "none", "mutex", "spin_lock", "rwlock", "condvar", "semaphore",
                                           "atomic", "omp_lock", "omp_critical", "omp_ordered", "omp_task",
@@ -226,7 +226,7 @@ void locks_call(locks *l, int t, uint64_t clock, const smait_raw *rec)
     }
     if (!l->top) return;
     bool object = type == SMAIT_CT_ACQUIRE || type == SMAIT_CT_RELEASE;
-    if (object && !lock_kind(kind)) return;
+    if (object && !locks_lock_kind(kind)) return;
     if (type == SMAIT_CT_BEGIN_CRITICAL || type == SMAIT_CT_ACQUIRE)
         acquire(l, t, lock_of(l, object ? SPACE_OBJECT : SPACE_CRITICAL, arg1, kind), clock, start, end);
     else if (type == SMAIT_CT_END_CRITICAL || type == SMAIT_CT_RELEASE) {

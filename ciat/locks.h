@@ -53,6 +53,10 @@ void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
 void locks_emitf(locks_emit emit, void *ctx, int ll, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* Whether an object kind of formats/SMAIT.md §5.1 is a lock (mutex, spin lock,
+ * reader-writer lock, OpenMP lock or critical section). */
+bool locks_lock_kind(uint32_t kind);
+
 /* The same log2 buckets as L53/L54 write them, for tests: the bucket of v
  * (0 for 0, k for 2^(k-1) … 2^k − 1). */
 unsigned locks_bucket(uint64_t v);
