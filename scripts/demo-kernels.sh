@@ -62,7 +62,8 @@ for k in $KERNELS; do
     fi
     if [ "$k" = hot_lock ]; then   # where the time goes: the locks (docs/ciat-report.md, L52-L55)
         mkdir -p "$DEMO_DIR/lines"
-        "$BIN/ciat" -q --locks=3 --critical-path=1 --sync=simulated -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
+        "$BIN/ciat" -q --locks=3 --critical-path=1 --sync=simulated --timeline "$DEMO_DIR/lines/hot_lock.svg" \
+            -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
         echo "ciat --locks=3 --sync=simulated: the locks with the most wait (name, acquisitions, waits, hand-offs, wait and hold cycles):"
         awk '$1 == "RxTxL52:" { for (i = 3; i < NF; i += 2) f[$i] = $(i + 1)
                  printf "  %d. %s (%s) acquisitions %s waits %s handoffs %s wait_cycles %s hold_cycles %s\n", f["rank"],
@@ -71,6 +72,7 @@ for k in $KERNELS; do
         echo "ciat --critical-path: the longest chain of hand-overs, and the lock it runs through (L59, L60):"
         grep -E '^RxTxL59:|^RxTxL60: critical_path_top rank 1 by object' "$DEMO_DIR/lines/${set_##*/}.ciat_report" |
             sed 's|where /[^ ]*/|where |'
+        echo "ciat --timeline: each thread busy or waiting for the lock, and its hand-offs: $DEMO_DIR/lines/hot_lock.svg"
     fi
     for cfg in 4x4 spp1600; do
         echo "cdat $cfg: $(grep -E '^RxTxL01:' "$set_.$cfg.cdat_report")"
@@ -125,7 +127,8 @@ Where to look:
                  item, ranks first (nearly every acquisition waits and hands
                  the lock over); the cold bucket locks never wait;
                  --critical-path: parallelism about 1.5 of 4 workers, the
-                 chain almost all through totals_lock
+                 chain almost all through totals_lock; --timeline draws it
+                 (lines/hot_lock.svg)
 The traces record every synchronisation with the order it really had
 (docs/collector.md section 4.2), and ciat and cdat replay it. They also say
 how long the threads waited for a processor: with more threads than free
