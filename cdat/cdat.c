@@ -82,6 +82,7 @@ struct cdat {
     const char *name;           /* the name part of the outputs; NULL: none */
     int phases;
     uint64_t end_clock;
+    uint64_t est_time;          /* [timing]: the phases' estimated times so far */
     /* --by-code, --by-data, --miss-trace (they classify misses, so c->mc is
      * set; L17/L18 only with --miss-classes): figures per pc and address,
      * the miss stream, per thread the pc of the last fetch and its clock, and
@@ -505,9 +506,16 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
     unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0);
+    const cdat_timing *tm = c->cfg.timing.on ? &c->cfg.timing : NULL;
+    uint64_t slowest = 0, by[TIMING_KEYS];     /* [timing]: the largest busy + stall */
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
+        if (tm) {
+            stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX);
+            uint64_t x = procs[p].active + stats_stall(&procs[p], tm, by);
+            if (x > slowest) slowest = x;
+        }
         stats_add(sum, &procs[p]);
         if (total) stats_add(&total[p], &procs[p]);
     }
@@ -526,6 +534,11 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
         sum->idle += n.idle;
     }
     stats_report(c->rep, phase, REPORT_ALL_THREADS, sum, tx_lines(c));
+    if (tm) {
+        /* A phase ends when its slowest processor does; the run is its phases one after another. */
+        if (phase != REPORT_ALL_PHASES) c->est_time += slowest;
+        stats_time_line(c->rep, phase, REPORT_ALL_THREADS, sum, tm, phase == REPORT_ALL_PHASES ? c->est_time : slowest);
+    }
     free(sum);
 }
 
@@ -617,6 +630,13 @@ static void config_header(cdat *c)
         else report_header(c->rep, " %s: size %" PRIu64 " assoc full", names[i], cc[i]->size);
     }
     mapping_header(c);
+    if (g->timing.on) {
+        char buf[256];
+        size_t len = 0;
+        for (int k = 0; k < TIMING_KEYS; k++)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, " %s %u", config_timing_keys[k], g->timing.cycles[k]);
+        report_header(c->rep, " timing: accounting%s", buf);
+    }
     if (c->slice_cpus)
         for (int k = 0; k < c->slice_cpus; k++)
             report_header(c->rep, " mapping: slice-mode processor %d processor %d (node %d proc %d)", k,
@@ -701,6 +721,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     /* Thread mode maps threads to processors; slice mode maps its p
      * processors the same way (the [mapping] section numbers them). */
     c->slice_cpus = (int)t->ro.slice_cpus;
+    if (c->slice_cpus && c->cfg.timing.on)
+        diag_usage_error("[timing] in slice mode (-i): a process's stalls are not modelled there; run without -i"
+                         " or without [timing]");
     int ncpu = c->slice_cpus ? c->slice_cpus : c->n;
     const char *what = c->slice_cpus ? "slice-mode processor" : "thread";
     c->proc_of = xcalloc((size_t)ncpu, sizeof *c->proc_of);
@@ -836,6 +859,11 @@ static void summary_lines(void *ctx, report *r)
                   " critical_transactions_per_request %s", sum->transactions, sum->requests,
                   report_ratio(e, (double)sum->transactions, (double)sum->requests),
                   report_ratio(f, (double)sum->critical, (double)sum->requests));
+    if (c->cfg.timing.on) {
+        uint64_t by[TIMING_KEYS];
+        report_header(r, " summary: estimated_time %" PRIu64 " busy %" PRIu64 " stall %" PRIu64, c->est_time,
+                      sum->active, stats_stall(sum, &c->cfg.timing, by));
+    }
     free(sum);
 }
 

@@ -37,7 +37,8 @@ static void read_file(cdat_config *c, parse_state *p, const char *given);
 static void check_config(cdat_config *c, parse_state *p);
 
 static const char *const sections[] = { "system", "output", "dcache", "icache",
-                                        "interconnect_cache", "mapping" };
+                                        "interconnect_cache", "mapping", "timing" };
+#define SECTION_NAMES "system, output, dcache, icache, interconnect_cache, mapping, timing"
 
 static bool known_section(const char *name, size_t len)
 {
@@ -71,8 +72,7 @@ static char *counting_reader(char *str, int num, void *stream)
     if (*s == '[') {        /* an unindented '[' always starts a section for inih */
         char *end = strchr(s, ']');
         if (end && !memchr(s, ';', (size_t)(end - s)) && !known_section(s + 1, (size_t)(end - s - 1)))
-            fail(p, "unknown section [%.*s] (system, output, dcache, icache, interconnect_cache,"
-                 " mapping)", (int)(end - s - 1), s + 1);
+            fail(p, "unknown section [%.*s] (" SECTION_NAMES ")", (int)(end - s - 1), s + 1);
     }
     return r;
 }
@@ -259,8 +259,17 @@ static int handler(void *user, const char *section, const char *key, const char 
     if (strcmp(section, "interconnect_cache") == 0)
         return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC);
     if (strcmp(section, "mapping") == 0) return set_mapping(p, key, v);
+    if (strcmp(section, "timing") == 0) {
+        for (int k = 0; k < TIMING_KEYS; k++)
+            if (strcmp(key, config_timing_keys[k]) == 0) {
+                c->timing.on = true;
+                return set_uint(p, key, v, &c->timing.cycles[k], 0, TIMING_MAX, -1);
+            }
+        return fail(p, "[timing]: unknown key '%s' (local_memory, local_cache, remote_memory, remote_cache, upgrade,"
+                    " hop)", key);
+    }
     if (!*section) return fail(p, "'%s' is outside any section", key);
-    return fail(p, "unknown section [%s] (system, output, dcache, icache, interconnect_cache, mapping)", section);
+    return fail(p, "unknown section [%s] (" SECTION_NAMES ")", section);
 }
 
 /* An error at line (SET_LINE + k: the k-th --set; 0: a default). */
@@ -286,8 +295,7 @@ static void apply_set(parse_state *p, unsigned k)
     key[eq - dot - 1] = '\0';
     const char *value = eq + 1;
     if (!known_section(section, strlen(section)))
-        diag_usage_error("--set %s: unknown section [%s] (system, output, dcache, icache, interconnect_cache,"
-                         " mapping)", s, section);
+        diag_usage_error("--set %s: unknown section [%s] (" SECTION_NAMES ")", s, section);
     p->line = SET_LINE + k;
     p->in_set = true;
     handler(p, section, key, value);
@@ -489,6 +497,9 @@ int config_thread_proc(const cdat_config *c, int t, int nthreads)
     }
     return t;   /* compact (and balanced on a full machine): node t / ppn, proc t % ppn, i.e. global number t */
 }
+
+const char *const config_timing_keys[TIMING_KEYS] = { "local_memory", "local_cache", "remote_memory",
+                                                      "remote_cache", "upgrade", "hop" };
 
 const char *config_map_policy_name(cfg_map_policy m)
 {

@@ -35,6 +35,18 @@ typedef enum cfg_map_policy {
     MAP_SPREAD          /* round robin over nodes: node t mod nodes, proc t / nodes */
 } cfg_map_policy;
 
+/* [timing]: the accounting-only timing model (docs/cdat-report.md, L19):
+ * cycles per miss by where it was satisfied, per upgrade, and per critical
+ * transaction (a network hop). It changes no interleaving. */
+enum { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY, TIMING_REMOTE_CACHE, TIMING_UPGRADE,
+       TIMING_HOP, TIMING_KEYS };
+enum { TIMING_MAX = 1000000 };
+typedef struct cdat_timing {
+    bool on;
+    unsigned cycles[TIMING_KEYS];
+} cdat_timing;
+extern const char *const config_timing_keys[TIMING_KEYS];
+
 typedef struct cdat_config {
     char *path;                         /* NULL: no file, only --set */
     char **sets;                        /* the --set SECTION.KEY=VALUE applied, in order */
@@ -52,6 +64,7 @@ typedef struct cdat_config {
     int *map_node, *map_proc;
     unsigned map_len;
     unsigned map_line_max;              /* line of the highest thread mapped (for errors) */
+    cdat_timing timing;                 /* [timing]; on: the section was given */
 } cdat_config;
 
 /* Parse path; on error prints "cdat: file:line: reason" and exits with status 2. */

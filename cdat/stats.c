@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const uint8_t state_codes[STATE_CODES] = {
@@ -158,4 +159,34 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     if (!(lines & STATS_CLASSES)) return;
     classes_line(r, phase, t, 17, "data_classes", s->cls[MC_DATA], &s->data, ref_total(&s->instr));
     classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
+}
+
+uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS])
+{
+    /* mach_source order: local memory, local cache, remote memory, remote cache */
+    static const int key_of_source[4] = { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY,
+                                          TIMING_REMOTE_CACHE };
+    for (int k = 0; k < TIMING_KEYS; k++) by_cause[k] = 0;
+    const ref_counts *rc[3] = { &s->data, &s->instr, &s->io };
+    for (int i = 0; i < 2; i++)                 /* a processor's streams; an I/O processor never stalls one */
+        for (int src = 0; src < 4; src++)
+            by_cause[key_of_source[src]] += rc[i]->src[src] * tm->cycles[key_of_source[src]];
+    by_cause[TIMING_UPGRADE] = (s->data.upgrades + s->instr.upgrades) * tm->cycles[TIMING_UPGRADE];
+    by_cause[TIMING_HOP] = s->critical * tm->cycles[TIMING_HOP];
+    uint64_t sum = 0;
+    for (int k = 0; k < TIMING_KEYS; k++) sum += by_cause[k];
+    return sum;
+}
+
+void stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate)
+{
+    uint64_t by[TIMING_KEYS];
+    uint64_t stall = stats_stall(s, tm, by);
+    char est[48] = "";
+    if (estimate != UINT64_MAX) snprintf(est, sizeof est, " estimated_time %" PRIu64, estimate);
+    report_line(r, phase, t, 19, "time", "busy %" PRIu64 " stall %" PRIu64 " local_memory %" PRIu64 " local_cache %"
+                PRIu64 " remote_memory %" PRIu64 " remote_cache %" PRIu64 " upgrade %" PRIu64 " network %" PRIu64
+                " busy_and_stall %" PRIu64 " idle %" PRIu64 "%s", s->active, stall, by[TIMING_LOCAL_MEMORY],
+                by[TIMING_LOCAL_CACHE], by[TIMING_REMOTE_MEMORY], by[TIMING_REMOTE_CACHE], by[TIMING_UPGRADE],
+                by[TIMING_HOP], s->active + stall, s->idle, est);
 }

@@ -84,4 +84,13 @@ enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8 };
 /* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
 void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);
 
+/* [timing] (docs/cdat-report.md, L19): the stall cycles of s's references,
+ * by cause (the misses by source, the upgrades, the critical transactions'
+ * hops: TIMING_KEYS of them), and their sum. */
+uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS]);
+/* Line L19: busy (the instructions executed, L14's active), the stall by
+ * cause, busy + stall, L14's idle; estimate (Tx only, else UINT64_MAX: none)
+ * the phase's (or run's) estimated time. */
+void stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate);
+
 #endif

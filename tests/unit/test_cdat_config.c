@@ -333,7 +333,7 @@ END_TEST
 
 START_TEST(unknown_sections_and_keys)
 {
-    static const char list[] = "(system, output, dcache, icache, interconnect_cache, mapping)";
+    static const char list[] = "(system, output, dcache, icache, interconnect_cache, mapping, timing)";
     char reason[256];
     snprintf(reason, sizeof reason, "unknown section [bogus] %s", list);
     EXPECT_ERROR("[system]\nnodes = 2\n[bogus]\nx = 1\n", 3, reason);
@@ -750,7 +750,7 @@ START_TEST(set_form_and_combinations)
     expect_set_error(NULL, ".protocol=3", NULL, "--set .protocol=3: " FORM, 1);
     expect_set_error(NULL, "system.=3", NULL, "--set system.=3: " FORM, 1);
     expect_set_error(NULL, "cpu.protocol=3", NULL, "--set cpu.protocol=3: unknown section [cpu] (system, output,"
-                     " dcache, icache, interconnect_cache, mapping)", 1);
+                     " dcache, icache, interconnect_cache, mapping, timing)", 1);
     expect_set_error(NULL, "system.speed=3", NULL, "--set system.speed=3: [system]: unknown key 'speed'", 1);
     /* A check of several keys names the last one involved: the setting. */
     expect_set_error(NULL, "system.line_size=128", "system.page_size=64", "--set system.page_size=64: page_size 64"
@@ -772,6 +772,28 @@ START_TEST(set_form_and_combinations)
     ck_assert_uint_eq(c.protocol, 2);
     ck_assert_int_eq(config_thread_proc(&c, 0, 1), 0);
     config_free(&c);
+}
+END_TEST
+
+/* [timing]: off without the section; each key sets its cycles (others 0). */
+START_TEST(timing)
+{
+    char path[4096];
+    cdat_config c;
+    load_ok("[system]\nnodes = 2\n", &c, path, sizeof path);
+    ck_assert(!c.timing.on);
+    config_free(&c);
+    load_ok("[timing]\nremote_memory = 300\nhop = 20\nlocal_memory = 0\n", &c, path, sizeof path);
+    ck_assert(c.timing.on);
+    ck_assert_uint_eq(c.timing.cycles[TIMING_REMOTE_MEMORY], 300);
+    ck_assert_uint_eq(c.timing.cycles[TIMING_HOP], 20);
+    ck_assert_uint_eq(c.timing.cycles[TIMING_LOCAL_MEMORY], 0);
+    ck_assert_uint_eq(c.timing.cycles[TIMING_UPGRADE], 0);
+    config_free(&c);
+    EXPECT_ERROR("[timing]\nupgrade = -1\n", 2, "upgrade: '-1' is not a whole number");
+    EXPECT_ERROR("[timing]\nhop = 1000001\n", 2, "hop: 1000001 is out of range (0..1000000)");
+    EXPECT_ERROR("[timing]\nbus = 3\n", 2, "[timing]: unknown key 'bus' (local_memory, local_cache, remote_memory,"
+                 " remote_cache, upgrade, hop)");
 }
 END_TEST
 
@@ -837,6 +859,7 @@ Suite *cdat_config_suite(void)
     tcase_add_test(tc, memory_usage_path);
     tcase_add_test(tc, syntax_variants);
     tcase_add_test(tc, mapping_policy);
+    tcase_add_test(tc, timing);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("set");
