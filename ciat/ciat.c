@@ -27,6 +27,7 @@
 #include "../common/fanout.h"
 #include "../common/consumer_loops.h"
 #include "../common/out_file.h"
+#include "../common/path.h"
 #include "../common/report.h"
 #include "../common/scheduler.h"
 #include "../common/tool.h"
@@ -1039,6 +1040,20 @@ CONSUMER_LOOPS_DEFINE(direct_part_pc_hooks, part_pc_hooks)
 
 /* ---- --shard: the partial result; --merge: the report from the parts ---- */
 
+/* An output a part's record names (the parts' --events FILE, --matrix-svg,
+ * --timeline), opened where the merge runs: a directory that is missing or
+ * not writable here is refused naming the part and its record (a part moved
+ * from another machine, or a damaged record). */
+static out_file *merge_output(const partial_in *in, const char *record, const char *path)
+{
+    char *dir = path_beside(path, ".");
+    struct stat st;
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK) == 0;
+    free(dir);
+    if (!ok) partial_fail(in, 0, "%s '%s': no writable directory for it here", record, path);
+    return out_file_open(path, false);
+}
+
 _Static_assert(sizeof(usage_totals) % sizeof(uint64_t) == 0, "usage totals are counters");
 enum { USAGE_FIELDS = sizeof(usage_totals) / sizeof(uint64_t) };
 
@@ -1681,10 +1696,10 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         }
         if (strcmp(r.tag, "timeline-svg") == 0) {
             if (tl_svg) partial_fail(in, 0, "a second timeline-svg record");
-            tl_svg = out_file_open(r.rest, false);
+            tl_svg = merge_output(in, "timeline-svg", r.rest);
         } else if (strcmp(r.tag, "matrix-svg") == 0) {
             if (svg) partial_fail(in, 0, "a second matrix-svg record");
-            svg = out_file_open(r.rest, false);
+            svg = merge_output(in, "matrix-svg", r.rest);
         } else if (strcmp(r.tag, "false-sharing") == 0) {
             uint64_t v[4];
             partial_parse_u64s(in, 0, r.rest, v, 4);
@@ -1734,7 +1749,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                 events = out_file_open(ev_path, false);
                 free(ev_path);
             } else if (strncmp(r.rest, "file ", 5) == 0 && r.rest[5]) {
-                events = out_file_open(r.rest + 5, false);
+                events = merge_output(in, "events file", r.rest + 5);
             } else {
                 partial_fail(in, 0, "events beside or events file PATH expected");
             }

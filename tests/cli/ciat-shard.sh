@@ -9,6 +9,16 @@
 # naming the file.
 D=$CLI_DIR/ciat
 
+# usage_error NAME MESSAGE-RE ARGS...: exit 1, "ciat: MESSAGE" and the help hint.
+usage_error() {
+    local name=$1 re=$2
+    shift 2
+    ciat "$@" >/dev/null 2>.err
+    check_true "$name: exit status 1" test $? = 1
+    check_true "$name: the message" grep -Eq "^ciat: $re" .err
+    check_true "$name: the help hint" grep -q "^ciat: try 'ciat --help'" .err
+}
+
 # sharded NAME SET N OPTIONS...: the whole run with OPTIONS into x/ (moved
 # to whole/), then its N parts into x/ (the same command line) and their
 # merge; every output the same.
@@ -168,16 +178,6 @@ else
     echo "(ciat-shard: no BENCH_BIN: the bench generators' sets are left out)"
 fi
 
-# usage_error NAME MESSAGE-RE ARGS...: exit 1, "ciat: MESSAGE" and the help hint.
-usage_error() {
-    local name=$1 re=$2
-    shift 2
-    ciat "$@" >/dev/null 2>.err
-    check_true "$name: exit status 1" test $? = 1
-    check_true "$name: the message" grep -Eq "^ciat: $re" .err
-    check_true "$name: the help hint" grep -q "^ciat: try 'ciat --help'" .err
-}
-
 # --events -: the parts write nothing on standard output, the merge the
 # whole run's events there; --events FILE: the merge writes FILE.
 mkdir ev
@@ -247,6 +247,16 @@ check_status "--merge: a part of another build" 2 "old.ciat_partial.0-of-3: line
 sed 's/^\(counts 0 \)[0-9]*/\19/' $P.0-of-3 >bad/forged.ciat_partial.0-of-3
 check_status "--merge: parts whose runs saw other records" 2 "r.4.ciat_partial.1-of-3: line [0-9]+: 'counts 0 .*' where .*forged.* has 'counts 0 9" \
     ciat --merge bad/forged.ciat_partial.0-of-3 $P.1-of-3 $P.2-of-3
+# An output the parts name (--events FILE) whose directory is gone where the
+# merge runs: refused naming the part and its record, nothing written (a
+# fuzzed record once named a path with no directory, and the error named no part).
+mkdir -p evparts evdir
+for i in 0 1; do ciat -q -o evparts --events evdir/e.txt --shard "$i/2" r.4; done
+rmdir evdir
+check_status "--merge: the parts' --events FILE in a directory missing here" 2 \
+    "evparts/r.4.ciat_partial.0-of-2: line [0-9]+: events file 'evdir/e.txt': no writable directory for it here" \
+    ciat --merge evparts/r.4.ciat_partial.0-of-2 evparts/r.4.ciat_partial.1-of-2
+check_true "… and no report written" bash -c '! ls evparts/r.4.ciat_report evdir 2>/dev/null'
 usage_error "--merge with an analysis option" "--merge takes the parts and -o DIR only, not --grain" \
     --merge --grain 8 $P.0-of-3 $P.1-of-3 $P.2-of-3
 usage_error "--merge without parts" "--merge: give the partial results" --merge
