@@ -507,13 +507,12 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
     cpu_stats *sum = xcalloc(1, sizeof *sum);
     unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0);
     const cdat_timing *tm = c->cfg.timing.on ? &c->cfg.timing : NULL;
-    uint64_t slowest = 0, by[TIMING_KEYS];     /* [timing]: the largest busy + stall */
+    uint64_t slowest = 0;                       /* [timing]: the largest busy + stall */
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
         if (tm) {
-            stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX);
-            uint64_t x = procs[p].active + stats_stall(&procs[p], tm, by);
+            uint64_t x = stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX);
             if (x > slowest) slowest = x;
         }
         stats_add(sum, &procs[p]);

@@ -178,7 +178,7 @@ uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_caus
     return sum;
 }
 
-void stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate)
+uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate)
 {
     uint64_t by[TIMING_KEYS];
     uint64_t stall = stats_stall(s, tm, by);
@@ -189,4 +189,5 @@ void stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat
                 " busy_and_stall %" PRIu64 " idle %" PRIu64 "%s", s->active, stall, by[TIMING_LOCAL_MEMORY],
                 by[TIMING_LOCAL_CACHE], by[TIMING_REMOTE_MEMORY], by[TIMING_REMOTE_CACHE], by[TIMING_UPGRADE],
                 by[TIMING_HOP], s->active + stall, s->idle, est);
+    return s->active + stall;
 }

@@ -90,7 +90,7 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS]);
 /* Line L19: busy (the instructions executed, L14's active), the stall by
  * cause, busy + stall, L14's idle; estimate (Tx only, else UINT64_MAX: none)
- * the phase's (or run's) estimated time. */
-void stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate);
+ * the phase's (or run's) estimated time. Returns busy + stall. */
+uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate);
 
 #endif

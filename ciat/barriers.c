@@ -73,13 +73,11 @@ void barriers_call(barriers *b, int t, uint64_t clock, const smait_raw *rec)
     if (smait_call_type(rec->f1) != SMAIT_CT_BARRIER) return;
     uint32_t addr = rec[SMAIT_CALL_ARG1].f2;
     bool fresh;
-    uint32_t i = index_map_get(&b->map, addr, b->nbr, &fresh, "--barriers");
+    uint32_t i = index_map_entry(&b->map, addr, (void **)&b->br, &b->nbr, &b->brcap, sizeof *b->br, &fresh,
+                                 "--barriers");
     if (fresh) {
-        b->brcap = xgrow((void **)&b->br, b->brcap, b->nbr + 1, sizeof *b->br);
-        memset(&b->br[i], 0, sizeof b->br[i]);
         b->br[i].addr = addr;
         b->br[i].last_thread = -1;
-        b->nbr++;
     }
     s->pending = i;
     s->clock = clock;

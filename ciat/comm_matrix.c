@@ -190,18 +190,6 @@ void cm_report(report *rep, int phase, int thread, const comm_matrix *m, int row
 
 /* ---- the heatmap (--matrix-svg) ---- */
 
-/* s as XML character data. */
-static void xml_text(out_file *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '&') out_file_printf(f, "&amp;");
-        else if (*s == '<') out_file_printf(f, "&lt;");
-        else if (*s == '>') out_file_printf(f, "&gt;");
-        else if ((unsigned char)*s < 0x20) out_file_printf(f, " ");
-        else out_file_write(f, s, 1);
-    }
-}
-
 /* The colour of a count on the log scale, light yellow (1) to dark red (max). */
 static void heat_colour(char *buf, size_t n, uint64_t v, double lmax)
 {
@@ -234,7 +222,7 @@ void cm_write_svg(out_file *f, const comm_matrix *m, const char *title, unsigned
                     " font-size=\"11\">\n", width, height);
     out_file_printf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     out_file_printf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\">", left);
-    xml_text(f, title);
+    out_file_xml_text(f, title);
     out_file_printf(f, "</text>\n<text x=\"%d\" y=\"33\" fill=\"#555\">row: the consumer, which reads a value;"
                     " column: the producer, which wrote it</text>\n", left);
     out_file_printf(f, "<text x=\"%d\" y=\"%d\">producer thread</text>\n", left, top - 22);

@@ -73,13 +73,9 @@ static uint32_t object_of(critpath *p, unsigned space, uint32_t addr)
 {
     bool fresh;
     uint64_t key = (uint64_t)space << 32 | addr;
-    uint32_t i = index_map_get(&p->map, key, p->nob, &fresh, "--critical-path");
-    if (fresh) {
-        p->obcap = xgrow((void **)&p->ob, p->obcap, p->nob + 1, sizeof *p->ob);
-        memset(&p->ob[i], 0, sizeof p->ob[i]);
-        p->ob[i].key = key;
-        p->nob++;
-    }
+    uint32_t i = index_map_entry(&p->map, key, (void **)&p->ob, &p->nob, &p->obcap, sizeof *p->ob, &fresh,
+                                 "--critical-path");
+    if (fresh) p->ob[i].key = key;
     return i;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/diag.h"
 
@@ -49,6 +50,21 @@ static inline uint32_t index_map_get(index_map *m, uint64_t key, size_t n, bool 
         m->used++;
     }
     return m->at[j] - 1;
+}
+
+/* The entry of key in the caller's array *arr of *n entries of size bytes
+ * (room for *cap): the one there, or a new one at index *n, zeroed, the
+ * array grown as needed (*fresh: it is new; the caller fills it in). */
+static inline uint32_t index_map_entry(index_map *m, uint64_t key, void **arr, size_t *n, size_t *cap, size_t size,
+                                       bool *fresh, const char *what)
+{
+    uint32_t i = index_map_get(m, key, *n, fresh, what);
+    if (*fresh) {
+        *cap = xgrow(arr, *cap, *n + 1, size);
+        memset((char *)*arr + (size_t)i * size, 0, size);
+        (*n)++;
+    }
+    return i;
 }
 
 /* The index of key, or -1 when it is not there. */

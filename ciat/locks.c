@@ -123,13 +123,11 @@ static uint32_t lock_of(locks *l, unsigned space, uint32_t addr, uint32_t kind)
 {
     bool fresh;
     uint64_t key = (uint64_t)space << 32 | addr;
-    uint32_t i = index_map_get(&l->lkmap, key, l->nlk, &fresh, "--locks");
+    uint32_t i = index_map_entry(&l->lkmap, key, (void **)&l->lk, &l->nlk, &l->lkcap, sizeof *l->lk, &fresh,
+                                 "--locks");
     if (fresh) {
-        l->lkcap = xgrow((void **)&l->lk, l->lkcap, l->nlk + 1, sizeof *l->lk);
-        memset(&l->lk[i], 0, sizeof l->lk[i]);
         l->lk[i].key = key;
         l->lk[i].last_owner = -1;
-        l->nlk++;
     }
     if (!l->lk[i].kind) l->lk[i].kind = kind;
     return i;
@@ -153,12 +151,10 @@ static void acquire(locks *l, int t, uint32_t i, uint64_t clock, uint32_t start_
         for (size_t g = 0; g < h && !seen; g++) seen = s->held[g].lock == o;
         if (seen) continue;
         bool fresh;
-        uint32_t p = index_map_get(&l->prmap, (uint64_t)o << 32 | i, l->npr, &fresh, "--locks");
-        if (fresh) {
-            l->prcap = xgrow((void **)&l->pr, l->prcap, l->npr + 1, sizeof *l->pr);
-            l->pr[p] = (pair){ (uint64_t)o << 32 | i, 0 };
-            l->npr++;
-        }
+        uint64_t key = (uint64_t)o << 32 | i;
+        uint32_t p = index_map_entry(&l->prmap, key, (void **)&l->pr, &l->npr, &l->prcap, sizeof *l->pr, &fresh,
+                                     "--locks");
+        if (fresh) l->pr[p].key = key;
         l->pr[p].count++;
     }
     s->cap = xgrow((void **)&s->held, s->cap, s->nheld + 1, sizeof *s->held);
@@ -191,12 +187,9 @@ static void marker(locks *l, int t, uint64_t clock, uint32_t num, uint32_t start
     if (s->marker) {
         bool fresh;
         uint64_t key = (uint64_t)s->marker_num << 32 | num;
-        uint32_t i = index_map_get(&l->ivmap, key, l->niv, &fresh, "--intervals");
-        if (fresh) {
-            l->ivcap = xgrow((void **)&l->iv, l->ivcap, l->niv + 1, sizeof *l->iv);
-            l->iv[i] = (interval){ .key = key, .min_cycles = UINT64_MAX, .min_us = UINT64_MAX };
-            l->niv++;
-        }
+        uint32_t i = index_map_entry(&l->ivmap, key, (void **)&l->iv, &l->niv, &l->ivcap, sizeof *l->iv, &fresh,
+                                     "--intervals");
+        if (fresh) l->iv[i] = (interval){ .key = key, .min_cycles = UINT64_MAX, .min_us = UINT64_MAX };
         interval *v = &l->iv[i];
         uint64_t cycles = clock > s->marker_clock ? clock - s->marker_clock : 0;
         uint32_t us = start_us - s->marker_us;

@@ -520,18 +520,6 @@ const char *timeline_size_parse(void *target, const char *value)
     return NULL;
 }
 
-/* s as XML character data. */
-static void xml_text(out_file *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '&') out_file_printf(f, "&amp;");
-        else if (*s == '<') out_file_printf(f, "&lt;");
-        else if (*s == '>') out_file_printf(f, "&gt;");
-        else if ((unsigned char)*s < 0x20) out_file_printf(f, " ");
-        else out_file_write(f, s, 1);
-    }
-}
-
 /* A tick label: v, in k, M or G when the step is a multiple of them. */
 static void tick_text(char *buf, size_t n, uint64_t v, uint64_t step)
 {
@@ -574,7 +562,7 @@ void timeline_write_svg(const timeline *tl, out_file *f, const char *title, unsi
                     " %.2f\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"%d\">\n", y.w, y.h, y.w, y.h, FONT);
     out_file_printf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     out_file_printf(f, "<text x=\"2\" y=\"9\" font-size=\"%d\" font-weight=\"bold\">", TITLE_FONT);
-    xml_text(f, title);
+    out_file_xml_text(f, title);
     out_file_printf(f, "</text>\n");
     /* the rows: one group per thread, x in columns (scaled), y in points */
     out_file_printf(f, "<g id=\"rows\">\n");

@@ -641,3 +641,14 @@ void out_file_abort_all(void)
     while (open_files)
         out_file_abort(open_files);
 }
+
+void out_file_xml_text(out_file *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '&') out_file_write(f, "&amp;", 5);
+        else if (*s == '<') out_file_write(f, "&lt;", 4);
+        else if (*s == '>') out_file_write(f, "&gt;", 4);
+        else if ((unsigned char)*s < 0x20) out_file_write(f, " ", 1);
+        else out_file_write(f, s, 1);
+    }
+}

@@ -61,6 +61,9 @@ FILE *out_file_stream(out_file *f);
 void out_file_write(out_file *f, const void *buf, size_t n);
 void out_file_printf(out_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *out_file_path(const out_file *f);
+/* s as XML character data: & < > escaped, a control character as a blank
+ * (the titles of ciat's SVG pictures). */
+void out_file_xml_text(out_file *f, const char *s);
 
 /* Commit every output still open (in the order opened) as described above,
  * and free them. Exits 2 on error, having removed every temporary and kept

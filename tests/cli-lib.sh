@@ -143,6 +143,55 @@ same_but_command() {
     rm -f .a .b
 }
 
+# ciat_sharded NAME SET N OPTIONS...: ciat with OPTIONS on SET into x/
+# (moved to whole/), then its N parts (--shard I/N) into x/ and their merge,
+# then --jobs N into x/: the same files (the report but for its command line).
+ciat_sharded() {
+    local name=$1 set=$2 n=$3 i ok=1 f
+    shift 3
+    rm -rf whole x
+    mkdir whole x
+    ciat -q -o x "$@" "$set" || ok=0
+    mv x/* whole/
+    for ((i = 0; i < n; i++)); do ciat -q -o x "$@" --shard "$i/$n" "$set" || ok=0; done
+    ciat --merge x/*.ciat_partial.*-of-"$n" || ok=0
+    rm -f x/*.ciat_partial.*
+    check_true "$name, $n parts: the parts and the merge run" test "$ok" = 1
+    for f in whole/*; do check_same "$name, $n parts: ${f#whole/}" "$f" "x/${f#whole/}"; done
+    rm -rf x && mkdir x
+    ciat -q -o x "$@" --jobs "$n" "$set" &&
+        same_but_command "$name, --jobs $n: $set.ciat_report" "whole/$set.ciat_report" "x/$set.ciat_report"
+}
+
+# cdat_random_set SEED THREADS RECORDS: rs.THREADS from
+# tests/cli/cdat-check/randset.awk, and ciat's memory usage file for it
+# (rr2 and oracle placement need it).
+cdat_random_set() {
+    rm -f rs.*
+    awk -v seed="$1" -v threads="$2" -v n="$3" -f "$CLI_DIR/cdat-check/randset.awk" >rs.txt
+    smait asm rs.txt rs
+    ciat -p -q "rs.$2"
+}
+
+# cdat_machines NODES PPN ICC THREADS [traces]: m-<protocol>-<allocation>.ini
+# for every protocol and placement (d-cache 1K of 8 sets, i-cache 512 of 4,
+# interconnect caches of ICC bytes); "traces": with the general and detailed traces.
+cdat_machines() {
+    local protocol alloc
+    rm -f m-*.ini
+    for protocol in 1 2 3 4 5 6 7 8; do
+        for alloc in rr1 rr2 oracle first_touch; do
+            {
+                printf '[system]\nnodes = %s\nprocs_per_node = %s\nprotocol = %s\n' "$1" "$2" "$protocol"
+                printf 'allocation = %s\nmemory_usage = rs.%s.memory\n' "$alloc" "$4"
+                [ "${5:-}" = traces ] && printf '[output]\ngeneral = 1\ndetailed = 1\n'
+                printf '[dcache]\nsize = 1K\nassoc = 2\n'
+                printf '[icache]\nsize = 512\nassoc = 2\n[interconnect_cache]\nsize = %s\nassoc = 2\n' "$3"
+            } >"m-$protocol-$alloc.ini"
+        done
+    done
+}
+
 # check_file NAME EXPECTED ACTUAL: the two files are equal (a diff when not;
 # CLI_UPDATE=1 rewrites EXPECTED, as for golden files).
 check_file() {

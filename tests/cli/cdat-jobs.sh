@@ -7,31 +7,6 @@
 # private range (first-touch pages under rr1), on one thread and beside the
 # scheduler, on a set long enough for many batches; and every combination
 # that cannot split is refused before anything is read.
-D=$CLI_DIR/cdat-check
-
-random_set() {    # SEED THREADS RECORDS
-    rm -f rs.*
-    awk -v seed="$1" -v threads="$2" -v n="$3" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
-    ciat -p -q "rs.$2"
-}
-
-# machines NODES PPN ICC THREADS: m-<protocol>-<allocation>.ini for every
-# protocol and placement; d-cache 8 sets, i-cache 4, interconnect cache 8.
-machines() {
-    local protocol alloc
-    rm -f m-*.ini
-    for protocol in 1 2 3 4 5 6 7 8; do
-        for alloc in rr1 rr2 oracle first_touch; do
-            {
-                printf '[system]\nnodes = %s\nprocs_per_node = %s\nprotocol = %s\n' "$1" "$2" "$protocol"
-                printf 'allocation = %s\nmemory_usage = rs.%s.memory\n' "$alloc" "$4"
-                printf '[dcache]\nsize = 1K\nassoc = 2\n'
-                printf '[icache]\nsize = 512\nassoc = 2\n[interconnect_cache]\nsize = %s\nassoc = 2\n' "$3"
-            } >"m-$protocol-$alloc.ini"
-        done
-    done
-}
 
 # split LABEL THREADS N CDAT-ARGS: every machine alone, then in N parts.
 split() {
@@ -54,23 +29,23 @@ split() {
     check_true "$label: --jobs $n, every protocol and placement: the report and JSON of the whole run" [ "$ok" = 1 ]
 }
 
-random_set 31 8 1500
-machines 4 2 0 8
+cdat_random_set 31 8 1500
+cdat_machines 4 2 0 8
 for n in 2 4; do split "4x2" 8 "$n" -p; done
-machines 2 4 1K 8
+cdat_machines 2 4 1K 8
 split "2x4 with interconnect caches" 8 2 -p
 split "2x4 with interconnect caches, one thread" 8 4 -p --workers 1
 split "2x4, a private range (pages placed by their first toucher)" 8 2 -p --private-range 0x1000:0x3fff
 # Many batches of events (about 30 per thread) between the reading thread and the parts.
-random_set 32 4 30000
-machines 2 2 0 4
+cdat_random_set 32 4 30000
+cdat_machines 2 2 0 4
 rm -f m-[2-7]-*.ini m-8-rr1.ini m-8-oracle.ini m-1-rr2.ini m-1-first_touch.ini
 split "a long set" 4 2 -p
 split "a long set, 4 parts" 4 4 -p
 
 # ---- what does not split --------------------------------------------------------------------
-random_set 33 4 500
-machines 2 2 0 4
+cdat_random_set 33 4 500
+cdat_machines 2 2 0 4
 check "--jobs 3: not a power of two" cdat -q -p --jobs 3 rs.4 m-1-rr1.ini <<'EOF'
 --- stderr
 cdat: --jobs 3: N must be a power of two (the parts own whole cache sets, and every cache has a power of two of them)

@@ -9,7 +9,6 @@
 # seeds; ciat writes the memory usage file rr2 and oracle need), on a set long
 # enough for many hand-overs between the reading thread and the machines'
 # threads, and in slice mode.
-D=$CLI_DIR/cdat-check
 CONFIGS=$CLI_DIR/../../configs
 
 # same_run NAME A B: reports A and B equal but for "# command:"; then the
@@ -19,22 +18,6 @@ same_run() {
     same_but_command "$1: report" "$a.cdat_report" "$b.cdat_report"
     for x in "$a".general.* "$a".detailed; do
         [ -f "$x" ] && check_same "$1: ${x#"$a".}" "$x" "$b.${x#"$a".}"
-    done
-}
-
-# machines NODES PPN ICC THREADS: m-<protocol>-<allocation>.ini for every protocol and placement.
-machines() {
-    local protocol alloc
-    rm -f m-*.ini
-    for protocol in 1 2 3 4 5 6 7 8; do
-        for alloc in rr1 rr2 oracle first_touch; do
-            {
-                printf '[system]\nnodes = %s\nprocs_per_node = %s\nprotocol = %s\n' "$1" "$2" "$protocol"
-                printf 'allocation = %s\nmemory_usage = rs.%s.memory\n' "$alloc" "$4"
-                printf '[output]\ngeneral = 1\ndetailed = 1\n[dcache]\nsize = 1K\nassoc = 2\n'
-                printf '[icache]\nsize = 512\nassoc = 2\n[interconnect_cache]\nsize = %s\nassoc = 2\n' "$3"
-            } >"m-$protocol-$alloc.ini"
-        done
     done
 }
 
@@ -52,23 +35,16 @@ EOF
     done
 }
 
-random_set() {    # SEED THREADS RECORDS
-    rm -f rs.*
-    awk -v seed="$1" -v threads="$2" -v n="$3" -f "$D/randset.awk" >rs.txt
-    smait asm rs.txt rs
-    ciat -p -q "rs.$2"
-}
-
-random_set 21 8 1500
-machines 4 2 0 8
+cdat_random_set 21 8 1500
+cdat_machines 4 2 0 8 traces
 every_machine "4x2" 8 -p
-machines 2 4 1K 8
+cdat_machines 2 4 1K 8 traces
 every_machine "2x4 with interconnect caches" 8 -p
 every_machine "2x4, slice mode -i 5 -s 50" 8 -i 5 -s 50
 
 # Many batches of events (about 30 per thread): the hand-overs keep the order.
-random_set 22 4 30000
-machines 2 2 0 4
+cdat_random_set 22 4 30000
+cdat_machines 2 2 0 4 traces
 check "a long set: 4 machines in one pass" cdat -p -q rs.4 m-1-rr1.ini m-4-oracle.ini m-6-first_touch.ini \
     m-8-rr2.ini <<'EOF'
 --- exit 0
@@ -79,7 +55,7 @@ for name in m-1-rr1 m-4-oracle m-6-first_touch m-8-rr2; do
 done
 
 # ---- --sweep, --set, --name -----------------------------------------------------------------
-random_set 23 4 1500
+cdat_random_set 23 4 1500
 check "--sweep: one machine per value, named <cfg>-<section>.<key><value>" bash -c '
     cdat -p -q --sweep system.protocol=1,3,8 rs.4 m-1-rr1.ini && ls rs.4.*.cdat_report' <<'EOF'
 rs.4.m-1-rr1-system.protocol1.cdat_report

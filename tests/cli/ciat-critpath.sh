@@ -138,27 +138,11 @@ critical_path work 800 span 100 parallelism 8.0000
 EOF
 
 # ---- --shard, --merge, --jobs: part 0 writes L57-L60 as lock-line records.
-sharded() {
-    local name=$1 set=$2 n=$3 i ok=1 f
-    shift 3
-    rm -rf whole x
-    mkdir whole x
-    ciat -q -o x "$@" "$set" || ok=0
-    mv x/* whole/
-    for ((i = 0; i < n; i++)); do ciat -q -o x "$@" --shard "$i/$n" "$set" || ok=0; done
-    ciat --merge x/*.ciat_partial.*-of-"$n" || ok=0
-    rm -f x/*.ciat_partial.*
-    check_true "$name, $n parts: the parts and the merge run" test "$ok" = 1
-    for f in whole/*; do check_same "$name, $n parts: ${f#whole/}" "$f" "x/${f#whole/}"; done
-    rm -rf x && mkdir x
-    ciat -q -o x "$@" --jobs "$n" "$set" &&
-        same_but_command "$name, --jobs $n: $set.ciat_report" "whole/$set.ciat_report" "x/$set.ciat_report"
-}
-sharded "cp" cp.3 3 --json --critical-path --barriers --locks
+ciat_sharded "cp" cp.3 3 --json --critical-path --barriers --locks
 rm -f rs.*
 awk -v seed=931 -v threads=4 -v n=3000 -f "$CLI_DIR/ciat/randset.awk" >rs.txt
 smait asm rs.txt rs
-sharded "random 4 threads, seed 931" rs.4 2 --critical-path
+ciat_sharded "random 4 threads, seed 931" rs.4 2 --critical-path
 
 # ---- JSON ------------------------------------------------------------------
 if python3 -c 'import jsonschema' 2>/dev/null; then

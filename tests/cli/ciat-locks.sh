@@ -179,35 +179,18 @@ done
 
 # ---- --shard, --merge, --jobs: part 0 follows every thread's locks and
 # markers and writes L52-L56 into its partial result (lock-line records);
-# the merge gives the whole run's outputs byte for byte.
-# sharded NAME SET N OPTIONS...: the whole run into x/ (moved to whole/),
-# its N parts into x/ and their merge, then --jobs N into x/: the same files.
-sharded() {
-    local name=$1 set=$2 n=$3 i ok=1 f
-    shift 3
-    rm -rf whole x
-    mkdir whole x
-    ciat -q -o x "$@" "$set" || ok=0
-    mv x/* whole/
-    for ((i = 0; i < n; i++)); do ciat -q -o x "$@" --shard "$i/$n" "$set" || ok=0; done
-    ciat --merge x/*.ciat_partial.*-of-"$n" || ok=0
-    rm -f x/*.ciat_partial.*
-    check_true "$name, $n parts: the parts and the merge run" test "$ok" = 1
-    for f in whole/*; do check_same "$name, $n parts: ${f#whole/}" "$f" "x/${f#whole/}"; done
-    rm -rf x && mkdir x
-    ciat -q -o x "$@" --jobs "$n" "$set" &&
-        same_but_command "$name, --jobs $n: $set.ciat_report" "whole/$set.ciat_report" "x/$set.ciat_report"
-}
+# the merge gives the whole run's outputs byte for byte (ciat_sharded,
+# tests/cli-lib.sh: the whole run, its N parts and merge, --jobs N).
 cp "$D/lk.3.map" .
-sharded "lk, named" lk.3 3 -p --json --locks --intervals
+ciat_sharded "lk, named" lk.3 3 -p --json --locks --intervals
 rm -f lk.3.map
-sharded "rw" rw.2 2 -p --locks=1
+ciat_sharded "rw" rw.2 2 -p --locks=1
 for spec in "4 711 3000" "8 712 1500"; do
     read -r p seed n <<<"$spec"
     rm -f rs.*
     awk -v seed="$seed" -v threads="$p" -v n="$n" -f "$CLI_DIR/ciat/randset.awk" >rs.txt
     smait asm rs.txt rs
-    sharded "random $p threads, seed $seed" "rs.$p" 3 --locks --intervals --by-data
+    ciat_sharded "random $p threads, seed $seed" "rs.$p" 3 --locks --intervals --by-data
 done
 
 # A merge refuses lock lines that are not part 0's, or not lock lines.
