@@ -139,6 +139,11 @@ $(BUILD)/tests/cdat_check: tests/tools/cdat_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+# The independent two-level cache model cdat's [l2] is compared with (tests/tools/two_level.c).
+$(BUILD)/tests/two_level: tests/tools/two_level.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
 # The fault-injection test's input mutator (tests/tools/mutate.c).
 $(BUILD)/tests/mutate: tests/tools/mutate.c
 	@mkdir -p $(dir $@)
@@ -148,6 +153,7 @@ $(BUILD)/tests/mutate: tests/tools/mutate.c
 # (default: one per processor); outputs are printed in a fixed order.
 CHECK_JOBS ?=
 CLI_ENV = BIN=$(abspath $(BIN)) CDAT_CHECK=$(abspath $(BUILD)/tests/cdat_check) MUTATE=$(abspath $(BUILD)/tests/mutate) \
+	TWO_LEVEL=$(abspath $(BUILD)/tests/two_level) \
 	SANITIZE=$(SANITIZE) PREFIX=$(PREFIX) SRC=$(abspath .) $(if $(CHECK_JOBS),CLI_JOBS=$(CHECK_JOBS)) \
 	BENCH_BIN=$(abspath $(BUILD)/bench) $(if $(filter 1,$(SLOW_PATHS)),FAST_BIN=$(abspath build/bin))
 # The bench generators (tests/cli/slow-paths.sh makes its differential sets with them).
@@ -156,7 +162,8 @@ BENCH_GENS := $(patsubst %,$(BUILD)/bench/%,gen_irregular gen_kernel gen_fft gen
 # edit-compile-test loop.
 QUICK_CLI := ciat-golden smait-golden tdat-golden schedule cdat-protocol sync-reports structure
 
-check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate $(BENCH_GENS)
+check-run: build man $(BUILD)/tests/unit_tests $(BUILD)/tests/cdat_check $(BUILD)/tests/mutate $(BUILD)/tests/two_level \
+	$(BENCH_GENS)
 ifeq ($(SLOW_PATHS),1)
 	@$(MAKE) --no-print-directory SLOW_PATHS= build      # the normal build, to compare with
 endif

@@ -92,6 +92,7 @@ struct cdat {
     attr *acode, *adata;
     const addr_map *amap;
     out_file *mtrace;
+    out_file *din;              /* --din FILE: every reference, in Dinero IV's din format */
     out_file *annotated;        /* --annotate */
     attr_pcs pcs;
     uint64_t cur_pc;
@@ -106,7 +107,8 @@ enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
 enum { CDAT_JOBS_MAX = 64 };
 static const char *const fig_names[] = { "misses", "remote", "false_sharing" };
 static const char *const class_names[MC_CLASSES] = { "cold", "capacity", "conflict", "true_sharing", "false_sharing" };
-static const char *const source_names[4] = { "local_memory", "local_cache", "remote_memory", "remote_cache" };
+static const char *const source_names[SRC_COUNT] = { "local_memory", "local_cache", "remote_memory", "remote_cache",
+                                                     "l2" };
 
 /* ---- simulation hooks ---- */
 
@@ -124,6 +126,7 @@ static inline void count_ref(cpu_stats *st, ref_counts *rc, mach_ref r)
 {
     ref_count(rc, r);
     if (__builtin_expect(r.silent != 0, 0)) st->silent += r.silent;
+    if (__builtin_expect(r.l2 != 0, 0)) stats_l2(st, r);
 }
 
 /* The hooks below handle the common reference inline: one the machine calls
@@ -312,6 +315,46 @@ static void on_ahead_part(void *ctx, int t, int cpu, const smait_raw *rec)
     if ((mach_line(&c->m, rec->f2) & c->part_mask) == c->part_i) on_ahead(ctx, t, cpu, rec);
 }
 
+/* ---- --din FILE: the references, as Dinero IV reads them ----
+ *
+ * One line "LABEL ADDRESS" per reference the machine sees, in simulation
+ * order: LABEL 0 a load, 1 a store (or atomic), 2 an instruction fetch;
+ * ADDRESS in hex, the first byte the reference touches in its line (a data
+ * access spanning lines is a reference per line). Then the plain hooks. */
+
+static void din_line(cdat *c, int label, uint32_t addr)
+{
+    out_file_printf(c->din, "%d %" PRIx32 "\n", label, addr);
+}
+
+static void on_fetch_din(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    din_line(ctx, 2, addr);
+    on_fetch(ctx, t, cpu, clock, addr);
+}
+
+static void on_fetch_run_din(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) din_line(ctx, 2, addr + k * ISTREAM_INSN_BYTES);
+    on_fetch_run(ctx, t, cpu, clock, addr, n);
+}
+
+static void on_mem_din(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    cdat *c = ctx;
+    uint32_t addr = rec->f2;
+    unsigned size = smait_size_bytes(smait_mem_size_code(rec->f1));
+    int label = smait_mem_access(rec->f1) != SMAIT_LOAD;
+    uint32_t first = mach_line(&c->m, addr);
+    uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
+    if (last < first) last = first;             /* wraps past 2^32: the first line only, as data_access */
+    for (uint32_t l = first;; l++) {
+        din_line(c, label, l == first ? addr : l << c->m.line_shift);
+        if (l == last) break;
+    }
+    on_mem(ctx, t, cpu, clock, rec);
+}
+
 /* -buffered_io: one access of a processor's copy to or from a kernel buffer. */
 static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr, unsigned size, bool store);
 
@@ -493,7 +536,8 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 /* Tx's lines: L05 too under -handle_io (every I/O processor together). */
 static unsigned tx_lines(const cdat *c)
 {
-    return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->show_classes ? STATS_CLASSES : 0);
+    return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->show_classes ? STATS_CLASSES : 0) |
+           (c->m.l2 ? STATS_L2 : 0);
 }
 
 /* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
@@ -505,14 +549,15 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
                          cpu_stats *io_total)
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
-    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0);
+    unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0) |
+                   (c->m.l2 ? STATS_L2 : 0);
     const cdat_timing *tm = c->cfg.timing.on ? &c->cfg.timing : NULL;
     uint64_t slowest = 0;                       /* [timing]: the largest busy + stall */
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
         if (tm) {
-            uint64_t x = stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX);
+            uint64_t x = stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX, c->m.l2);
             if (x > slowest) slowest = x;
         }
         stats_add(sum, &procs[p]);
@@ -536,7 +581,8 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
     if (tm) {
         /* A phase ends when its slowest processor does; the run is its phases one after another. */
         if (phase != REPORT_ALL_PHASES) c->est_time += slowest;
-        stats_time_line(c->rep, phase, REPORT_ALL_THREADS, sum, tm, phase == REPORT_ALL_PHASES ? c->est_time : slowest);
+        stats_time_line(c->rep, phase, REPORT_ALL_THREADS, sum, tm, phase == REPORT_ALL_PHASES ? c->est_time : slowest,
+                        c->m.l2);
     }
     free(sum);
 }
@@ -628,12 +674,20 @@ static void config_header(cdat *c)
         if (cc[i]->assoc) report_header(c->rep, " %s: size %" PRIu64 " assoc %u", names[i], cc[i]->size, cc[i]->assoc);
         else report_header(c->rep, " %s: size %" PRIu64 " assoc full", names[i], cc[i]->size);
     }
+    if (g->l2.size) {
+        char ways[16] = "full";
+        if (g->l2.assoc) snprintf(ways, sizeof ways, "%u", g->l2.assoc);
+        report_header(c->rep, " l2: size %" PRIu64 " assoc %s inclusion %s", g->l2.size, ways,
+                      config_inclusion_name(g->l2_inclusion));
+    }
     mapping_header(c);
     if (g->timing.on) {
         char buf[256];
         size_t len = 0;
         for (int k = 0; k < TIMING_KEYS; k++)
-            len += (size_t)snprintf(buf + len, sizeof buf - len, " %s %u", config_timing_keys[k], g->timing.cycles[k]);
+            if (k != TIMING_L2_HIT || g->l2.size)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, " %s %u", config_timing_keys[k],
+                                        g->timing.cycles[k]);
         report_header(c->rep, " timing: accounting%s", buf);
     }
     if (c->slice_cpus)
@@ -692,6 +746,7 @@ typedef struct cdat_run {
     bool miss_classes;          /* --miss-classes: L17 and L18 */
     attr_options attr;          /* --by-code, --by-data (lines L20, L21), --map */
     const char *miss_trace;     /* --miss-trace FILE */
+    const char *din;            /* --din FILE */
     addr_map *amap;             /* the map found or given, or NULL */
     uint64_t workers;           /* --workers; 0: one per processor */
     uint64_t jobs;              /* --jobs N: the machine in N parts */
@@ -723,6 +778,14 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (c->slice_cpus && c->cfg.timing.on)
         diag_usage_error("[timing] in slice mode (-i): a process's stalls are not modelled there; run without -i"
                          " or without [timing]");
+    if (c->cfg.l2.size && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace))
+        diag_usage_error("%s with an L2 (%s has [l2]): the miss classes and the attribution are of a one-level"
+                         " machine's misses; run them without [l2] (--set l2.size=0)",
+                         r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
+                         : "--by-code, --by-data or --annotate", where);
+    if (r->din && nprocs > 1)
+        diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
+                         " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
     int ncpu = c->slice_cpus ? c->slice_cpus : c->n;
     const char *what = c->slice_cpus ? "slice-mode processor" : "thread";
     c->proc_of = xcalloc((size_t)ncpu, sizeof *c->proc_of);
@@ -777,6 +840,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
                         " true_sharing false_sharing; source local_memory local_cache remote_memory"
                         " remote_cache\n");
     }
+    if (r->din) c->din = out_file_open(r->din, false);
     io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
     /* Every output is opened (so checked) before the first record is read. */
     traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
@@ -823,13 +887,23 @@ static inline __attribute__((always_inline)) sched_hooks part_hooks(cdat *c)
                                     .ahead_distance = AHEAD_RECORDS } };
 }
 
+/* --din: the plain hooks, each reference written first. */
+static inline __attribute__((always_inline)) sched_hooks din_hooks(cdat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_din, .mem = on_mem_din, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run_din } };
+}
+
 CONSUMER_LOOPS_DEFINE(direct_classified_hooks, classified_hooks)
+CONSUMER_LOOPS_DEFINE(direct_din_hooks, din_hooks)
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
     if (c->part_n > 1) return direct_part_hooks(c);
+    if (c->din) return direct_din_hooks(c);
     return c->mc ? direct_classified_hooks(c) : direct_plain_hooks(c);
 }
 
@@ -1055,9 +1129,9 @@ static void jobs_check_machine(const cdat *c, int n)
                          " set them to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs", n,
                          where, c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ?
                          "general" : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "");
-    const cache *cs[3] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL };
-    static const char *const names[3] = { "dcache", "icache", "interconnect_cache" };
-    for (int k = 0; k < 3; k++)
+    const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
+    static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
+    for (int k = 0; k < 4; k++)
         if (cs[k] && cache_sets(cs[k]) % (unsigned)n)
             diag_usage_error("--jobs %d: the %s of %s has %u set%s (fully associative: 1); N must divide every"
                              " cache's sets", n, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
@@ -1127,6 +1201,10 @@ int main(int argc, char **argv)
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
+        { { "din", 0, NULL, OPT_STRING, "FILE", &r.din, NULL, 0, 0,
+            "also write every reference to FILE in Dinero IV's din format (0 load, 1 store, 2 fetch, hex"
+            " address), to run Dinero IV on the same references (one configuration of one processor;"
+            " not with --jobs, -handle_io, miss classes or attribution)" }, "din", NULL, true },
         { { 0 }, NULL, NULL, false }
     };
     tool t;
@@ -1156,6 +1234,13 @@ int main(int argc, char **argv)
     if (r.miss_trace && njobs > 1)
         diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
                          " configuration on its own");
+    if (r.din && (njobs > 1 || r.jobs > 1 || io->handle || r.miss_classes || attr_options_any(&r.attr) ||
+                  r.miss_trace || t.ro.slice_cpus))
+        diag_usage_error("--din with %s: it writes one machine's references, as the plain simulation sees them;"
+                         " give one configuration and none of --jobs, -handle_io, --miss-classes, --miss-trace,"
+                         " --by-code, --by-data, --annotate or slice mode",
+                         njobs > 1 ? "several configurations" : r.jobs > 1 ? "--jobs" : io->handle ? "-handle_io"
+                         : t.ro.slice_cpus ? "slice mode (-i)" : "miss classes or attribution");
     attr_options_check(&r.attr, "--by-code, --by-data or --annotate", false);
     jobs_usage(&r, njobs, &t);
 

@@ -23,9 +23,17 @@ enum { CFG_MAX_NODES = 32, CFG_MAX_PROCS = 128, CFG_MAX_BANKS = 32 };
 typedef enum cfg_allocation { ALLOC_RR1, ALLOC_RR2, ALLOC_ORACLE, ALLOC_FIRST_TOUCH } cfg_allocation;
 
 typedef struct cache_config {
-    uint64_t size;          /* bytes; 0 = no cache (interconnect cache only) */
+    uint64_t size;          /* bytes; 0 = no cache (interconnect cache, L2 only) */
     unsigned assoc;         /* ways; 0 = fully associative */
 } cache_config;
+
+/* [l2] inclusion: how a processor's L2 relates to its L1 d-cache
+ * (docs/cdat-protocol.md §9). */
+typedef enum cfg_inclusion {
+    INCL_NON_INCLUSIVE,     /* the default: independent; an L2 victim leaves the L1 alone */
+    INCL_INCLUSIVE,         /* every L1 line is in the L2; an L2 victim is back-invalidated in the L1s */
+    INCL_EXCLUSIVE          /* no line is in both the L1 d-cache and the L2; L1 victims move into the L2 */
+} cfg_inclusion;
 
 /* [mapping] policy: where threads without an entry go. */
 typedef enum cfg_map_policy {
@@ -39,7 +47,7 @@ typedef enum cfg_map_policy {
  * cycles per miss by where it was satisfied, per upgrade, and per critical
  * transaction (a network hop). It changes no interleaving. */
 enum { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY, TIMING_REMOTE_CACHE, TIMING_UPGRADE,
-       TIMING_HOP, TIMING_KEYS };
+       TIMING_HOP, TIMING_L2_HIT, TIMING_KEYS };
 enum { TIMING_MAX = 1000000 };
 typedef struct cdat_timing {
     bool on;
@@ -58,6 +66,8 @@ typedef struct cdat_config {
     char *memory_usage;                 /* resolved against the file's directory; NULL if none */
     bool general, detailed;
     cache_config dcache, icache, icc;
+    cache_config l2;                    /* [l2]: size 0 = none */
+    cfg_inclusion l2_inclusion;
     /* [mapping] thread.N = node.proc: per thread, or -1 for the policy's
      * choice. */
     cfg_map_policy map_policy;
@@ -86,5 +96,6 @@ int config_thread_proc(const cdat_config *c, int t, int nthreads);
 
 const char *config_allocation_name(cfg_allocation a);
 const char *config_map_policy_name(cfg_map_policy m);
+const char *config_inclusion_name(cfg_inclusion i);
 
 #endif

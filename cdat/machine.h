@@ -1,6 +1,7 @@
 /* machine.h — cdat's simulated DSM machine (docs/cdat-protocol.md): processors with
- * an i-cache and a d-cache, nodes with an optional interconnect cache, the
- * homes' directory, and the coherence protocol in its 8 variants.
+ * an i-cache and a d-cache (and an optional L2 behind them), nodes with an
+ * optional interconnect cache, the homes' directory, and the coherence
+ * protocol in its 8 variants.
  *
  * The machine only simulates. Each sequence of transactions it generates (a
  * request with everything that serves it, or a replacement's return) is
@@ -28,7 +29,9 @@
 
 /* Where a miss was satisfied from (docs/cdat-report.md, L02). */
 typedef enum mach_source {
-    SRC_NONE = -1, SRC_LOCAL_MEMORY = 0, SRC_LOCAL_CACHE = 1, SRC_REMOTE_MEMORY = 2, SRC_REMOTE_CACHE = 3
+    SRC_NONE = -1, SRC_LOCAL_MEMORY = 0, SRC_LOCAL_CACHE = 1, SRC_REMOTE_MEMORY = 2, SRC_REMOTE_CACHE = 3,
+    SRC_L2 = 4,                 /* an L1 miss the processor's own L2 served */
+    SRC_COUNT
 } mach_source;
 
 /* Where the recorded holders other than the requester are (docs/cdat-protocol.md). */
@@ -36,11 +39,20 @@ typedef enum mach_presence { PRES_NONE, PRES_LOCAL, PRES_HOME, PRES_REMOTE } mac
 
 typedef enum mach_outcome { REF_HIT, REF_MISS, REF_UPGRADE } mach_outcome;
 
+/* What a reference did in the processor's L2 (mach_ref.l2; docs/cdat-report.md, L22). */
+enum { L2_HIT = 1, L2_MISS = 2, L2_UPGRADE = 4,     /* the L1 miss's access to the L2 */
+       L2_WRITE = 8, L2_WRITE_MISS = 16 };          /* the L1 victim written (moved) into it */
+
 typedef struct mach_ref {
-    uint8_t outcome;            /* mach_outcome */
+    uint8_t outcome;            /* mach_outcome (of the L1 cache the reference went to) */
     int8_t source;              /* mach_source of a miss */
-    uint8_t silent;             /* victims dropped without a transaction */
+    uint8_t silent;             /* lines that left the processor without a transaction */
+    uint8_t l2;                 /* L2_* bits; 0 without an L2 */
+    uint8_t l2_write_backs;     /* L2 victims returned dirty */
+    uint8_t back_invalidations; /* L1 copies an inclusive L2's victims removed */
 } mach_ref;
+
+#define MACH_REF(o, s) ((mach_ref){ .outcome = (o), .source = (s) })
 
 /* One sequence of transactions, as handed to on_seq. */
 typedef struct mach_seq {
@@ -63,6 +75,7 @@ typedef void (*mach_seq_fn)(void *ctx, const mach_seq *s);
 
 typedef struct mach_proc {
     cache d, i;
+    cache l2;                   /* only when machine.l2 */
     int node, proc;             /* its node, and its number in the node */
 } mach_proc;
 
@@ -72,6 +85,8 @@ typedef struct machine {
     bool rl_a;                  /* RL = A: remote lines may be loaded exclusive */
     bool er_announced;          /* ER: exclusive replacements announced (update_tag) */
     bool dt;                    /* DT: direct cache-to-cache transactions */
+    bool l2;                    /* [l2]: every processor has an L2 (mach_proc.l2) */
+    uint8_t l2_inclusion;       /* cfg_inclusion */
     bool simple_misses;         /* the commonest data misses take protocol.c's short path when
                                  * only codes are counted (simple_data_miss; tests turn it off) */
     mach_proc *p;               /* nprocs */
@@ -98,7 +113,7 @@ void mach_free(machine *m);
 
 static inline uint32_t mach_line(const machine *m, uint32_t addr) { return addr >> m->line_shift; }
 
-/* Lines the caches hold now (every processor's two caches and the
+/* Lines the caches hold now (every processor's caches and the
  * interconnect caches), for the directory's memory beside them. */
 uint64_t mach_cached_lines(const machine *m);
 
@@ -139,10 +154,10 @@ static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint3
     if (st == CS_INVALID) st = cache_access_rest(d, line);
     if (st == CS_INVALID) return mach_data_miss(m, cpu, clock, line, store);
     /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
-    if (!store || st == CS_DIRTY) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (!store || st == CS_DIRTY) return MACH_REF(REF_HIT, SRC_NONE);
     if (st == CS_EXCLUSIVE) {
         cache_set_mru_state(d, line, CS_DIRTY);
-        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+        return MACH_REF(REF_HIT, SRC_NONE);
     }
     return mach_upgrade(m, cpu, clock, line);
 }
@@ -174,13 +189,13 @@ static inline void mach_prefetch(const machine *m, uint32_t line)
 /* One reference of processor cpu to one line. */
 static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
-    if (cache_access(&m->p[cpu].i, line) != CS_INVALID) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (cache_access(&m->p[cpu].i, line) != CS_INVALID) return MACH_REF(REF_HIT, SRC_NONE);
     return mach_miss(m, cpu, clock, line, MACH_IFETCH);
 }
 
 static inline mach_ref mach_load(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
-    if (cache_access(&m->p[cpu].d, line) != CS_INVALID) return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    if (cache_access(&m->p[cpu].d, line) != CS_INVALID) return MACH_REF(REF_HIT, SRC_NONE);
     return mach_data_miss(m, cpu, clock, line, false);
 }
 
@@ -188,10 +203,10 @@ static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t 
 {
     cache *d = &m->p[cpu].d;
     switch (cache_access(d, line)) {
-    case CS_DIRTY: return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+    case CS_DIRTY: return MACH_REF(REF_HIT, SRC_NONE);
     case CS_EXCLUSIVE:                  /* silently dirty; the view stays "exclusive" */
         cache_set_mru_state(d, line, CS_DIRTY);
-        return (mach_ref){ REF_HIT, SRC_NONE, 0 };
+        return MACH_REF(REF_HIT, SRC_NONE);
     case CS_SHARED: return mach_upgrade(m, cpu, clock, line);
     default: return mach_data_miss(m, cpu, clock, line, true);
     }

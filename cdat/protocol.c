@@ -1,6 +1,7 @@
 /* protocol.c — the full-map directory protocol of docs/cdat-protocol.md in
- * its 8 variants, the local snoop, the interconnect cache, replacements and
- * I/O processor requests. Each function builds one sequence of transactions
+ * its 8 variants, the local snoop, the interconnect cache, replacements,
+ * I/O processor requests, and each processor's L2 under its three inclusion
+ * policies (§9). Each function builds one sequence of transactions
  * in m->seq, updates the caches and the home's view, and hands the sequence
  * to m->on_seq. docs/cdat-protocol.md gives every case as a table. */
 #include "machine.h"
@@ -40,7 +41,11 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
         if (!cache_init(&m->p[i].d, cfg->dcache.size, cfg->dcache.assoc, cfg->line_size) ||
             !cache_init(&m->p[i].i, cfg->icache.size, cfg->icache.assoc, cfg->line_size))
             diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+        if (cfg->l2.size > 0 && !cache_init(&m->p[i].l2, cfg->l2.size, cfg->l2.assoc, cfg->line_size))
+            diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
     }
+    m->l2 = cfg->l2.size > 0;
+    m->l2_inclusion = (uint8_t)cfg->l2_inclusion;
     if (cfg->icc.size > 0) {
         m->icc = xcalloc(m->nodes, sizeof *m->icc);
         for (unsigned n = 0; n < m->nodes; n++)
@@ -64,6 +69,7 @@ void mach_free(machine *m)
     for (unsigned i = 0; i < m->nprocs; i++) {
         cache_free(&m->p[i].d);
         cache_free(&m->p[i].i);
+        if (m->l2) cache_free(&m->p[i].l2);
     }
     if (m->icc)
         for (unsigned n = 0; n < m->nodes; n++) cache_free(&m->icc[n]);
@@ -78,7 +84,8 @@ void mach_free(machine *m)
 uint64_t mach_cached_lines(const machine *m)
 {
     uint64_t n = 0;
-    for (unsigned i = 0; i < m->nprocs; i++) n += cache_count(&m->p[i].d) + cache_count(&m->p[i].i);
+    for (unsigned i = 0; i < m->nprocs; i++)
+        n += cache_count(&m->p[i].d) + cache_count(&m->p[i].i) + (m->l2 ? cache_count(&m->p[i].l2) : 0);
     for (unsigned k = 0; m->icc && k < m->nodes; k++) n += cache_count(&m->icc[k]);
     return n;
 }
@@ -243,11 +250,34 @@ static inline mach_source cache_source(const machine *m, unsigned q)
 /* ---- copies ---- */
 
 /* Processor q's copy in cache s (MC_DATA, MC_INSTR) goes: the miss
- * taxonomy hears of it when it was there. */
+ * taxonomy hears of it when it was there. The L2 counts as the data side:
+ * its copy goes with the d-cache's. */
 static inline void lose(machine *m, unsigned q, int s, uint32_t line)
 {
     cache *c = s == MC_DATA ? &m->p[q].d : &m->p[q].i;
     if (cache_invalidate(c, line) != CS_INVALID && m->mc) mc_invalidated(m->mc, q, s, line);
+    if (s == MC_DATA && m->l2) cache_invalidate(&m->p[q].l2, line);
+}
+
+/* Processor q's state of line over its data levels, the d-cache and the L2:
+ * the dirtiest copy (the copies of a processor share one permission, shared
+ * or owned; docs/cdat-protocol.md §9). */
+static inline cache_state proc_state(const machine *m, unsigned q, uint32_t line)
+{
+    cache_state s = cache_probe(&m->p[q].d, line);
+    if (m->l2 && s != CS_DIRTY) {
+        cache_state t = cache_probe(&m->p[q].l2, line);
+        if (t > s) s = t;
+    }
+    return s;
+}
+
+/* Processor q keeps line shared: each of its data copies becomes shared
+ * (the dirty data went with the answer). */
+static inline void proc_share(machine *m, unsigned q, uint32_t line)
+{
+    cache_set_state(&m->p[q].d, line, CS_SHARED);
+    if (m->l2) cache_set_state(&m->p[q].l2, line, CS_SHARED);
 }
 
 /* Processor q loses line from both caches. */
@@ -271,7 +301,7 @@ static void drop_slot(machine *m, unsigned s, uint32_t line, int except)
     for (unsigned i = 0; i < m->ppn; i++) {
         unsigned q = n * m->ppn + i;
         if ((int)q == except) continue;
-        if (cache_probe(&m->p[q].d, line) == CS_SHARED) lose(m, q, MC_DATA, line);
+        if (proc_state(m, q, line) == CS_SHARED) lose(m, q, MC_DATA, line);
         lose(m, q, MC_INSTR, line);
     }
 }
@@ -345,9 +375,118 @@ static void evict_data(machine *m, int cpu, uint64_t clock, uint32_t victim, cac
     emit(m);
 }
 
+/* ---- the L2 (docs/cdat-protocol.md §9) ----
+ *
+ * A processor's d-cache, i-cache and L2 are one holder for the directory:
+ * the processor holds a line while any of them does, and its copies share
+ * one permission (shared, or owned: exclusive or dirty), while each level
+ * has its own dirty bit. A line leaves the processor, with the return of §5,
+ * only when its last data copy (d-cache or L2) goes. */
+
+static inline bool data_holds(const machine *m, int cpu, uint32_t line)
+{
+    return cache_holds(&m->p[cpu].d, line) || cache_holds(&m->p[cpu].l2, line);
+}
+
+/* flush (24): cpu's dirty data of line goes home, and cpu keeps the line;
+ * the home records it exclusive (clean) at cpu. */
+static void flush(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    int node = m->p[cpu].node;
+    dir_view v, *e = &v;
+    uint8_t *code_at = dir_load(&m->dir, line, e);
+    if ((e->state != DIR_EXCLUSIVE && e->state != DIR_DIRTY) || e->owner != cpu)
+        bug(m, line, "a flushed line is not recorded as the processor's");
+    seq_begin(m, cpu, node, clock, line, line_home(m, line, node), e, TX_FLUSH);
+    tx_requester(m, TX_FLUSH);
+    dir_store_simple(&m->dir, line, code_at, DIR_EXCLUSIVE, (unsigned)cpu);
+    emit(m);
+}
+
+/* A line the L2 evicted (state wst). */
+static void l2_victim(machine *m, int cpu, uint64_t clock, uint32_t w, cache_state wst, mach_ref *r)
+{
+    mach_proc *P = &m->p[cpu];
+    if (m->l2_inclusion == INCL_INCLUSIVE) {
+        /* Back-invalidation: the L1 copies go with it, a dirty one's data too. */
+        cache_state s1 = cache_invalidate(&P->d, w);
+        r->back_invalidations += (uint8_t)((s1 != CS_INVALID) + (cache_invalidate(&P->i, w) != CS_INVALID));
+        if (s1 > wst) wst = s1;
+    } else if (m->l2_inclusion == INCL_NON_INCLUSIVE && cache_holds(&P->d, w)) {
+        /* The d-cache keeps the line, so the processor does: no return. A
+         * dirty victim's data goes home as a flush; the processor stays the owner. */
+        if (wst == CS_DIRTY) {
+            r->l2_write_backs++;
+            flush(m, cpu, clock, w);
+        }
+        return;
+    }
+    if (wst == CS_DIRTY) r->l2_write_backs++;
+    evict_data(m, cpu, clock, w, wst, r);
+}
+
+/* Put line into cpu's L2 in state st (an L2 of an exclusive policy only
+ * takes L1 victims). */
+static void l2_put(machine *m, int cpu, uint64_t clock, uint32_t line, cache_state st, mach_ref *r)
+{
+    uint32_t w;
+    cache_state wst;
+    if (cache_fill(&m->p[cpu].l2, line, st, &w, &wst)) l2_victim(m, cpu, clock, w, wst, r);
+}
+
+/* A line the d-cache evicted (state vst), with an L2. */
+static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_state vst, mach_ref *r)
+{
+    mach_proc *P = &m->p[cpu];
+    if (m->l2_inclusion == INCL_EXCLUSIVE) {             /* every victim moves down, its dirt with it */
+        r->l2 |= L2_WRITE | L2_WRITE_MISS;
+        l2_put(m, cpu, clock, v, vst, r);
+        return;
+    }
+    if (vst == CS_DIRTY) {                              /* written back into the L2 */
+        r->l2 |= L2_WRITE;
+        if (cache_access(&P->l2, v) != CS_INVALID) {
+            cache_set_mru_state(&P->l2, v, CS_DIRTY);
+            return;
+        }
+        if (m->l2_inclusion == INCL_INCLUSIVE) bug(m, v, "an inclusive L2 lacks a line of the d-cache");
+        r->l2 |= L2_WRITE_MISS;
+        l2_put(m, cpu, clock, v, CS_DIRTY, r);
+        return;
+    }
+    if (!cache_holds(&P->l2, v)) evict_data(m, cpu, clock, v, vst, r);  /* a clean line leaves the processor */
+}
+
+/* Put line into cpu's L1 for kind in state st (the i-cache: shared). An
+ * i-cache victim leaves silently; it counts when the line leaves the
+ * processor with it. */
+static void l1_put(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, cache_state st, mach_ref *r)
+{
+    uint32_t v;
+    cache_state vst;
+    if (kind == MACH_IFETCH) {
+        if (cache_fill(&m->p[cpu].i, line, CS_SHARED, &v, &vst) && !data_holds(m, cpu, v)) r->silent++;
+    } else if (cache_fill(&m->p[cpu].d, line, st, &v, &vst)) {
+        l1d_victim(m, cpu, clock, v, vst, r);
+    }
+}
+
+/* A line that came from outside the processor (or from its d-cache to its
+ * i-cache): the L2 first, with the permission and a clean copy (unless it
+ * is exclusive of the d-cache), then the L1. */
+static void fill_levels(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, cache_state st, mach_ref *r)
+{
+    if (m->l2_inclusion != INCL_EXCLUSIVE) l2_put(m, cpu, clock, line, st == CS_DIRTY ? CS_EXCLUSIVE : st, r);
+    l1_put(m, cpu, clock, line, kind, st, r);
+}
+
 /* Put line into cpu's cache for kind in state st, with the victim's return. */
 static void fill(machine *m, int cpu, uint64_t clock, uint32_t line, int kind, cache_state st, mach_ref *r)
 {
+    if (m->l2) {
+        fill_levels(m, cpu, clock, line, kind, st, r);
+        return;
+    }
     uint32_t victim;
     cache_state vst;
     if (kind == MACH_IFETCH) {
@@ -410,7 +549,7 @@ static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool
     uint8_t rc = request == TX_READ_SHAR_OR_PRIV ? TX_RECALL_SHAR_OR_PRIV
                : request == TX_READ_PRIV_OWN ? TX_RECALL_PRIV_OWN : TX_RECALL_SHAR;
     tx_slot(m, rc, q);
-    cache_state qst = cache_probe(&m->p[q].d, line);
+    cache_state qst = proc_state(m, q, line);
     cache_state pst;                 /* the requester's state at the end (io: unused) */
     bool q_keeps;                    /* q ends shared (else invalid) */
     if (qst == CS_DIRTY) {
@@ -448,7 +587,7 @@ static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool
     } else {
         bug(m, line, "a recalled owner holds the line shared");
     }
-    if (q_keeps) cache_set_state(&m->p[q].d, line, CS_SHARED);
+    if (q_keeps) proc_share(m, q, line);
     else if (qst != CS_INVALID) drop_proc(m, q, line);
     if (io) {
         e->owner = 0;
@@ -505,9 +644,10 @@ static bool simple_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line,
     return true;
 }
 
-mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
+/* A miss of the processor (with an L2: of its L1 and its L2). */
+static mach_ref processor_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
 {
-    mach_ref r = { REF_MISS, SRC_NONE, 0 };
+    mach_ref r = MACH_REF(REF_MISS, SRC_NONE);
     mach_proc *P = &m->p[cpu];
     int n = P->node;
     /* An instruction in a line of the processor's own d-cache: copied inside the processor. */
@@ -523,7 +663,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     bool owned = e->state == DIR_EXCLUSIVE || e->state == DIR_DIRTY;
 
     /* Local snoop: another processor of the node holds the line dirty. */
-    if (owned && e->owner != cpu && m->p[e->owner].node == n && cache_probe(&m->p[e->owner].d, line) == CS_DIRTY) {
+    if (owned && e->owner != cpu && m->p[e->owner].node == n && proc_state(m, e->owner, line) == CS_DIRTY) {
         unsigned q = e->owner;
         seq_begin(m, cpu, n, clock, line, home, e, request);
         tx_requester(m, request);
@@ -532,7 +672,7 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
         m->seq.source = SRC_LOCAL_CACHE;
         cache_state pst = request == TX_READ_PRIV_OWN ? CS_DIRTY : CS_SHARED;
         if (pst == CS_DIRTY) drop_proc(m, q, line);
-        else cache_set_state(&m->p[q].d, line, CS_SHARED);
+        else proc_share(m, q, line);
         set_view(e, pst, (unsigned)cpu, pst == CS_SHARED ? (int)q : -1);
         dir_store(&m->dir, line, code_at, e);
         emit(m);
@@ -590,6 +730,54 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
     return r;
 }
 
+static void upgrade_seq(machine *m, int cpu, uint64_t clock, uint32_t line);
+
+/* An L1 miss of cpu, with an L2 (docs/cdat-protocol.md §9). */
+static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
+{
+    mach_ref r = MACH_REF(REF_MISS, SRC_L2);
+    r.l2 = L2_HIT;
+    mach_proc *P = &m->p[cpu];
+    cache_state s2 = cache_access(&P->l2, line);
+    if (s2 != CS_INVALID) {
+        cache_state s1 = s2 == CS_DIRTY ? CS_EXCLUSIVE : s2;    /* clean above the L2's copy */
+        if (kind == MACH_STORE) {
+            if (s2 == CS_SHARED) {                  /* the L2's copy is shared: an upgrade first */
+                r.l2 = L2_UPGRADE;
+                upgrade_seq(m, cpu, clock, line);
+                s2 = CS_EXCLUSIVE;
+                cache_set_mru_state(&P->l2, line, s2);
+            }
+            s1 = CS_DIRTY;
+        }
+        if (kind == MACH_IFETCH) {
+            s1 = CS_SHARED;
+        } else if (m->l2_inclusion == INCL_EXCLUSIVE) {
+            cache_invalidate(&P->l2, line);         /* the line moves up, its dirt with it */
+            if (s2 == CS_DIRTY) s1 = CS_DIRTY;
+        }
+        l1_put(m, cpu, clock, line, kind, s1, &r);
+        return r;
+    }
+    if (kind == MACH_IFETCH) {
+        cache_state sd = cache_probe(&P->d, line);
+        if (sd != CS_INVALID) {                     /* copied inside the processor, as without an L2 */
+            r = MACH_REF(REF_MISS, SRC_LOCAL_CACHE);
+            r.l2 = L2_MISS;
+            fill_levels(m, cpu, clock, line, kind, sd, &r);
+            return r;
+        }
+    }
+    r = processor_miss(m, cpu, clock, line, kind);
+    r.l2 |= L2_MISS;
+    return r;
+}
+
+mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
+{
+    return m->l2 ? l2_miss(m, cpu, clock, line, kind) : processor_miss(m, cpu, clock, line, kind);
+}
+
 mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store)
 {
     /* The fill at the end may return a victim to its home: start loading its
@@ -597,15 +785,16 @@ mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool
     uint32_t victim;
     cache_state vst = cache_lru(&m->p[cpu].d, line, &victim);
     if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
-    mach_ref r = { REF_MISS, SRC_NONE, 0 };
-    if (FAST_PATHS && m->simple_misses && !m->tx_fields && simple_data_miss(m, cpu, clock, line, store, &r))
+    mach_ref r = MACH_REF(REF_MISS, SRC_NONE);
+    if (FAST_PATHS && m->simple_misses && !m->tx_fields && !m->l2 && simple_data_miss(m, cpu, clock, line, store, &r))
         return r;
     return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
 }
 
-mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
+/* req_inv for cpu's shared copy of line: the home invalidates the other
+ * holders and records cpu as the dirty owner. */
+static void upgrade_seq(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
-    mach_ref r = { REF_UPGRADE, SRC_NONE, 0 };
     int n = m->p[cpu].node;
     dir_view v, *e = &v;
     uint8_t *code_at = dir_load(&m->dir, line, e);
@@ -618,9 +807,15 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
     m->seq.critical = any ? 4 : 2;
     set_owner(e, DIR_DIRTY, (unsigned)cpu);
     dir_store(&m->dir, line, code_at, e);
-    cache_set_state(&m->p[cpu].d, line, CS_DIRTY);
     emit(m);
-    return r;
+}
+
+mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
+{
+    upgrade_seq(m, cpu, clock, line);
+    cache_set_state(&m->p[cpu].d, line, CS_DIRTY);
+    if (m->l2) cache_set_state(&m->p[cpu].l2, line, CS_EXCLUSIVE);    /* owned, clean there */
+    return MACH_REF(REF_UPGRADE, SRC_NONE);
 }
 
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge)

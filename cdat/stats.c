@@ -45,7 +45,7 @@ static void ref_add(ref_counts *a, const ref_counts *b)
     a->hits += b->hits;
     a->misses += b->misses;
     a->upgrades += b->upgrades;
-    for (int i = 0; i < 4; i++) a->src[i] += b->src[i];
+    for (int i = 0; i < SRC_COUNT; i++) a->src[i] += b->src[i];
 }
 
 void stats_add(cpu_stats *into, const cpu_stats *from)
@@ -69,6 +69,37 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
     into->silent += from->silent;
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < MC_CLASSES; k++) into->cls[i][k] += from->cls[i][k];
+    into->l2_hits += from->l2_hits;
+    into->l2_misses += from->l2_misses;
+    into->l2_upgrades += from->l2_upgrades;
+    into->l2_writes += from->l2_writes;
+    into->l2_write_misses += from->l2_write_misses;
+    into->l2_write_backs += from->l2_write_backs;
+    into->l2_back_inv += from->l2_back_inv;
+}
+
+void stats_l2(cpu_stats *s, mach_ref r)
+{
+    s->l2_hits += (r.l2 & L2_HIT) != 0;
+    s->l2_misses += (r.l2 & L2_MISS) != 0;
+    s->l2_upgrades += (r.l2 & L2_UPGRADE) != 0;
+    s->l2_writes += (r.l2 & L2_WRITE) != 0;
+    s->l2_write_misses += (r.l2 & L2_WRITE_MISS) != 0;
+    s->l2_write_backs += r.l2_write_backs;
+    s->l2_back_inv += r.back_invalidations;
+}
+
+/* L22: the L2, in L01's form for the L1 misses that reached it, then what
+ * the L1 victims, and its own, did. */
+static void l2_line(report *r, int phase, int t, const cpu_stats *s)
+{
+    char p1[REPORT_NUM], p2[REPORT_NUM], p3[REPORT_NUM];
+    uint64_t refs = s->l2_hits + s->l2_misses + s->l2_upgrades;
+    report_line(r, phase, t, 22, "l2", "refs %" PRIu64 " hits %" PRIu64 " %s misses %" PRIu64 " %s upgrades %"
+                PRIu64 " %s writes %" PRIu64 " write_misses %" PRIu64 " write_backs %" PRIu64 " back_invalidations %"
+                PRIu64, refs, s->l2_hits, report_pct(p1, s->l2_hits, refs), s->l2_misses,
+                report_pct(p2, s->l2_misses, refs), s->l2_upgrades, report_pct(p3, s->l2_upgrades, refs),
+                s->l2_writes, s->l2_write_misses, s->l2_write_backs, s->l2_back_inv);
 }
 
 /* L17, L18: the classes of the misses, the upgrades, and misses per thousand instructions. */
@@ -91,21 +122,22 @@ static void refs_line(report *r, int phase, int t, int ll, const char *name, con
                 report_pct(p2, c->misses, refs), c->upgrades, report_pct(p3, c->upgrades, refs));
 }
 
-/* The six sources, as L02/L04 fields, after prefix. */
+/* The six sources, as L02/L04 fields, after prefix; l2: then the misses the L2 served. */
 static void sources_line(report *r, int phase, int t, int ll, const char *name, const char *prefix,
-                         const ref_counts *c)
+                         const ref_counts *c, bool l2)
 {
     const uint64_t *s = c->src;
     uint64_t local = s[SRC_LOCAL_MEMORY] + s[SRC_LOCAL_CACHE], remote = s[SRC_REMOTE_MEMORY] + s[SRC_REMOTE_CACHE];
     uint64_t d = c->misses;
-    char p[6][REPORT_NUM];
+    char p[7][REPORT_NUM], l2s[64] = "";
+    if (l2) snprintf(l2s, sizeof l2s, " l2 %" PRIu64 " %s", s[SRC_L2], report_pct(p[6], s[SRC_L2], d));
     report_line(r, phase, t, ll, name, "%slocal %" PRIu64 " %s remote %" PRIu64 " %s local_memory %" PRIu64
-                " %s local_cache %" PRIu64 " %s remote_memory %" PRIu64 " %s remote_cache %" PRIu64 " %s",
+                " %s local_cache %" PRIu64 " %s remote_memory %" PRIu64 " %s remote_cache %" PRIu64 " %s%s",
                 prefix, local, report_pct(p[0], local, d), remote, report_pct(p[1], remote, d),
                 s[SRC_LOCAL_MEMORY], report_pct(p[2], s[SRC_LOCAL_MEMORY], d),
                 s[SRC_LOCAL_CACHE], report_pct(p[3], s[SRC_LOCAL_CACHE], d),
                 s[SRC_REMOTE_MEMORY], report_pct(p[4], s[SRC_REMOTE_MEMORY], d),
-                s[SRC_REMOTE_CACHE], report_pct(p[5], s[SRC_REMOTE_CACHE], d));
+                s[SRC_REMOTE_CACHE], report_pct(p[5], s[SRC_REMOTE_CACHE], d), l2s);
 }
 
 static const char *const presence_names[4] = { "none", "local", "home", "remote" };
@@ -139,15 +171,16 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
 {
     char p[REPORT_NUM];
     if (lines & STATS_PROC) {
+        bool l2 = lines & STATS_L2;
         refs_line(r, phase, t, 1, "data", &s->data);
-        sources_line(r, phase, t, 2, "data_miss_src", "", &s->data);
+        sources_line(r, phase, t, 2, "data_miss_src", "", &s->data, l2);
         refs_line(r, phase, t, 3, "instr", &s->instr);
-        sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr);
+        sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr, l2);
     }
     if (lines & STATS_IO) {
         char prefix[48];
         snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", ref_total(&s->io));
-        sources_line(r, phase, t, 5, "io", prefix, &s->io);
+        sources_line(r, phase, t, 5, "io", prefix, &s->io, false);
     }
     traffic_lines(r, phase, t, s);
     if (!(lines & STATS_PROC)) return;
@@ -156,9 +189,11 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     if (!(lines & STATS_NO_CPU)) report_cpu_line(r, phase, t, 14, s->active, s->idle);
     report_line(r, phase, t, 15, "evictions", "write_back %" PRIu64 " update_tag %" PRIu64 " silent %" PRIu64,
                 s->write_back, s->update_tag, s->silent);
-    if (!(lines & STATS_CLASSES)) return;
-    classes_line(r, phase, t, 17, "data_classes", s->cls[MC_DATA], &s->data, ref_total(&s->instr));
-    classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
+    if (lines & STATS_CLASSES) {
+        classes_line(r, phase, t, 17, "data_classes", s->cls[MC_DATA], &s->data, ref_total(&s->instr));
+        classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
+    }
+    if (lines & STATS_L2) l2_line(r, phase, t, s);
 }
 
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS])
@@ -171,23 +206,26 @@ uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_caus
     for (int i = 0; i < 2; i++)                 /* a processor's streams; an I/O processor never stalls one */
         for (int src = 0; src < 4; src++)
             by_cause[key_of_source[src]] += rc[i]->src[src] * tm->cycles[key_of_source[src]];
-    by_cause[TIMING_UPGRADE] = (s->data.upgrades + s->instr.upgrades) * tm->cycles[TIMING_UPGRADE];
+    by_cause[TIMING_UPGRADE] = (s->data.upgrades + s->instr.upgrades + s->l2_upgrades) * tm->cycles[TIMING_UPGRADE];
     by_cause[TIMING_HOP] = s->critical * tm->cycles[TIMING_HOP];
+    for (int i = 0; i < 2; i++) by_cause[TIMING_L2_HIT] += rc[i]->src[SRC_L2] * tm->cycles[TIMING_L2_HIT];
     uint64_t sum = 0;
     for (int k = 0; k < TIMING_KEYS; k++) sum += by_cause[k];
     return sum;
 }
 
-uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate)
+uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
+                         bool l2)
 {
     uint64_t by[TIMING_KEYS];
     uint64_t stall = stats_stall(s, tm, by);
-    char est[48] = "";
+    char est[48] = "", l2s[48] = "";
     if (estimate != UINT64_MAX) snprintf(est, sizeof est, " estimated_time %" PRIu64, estimate);
+    if (l2) snprintf(l2s, sizeof l2s, " l2 %" PRIu64, by[TIMING_L2_HIT]);
     report_line(r, phase, t, 19, "time", "busy %" PRIu64 " stall %" PRIu64 " local_memory %" PRIu64 " local_cache %"
                 PRIu64 " remote_memory %" PRIu64 " remote_cache %" PRIu64 " upgrade %" PRIu64 " network %" PRIu64
-                " busy_and_stall %" PRIu64 " idle %" PRIu64 "%s", s->active, stall, by[TIMING_LOCAL_MEMORY],
+                "%s busy_and_stall %" PRIu64 " idle %" PRIu64 "%s", s->active, stall, by[TIMING_LOCAL_MEMORY],
                 by[TIMING_LOCAL_CACHE], by[TIMING_REMOTE_MEMORY], by[TIMING_REMOTE_CACHE], by[TIMING_UPGRADE],
-                by[TIMING_HOP], s->active + stall, s->idle, est);
+                by[TIMING_HOP], l2s, s->active + stall, s->idle, est);
     return s->active + stall;
 }

@@ -14,7 +14,7 @@
  * requests): each is a hit, a miss or an upgrade (ref_total). */
 typedef struct ref_counts {
     uint64_t hits, misses, upgrades;
-    uint64_t src[4];                    /* by mach_source */
+    uint64_t src[SRC_COUNT];            /* by mach_source */
 } ref_counts;
 
 static inline uint64_t ref_total(const ref_counts *c) { return c->hits + c->misses + c->upgrades; }
@@ -31,6 +31,10 @@ typedef struct cpu_stats {
     uint64_t active, idle;
     uint64_t write_back, update_tag, silent;
     uint64_t cls[2][MC_CLASSES];            /* --miss-classes: [MC_DATA, MC_INSTR][class] of the misses */
+    /* [l2] (L22): the L1 misses' accesses (hits, misses, upgrades), the L1
+     * victims written (moved) into it and those that found no copy there,
+     * its victims returned dirty, the L1 copies its victims removed. */
+    uint64_t l2_hits, l2_misses, l2_upgrades, l2_writes, l2_write_misses, l2_write_backs, l2_back_inv;
 } cpu_stats;
 
 static inline void ref_count(ref_counts *c, mach_ref r)
@@ -75,11 +79,16 @@ static inline void stats_seq(cpu_stats *s, const mach_seq *q)
 bool stats_any(const cpu_stats *s);
 void stats_add(cpu_stats *into, const cpu_stats *from);
 
+/* A reference's L2 counts (mach_ref's l2 fields), out of line: only misses have any. */
+void stats_l2(cpu_stats *s, mach_ref r);
+
 /* Which lines stats_report writes: a processor's L01–L04 and L13–L15, an I/O
  * processor's L05; L10–L12 always. Tx under -handle_io: both. STATS_NO_CPU
  * leaves L14 out (slice mode: a process's lines; L14 is per processor).
- * STATS_CLASSES (with STATS_PROC): also L17 and L18, the miss classes. */
-enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8 };
+ * STATS_CLASSES (with STATS_PROC): also L17 and L18, the miss classes.
+ * STATS_L2 (with STATS_PROC): the machine has an L2: L02 and L04 end with
+ * the misses it served, and L22 follows L15. */
+enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8, STATS_L2 = 16 };
 
 /* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
 void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);
@@ -90,7 +99,9 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS]);
 /* Line L19: busy (the instructions executed, L14's active), the stall by
  * cause, busy + stall, L14's idle; estimate (Tx only, else UINT64_MAX: none)
- * the phase's (or run's) estimated time. Returns busy + stall. */
-uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate);
+ * the phase's (or run's) estimated time; l2: the machine has an L2 (the L2
+ * hits' stall is a field of its own). Returns busy + stall. */
+uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
+                         bool l2);
 
 #endif

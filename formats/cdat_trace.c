@@ -15,6 +15,7 @@ static const char *const names[CDAT_CODE_LIMIT] = {
     [TX_DATA_SHAR] = "data_shar", [TX_DATA_PRIV] = "data_priv", [TX_ALLOC_DONE] = "alloc_done",
     [TX_WRITE_PURGE_DONE] = "write_purge_done",
     [TX_WRITE_BACK] = "write_back", [TX_UPDATE_DATA] = "update_data", [TX_UPDATE_TAG] = "update_tag",
+    [TX_FLUSH] = "flush",
     [TX_RECALL_SHAR] = "recall_shar", [TX_RECALL_SHAR_OR_PRIV] = "recall_shar_or_priv",
     [TX_RECALL_PRIV_OWN] = "recall_priv_own", [TX_INV] = "inv",
     [TX_C2C_DATA_SHAR] = "c2c_data_shar", [TX_C2C_DATA_PRIV] = "c2c_data_priv",

@@ -23,6 +23,7 @@ enum cdat_code {
     TX_READ_CURRENT = 5, TX_WRITE_PURGE = 6,
     TX_DATA_SHAR = 11, TX_DATA_PRIV = 12, TX_ALLOC_DONE = 13, TX_WRITE_PURGE_DONE = 14,
     TX_WRITE_BACK = 21, TX_UPDATE_DATA = 22, TX_UPDATE_TAG = 23,
+    TX_FLUSH = 24,          /* [l2] non-inclusive: an owner's dirty data home; it keeps the line */
     TX_RECALL_SHAR = 31, TX_RECALL_SHAR_OR_PRIV = 32, TX_RECALL_PRIV_OWN = 33, TX_INV = 34,
     TX_C2C_DATA_SHAR = 41, TX_C2C_DATA_PRIV = 42, TX_C2C_DATA_PRIV_OWN = 43,
     TX_RECALL_C2C_DATA = 51, TX_RECALL_C2C_DONE = 52, TX_INV_DONE = 53,

@@ -14,7 +14,7 @@
  *  - every record parses (else: the line and the reason, exit 2 at once);
  *    lines starting with '#' and empty lines are skipped (cdat writes none:
  *    they are the comments of the tests' hand-written traces);
- *  - sequences: a request (01-06) or a return (21, 23) starts one; each has
+ *  - sequences: a request (01-06), a return (21, 23) or a flush (24) starts one; each has
  *    one of the forms of docs/cdat-protocol.md for its request, protocol and home, with
  *    one clock, addr, bank and home node; bank = (addr / line_size) mod banks;
  *  - a model of the home's view of every line (holders, owner), changed only
@@ -475,7 +475,14 @@ static unsigned check_seq(const rec *r, size_t n)
     s.may_excl = r[0].t.hnode == s.P.node || M->rl_a;
 
     unsigned cp = 0;
-    if (cdat_code_is_return(R)) {
+    if (R == TX_FLUSH) {
+        /* The owner's dirty data home; it keeps the line, clean (docs/cdat-protocol.md §9). */
+        if (n > 1) FORM(&s, 1, "%s after flush: a flush is alone", cn(r[1].t.code));
+        if (!s.bad && !s.v->lost) {
+            if (s.v->owner != slot(s.P)) RULE(&s, 0, "flush from %s, which does not own the line", name(s.P, b1));
+            s.v->dirty = false;
+        }
+    } else if (cdat_code_is_return(R)) {
         if (n > 1) FORM(&s, 1, "%s after %s: a return is alone", cn(r[1].t.code), cn(R));
         if (R == TX_UPDATE_TAG && !M->er)
             FORM(&s, 0, "update_tag under protocol %u, which does not announce exclusive replacements", M->protocol);
@@ -662,10 +669,16 @@ static const char usage_text[] =
     "The machine comes from the report's header, or from the options.\n"
     "Exit status: 0 all holds, 1 usage error, 2 bad input or violations.\n";
 
+/* A code that starts a sequence: a request, a return, or a flush. */
+static bool starts_seq(unsigned code)
+{
+    return cdat_code_is_request(code) || cdat_code_is_return(code) || code == TX_FLUSH;
+}
+
 static void account(const rec *r, size_t n, unsigned cp)
 {
     party P = who(&r[0]);
-    bool start = cdat_code_is_request(r[0].t.code) || cdat_code_is_return(r[0].t.code);
+    bool start = starts_seq(r[0].t.code);
     counts *pc = start ? counts_of(P) : NULL;
     counts *cs[2] = { &total, pc };
     for (int j = 0; j < 2; j++) {
@@ -736,16 +749,16 @@ int main(int argc, char **argv)
         if (s && cdat_code_class(r.t.code) == 9)
             diag_data_error(trace_path, DIAG_NO_OFFSET, "line %" PRIu64 ": status record %02u in a detailed trace", r.line,
                             r.t.code);
-        bool start = s && (cdat_code_is_request(r.t.code) || cdat_code_is_return(r.t.code));
+        bool start = s && starts_seq(r.t.code);
         if (n && (!s || start)) {
             unsigned cp = 0;
-            if (cdat_code_is_request(seq[0].t.code) || cdat_code_is_return(seq[0].t.code)) cp = check_seq(seq, n);
+            if (starts_seq(seq[0].t.code)) cp = check_seq(seq, n);
             account(seq, n, cp);
             n = 0;
         }
         if (!s) break;
         if (!n && !start)
-            violation(trace_path, r.line, "%s does not start a sequence: a request (01-06) or a return (21, 23) is due",
+            violation(trace_path, r.line, "%s does not start a sequence: a request (01-06), a return (21, 23) or a flush (24) is due",
                       cn(r.t.code));
         seqcap = xgrow((void **)&seq, seqcap, n + 1, sizeof *seq);
         seq[n++] = r;

@@ -42,21 +42,27 @@ static void on_seq(void *ctx, const mach_seq *s)
 
 /* The rig of nodes x ppn processors with d-caches of dassoc ways ("2",
  * "full", ...). */
-static void rig_init_machine(rig *r, unsigned nodes, unsigned ppn, unsigned icc_kib, unsigned protocol,
-                             const char *dassoc)
+static void rig_init_l2(rig *r, unsigned nodes, unsigned ppn, unsigned icc_kib, unsigned protocol,
+                        const char *dassoc, const char *extra)
 {
     static unsigned serial;
     memset(r, 0, sizeof *r);
-    char path[256], text[640];
+    char path[256], text[768];
     snprintf(path, sizeof path, "%s/machine-%ld-%u.ini", tu_dir, (long)getpid(), serial++);
     snprintf(text, sizeof text, "[system]\nnodes = %u\nprocs_per_node = %u\nline_size = 64\npage_size = 4K\n"
              "protocol = %u\nallocation = rr1\n[dcache]\nsize = 1K\nassoc = %s\n[icache]\nsize = 1K\nassoc = 2\n"
-             "[interconnect_cache]\nsize = %uK\nassoc = 2\n",
-             nodes, ppn, protocol, dassoc, icc_kib);
+             "[interconnect_cache]\nsize = %uK\nassoc = 2\n%s",
+             nodes, ppn, protocol, dassoc, icc_kib, extra);
     tu_write_str(path, text);
     config_load(path, &r->cfg);
     placement_init(&r->pl, ALLOC_RR1, nodes, 4096, &r->pr, NULL, NULL, 0);
     mach_init(&r->m, &r->cfg, &r->pl, on_seq, r);
+}
+
+static void rig_init_machine(rig *r, unsigned nodes, unsigned ppn, unsigned icc_kib, unsigned protocol,
+                             const char *dassoc)
+{
+    rig_init_l2(r, nodes, ppn, icc_kib, protocol, dassoc, "");
 }
 
 static void rig_init_dcache(rig *r, unsigned protocol, const char *dassoc)
@@ -355,7 +361,7 @@ START_TEST(data_path_matches_load_store)
                 bool store = (x >> 4) % 3 == 0;
                 mach_ref rg = store ? mach_store(&g.m, cpu, i, line) : mach_load(&g.m, cpu, i, line);
                 cache_state st = mach_data_probe(&f.m, cpu, line);
-                mach_ref rf = mach_data_hits(st, store) ? (mach_ref){ REF_HIT, SRC_NONE, 0 }
+                mach_ref rf = mach_data_hits(st, store) ? MACH_REF(REF_HIT, SRC_NONE)
                                                         : mach_data_rest(&f.m, cpu, i, line, store, st);
                 same_answers(&g, &f, i, rg, rf);
             }
@@ -537,6 +543,70 @@ START_TEST(directory_random_against_array)
 }
 END_TEST
 
+/* Each processor's L2 (docs/cdat-protocol.md §9), on random references of
+ * 2 × 2 processors to 48 lines of 4 pages with 512-byte L2s, after every
+ * reference: inclusive — every d- and i-cache line is in the L2; exclusive —
+ * no line is in both the d-cache and the L2; every policy — a processor's
+ * data copies share one permission (shared, or owned), and an owned copy is
+ * the home's recorded owner's. Loop i: policy i / 2, protocol 1 or 5,
+ * interconnect caches with odd i. */
+static void check_l2_invariants(rig *r, unsigned incl, unsigned k)
+{
+    machine *m = &r->m;
+    uint32_t lines[64];
+    cache_state st[64];
+    for (unsigned p = 0; p < m->nprocs; p++) {
+        cache *cs[3] = { &m->p[p].d, &m->p[p].i, &m->p[p].l2 };
+        for (int c = 0; c < 3; c++)
+            for (unsigned set = 0; set < cache_sets(cs[c]); set++) {
+                unsigned n = cache_set_contents(cs[c], set, lines, st);
+                for (unsigned j = 0; j < n; j++) {
+                    if (incl == INCL_INCLUSIVE && c < 2)
+                        ck_assert_msg(cache_holds(&m->p[p].l2, lines[j]), "ref %u: P%u's %s line 0x%x not in its inclusive L2",
+                                      k, p, c ? "i-cache" : "d-cache", lines[j]);
+                    if (incl == INCL_EXCLUSIVE && c == 0)
+                        ck_assert_msg(!cache_holds(&m->p[p].l2, lines[j]), "ref %u: P%u's line 0x%x in both d-cache and exclusive L2",
+                                      k, p, lines[j]);
+                    if (c == 1) continue;
+                    cache_state other = cache_probe(c == 0 ? &m->p[p].l2 : &m->p[p].d, lines[j]);
+                    ck_assert_msg(other == CS_INVALID || (other == CS_SHARED) == (st[j] == CS_SHARED),
+                                  "ref %u: P%u's copies of line 0x%x disagree (%d, %d)", k, p, lines[j], st[j], other);
+                    if (st[j] != CS_SHARED) {
+                        dir_view v;
+                        ck_assert(dir_peek(&m->dir, lines[j], &v));
+                        ck_assert_msg((v.state == DIR_EXCLUSIVE || v.state == DIR_DIRTY) && v.owner == p,
+                                      "ref %u: P%u owns line 0x%x, the home says state %u owner %u", k, p, lines[j],
+                                      v.state, v.owner);
+                    }
+                }
+            }
+    }
+}
+
+START_TEST(l2_invariants)
+{
+    static const char *const names[3] = { "non_inclusive", "inclusive", "exclusive" };
+    unsigned incl = (unsigned)_i / 2;
+    char extra[128];
+    snprintf(extra, sizeof extra, "[l2]\nsize = 512\nassoc = 2\ninclusion = %s\n", names[incl]);
+    rig r;
+    rig_init_l2(&r, 2, 2, (unsigned)_i & 1, _i % 4 < 2 ? 1 : 5, "2", extra);
+    ck_assert(r.m.l2 && r.m.l2_inclusion == incl);
+    uint32_t x = 12345 + (uint32_t)_i;
+    for (unsigned k = 0; k < 20000; k++) {
+        x = x * 1103515245u + 12345u;
+        unsigned cpu = (x >> 8) % 4, kind = (x >> 12) % 3;
+        uint32_t line = ((x >> 16) % 4) * 64 + ((x >> 20) % 12);      /* 12 lines of each of pages 0-3 */
+        if (kind == MACH_IFETCH) mach_fetch(&r.m, (int)cpu, k, line);
+        else if (kind == MACH_LOAD) mach_load(&r.m, (int)cpu, k, line);
+        else mach_store(&r.m, (int)cpu, k, line);
+        r.log[0] = 0;
+        check_l2_invariants(&r, incl, k);
+    }
+    rig_free(&r);
+}
+END_TEST
+
 Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -558,6 +628,10 @@ Suite *machine_suite(void)
     tcase_add_test(tc, hit_path);
     tcase_add_test(tc, data_path_matches_load_store);
     tcase_add_loop_test(tc, simple_miss_matches_general, 0, 3);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("l2");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, l2_invariants, 0, 6);
     suite_add_tcase(s, tc);
     tc = tcase_create("directory");
     tcase_add_test(tc, directory_codes_and_entries);

@@ -1,7 +1,7 @@
 # randset.awk — a random trace set in the SMAIT text form for cdat's protocol
 # checks (tests/cli/cdat-protocol-check.sh): few lines, many conflicts.
 #
-#   awk -v seed=S -v threads=P -v n=N -f randset.awk >set.txt
+#   awk -v seed=S -v threads=P -v n=N [-v nocode=1] -f randset.awk >set.txt
 #
 # Run it with -p (no spawn/join: every thread is active from the start). Each
 # thread does about N records in B segments separated by barriers (threads=0,
@@ -10,7 +10,8 @@
 #   * code: 32 lines at 0x10000, run by every thread (procedure starts,
 #     taken branches); data accesses hit the code lines too (5%), so fetches
 #     find lines dirty elsewhere (recall_shar, c2c_data_shar) or in the
-#     processor's own d-cache;
+#     processor's own d-cache (not with nocode=1: those accesses go to the
+#     shared lines instead);
 #   * 24 shared lines spread over 6 pages (different homes under rr1 and
 #     oracle), 3 hot lines every thread writes (migratory: recalls, c2c,
 #     local snoops), 2 read-mostly lines all threads load and thread 0
@@ -25,7 +26,7 @@ function rnd(k) {               # an integer in [0, k)
 }
 function addr(t,    r) {
     r = rnd(100)
-    if (r < 5) return 65536 + 64 * rnd(32) + 4 * rnd(16)                  # code lines
+    if (r < 5 && !nocode) return 65536 + 64 * rnd(32) + 4 * rnd(16)       # code lines
     if (r < 40) return 536870912 + 4096 * rnd(6) + 64 * rnd(4) + rnd(64)  # 0x20000000: shared
     if (r < 60) return 545259520 + 64 * rnd(3) + 8 * rnd(8)              # 0x20800000: hot
     if (r < 70) return 553648128 + 64 * rnd(2) + 4 * rnd(16)             # 0x21000000: read-mostly

@@ -1,0 +1,318 @@
+# cdat-l2.sh — each processor's L2 ([l2], docs/cdat-protocol.md §9, line L22):
+# a golden run per inclusion policy derived by hand, the protocol checker on
+# random sets under every protocol and policy (with coverage of what the L2
+# adds: flush, back-invalidations, L2 upgrades), the comparison with an
+# independent two-level model (tests/tools/two_level.c, Dinero IV's
+# hierarchy) on the references `cdat --din` writes, --jobs, [timing]'s
+# l2_hit, the report without [l2] unchanged, and the bad configurations.
+D=$CLI_DIR/cdat-check
+TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
+CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
+
+# ---- golden: one processor, every inclusion policy ----------------------------------------------
+# d-cache 128 bytes direct-mapped: 2 sets (set 0: even lines, set 1: odd);
+# L2 256 bytes of 4 ways: one set, LRU (below most recent first). Lines A =
+# 0x20000040, C = 0x200000c0, E = 0x20000140 (odd); B 0x20000080, D 0x20000100,
+# F 0x20000180, G 0x20000200, H 0x20000280, I 0x20000300 (even). One node, so
+# every miss that leaves the processor is local memory: 03 (store) or 02
+# (load, granted exclusive) answered by 12, critical path 2. Protocol 1
+# announces exclusive replacements (update_tag, 23).
+cat >g.txt <<'EOF'
+threads 1
+thread 0
+store 4 0x20000040
+store 4 0x200000c0
+load 4 0x20000080
+load 4 0x20000100
+load 4 0x20000140
+load 4 0x20000040
+store 4 0x20000180
+load 4 0x200000c0
+load 4 0x20000200
+load 4 0x20000280
+load 4 0x20000300
+store 4 0x200000c0
+load 4 0x20000140
+EOF
+smait asm g.txt g
+l2_machine() {    # INCLUSION
+    printf '[dcache]\nsize = 128\nassoc = 1\n[icache]\nsize = 128\nassoc = 1\n'
+    printf '[l2]\nsize = 256\nassoc = 4\ninclusion = %s\n' "$1"
+}
+golden_lines() { grep -E '^RxTxL(0[12]|1[015]|22):' g.1.cdat_report; }
+
+# non_inclusive. 1 st A: L2 [A], d1 A dirty. 2 st C: L2 [C A]; d1 C, victim
+# A dirty written into the L2 (a hit): [A* C]. 3 ld B: [B A* C], d0 B.
+# 4 ld D: [D B A* C], d0 D (B clean, still in the L2: stays). 5 ld E: the
+# L2's victim C is still in d1: kept; [E D B A*]; d1 E, victim C dirty
+# written into the L2: a write miss, whose victim A* is in no L1: returned,
+# write_back (21); [C* E D B]. 6 ld A: L2 miss, 02; the L2's victim B
+# leaves (23); [A C* E D]; d1 A, E stays in the L2. 7 st F: victim D is in
+# d0: kept; [F A C* E]; d0 F, victim D clean and not in the L2: 23.
+# 8 ld C: an L2 hit (source l2), d1 C clean; [C* F A E]; A stays in the L2.
+# 9 ld G: victim E leaves (23); d0 G, victim F dirty written (hit): [F* G C* A].
+# 10 ld H: victim A leaves (23); [H F* G C*]; G stays. 11 ld I: victim C*
+# is in d1: kept, its dirty data home as a flush (24); [I H F* G].
+# 12 st C: a d-cache hit (exclusive, silently dirty). 13 ld E: victim G
+# leaves (23); d1 E, victim C dirty: write miss, victim F* returned (21).
+# L01 13 refs, hit 12; L22 12 refs: hit 8, writes 2 5 9 13 (misses 5 13),
+# write_backs 5 (A) 11 (flush) 13 (F); L15 write_back 5 13, update_tag
+# 6 7 9 10 13; 11 requests (03 at 1 2 7) + 11 data_priv + 2 + 5 + 1 = 30.
+l2_machine non_inclusive >g.ini
+check "golden: non_inclusive" bash -c 'cdat -p -q g.1 g.ini && grep -E "^RxTxL(0[12]|1[015]|22):" g.1.cdat_report' <<'EOF'
+RxTxL01: data refs 13 hits 1 7.69% misses 12 92.31% upgrades 0 0.00%
+RxTxL02: data_miss_src local 11 91.67% remote 0 0.00% local_memory 11 91.67% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00% l2 1 8.33%
+RxTxL10: traffic transactions 30 requests 11 avg_latency 2.0000
+RxTxL11: txn 02 read_shar_or_priv 8 26.67%
+RxTxL11: txn 03 read_priv_own 3 10.00%
+RxTxL11: txn 12 data_priv 11 36.67%
+RxTxL11: txn 21 write_back 2 6.67%
+RxTxL11: txn 23 update_tag 5 16.67%
+RxTxL11: txn 24 flush 1 3.33%
+RxTxL15: evictions write_back 2 update_tag 5 silent 0
+RxTxL22: l2 refs 12 hits 1 8.33% misses 11 91.67% upgrades 0 0.00% writes 4 write_misses 2 write_backs 3 back_invalidations 0
+--- exit 0
+EOF
+check "golden: the header states the L2" grep '^# l2:' g.1.cdat_report <<'EOF'
+# l2: size 256 assoc 4 inclusion non_inclusive
+--- exit 0
+EOF
+
+# inclusive. 1-4 as above: [D B A* C], d1 C*, d0 D. 5 ld E: victim C is
+# back-invalidated in d1, where it was dirty: returned dirty (21);
+# [E D B A*], d1 E (its set was emptied). 6 ld A: an L2 hit; [A* E D B];
+# d1 A, E stays. 7 st F: victim B (in no L1) leaves (23); [F A* E D];
+# d0 F*, D stays. 8 ld C: L2 miss (02); victim D leaves (23); [C F A* E];
+# d1 C, A stays. 9 ld G: victim E leaves (23); d0 G, F* written (hit):
+# [F* G C A*]. 10 ld H: victim A* (in no L1) returned dirty (21);
+# [H F* G C]. 11 ld I: victim C, back-invalidated in d1 (clean): 23;
+# [I H F* G]. 12 st C: a d-cache miss now, L2 miss (03); victim G leaves
+# (23); [C I H F*]; d1 C* (its set empty). 13 ld E: victim F* returned (21);
+# d1 E, C* written (hit): [C* E I H]. L01 13 misses; L22 13 refs: hit 6,
+# writes 2 9 13 (all hits), write_backs 5 10 13, back-invalidations 5 11;
+# 12 requests (03 at 1 2 7 12): 24 + 3 + 5 = 32.
+l2_machine inclusive >g.ini
+check "golden: inclusive" bash -c 'cdat -p -q g.1 g.ini && grep -E "^RxTxL(0[12]|1[015]|22):" g.1.cdat_report' <<'EOF'
+RxTxL01: data refs 13 hits 0 0.00% misses 13 100.00% upgrades 0 0.00%
+RxTxL02: data_miss_src local 12 92.31% remote 0 0.00% local_memory 12 92.31% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00% l2 1 7.69%
+RxTxL10: traffic transactions 32 requests 12 avg_latency 2.0000
+RxTxL11: txn 02 read_shar_or_priv 8 25.00%
+RxTxL11: txn 03 read_priv_own 4 12.50%
+RxTxL11: txn 12 data_priv 12 37.50%
+RxTxL11: txn 21 write_back 3 9.38%
+RxTxL11: txn 23 update_tag 5 15.62%
+RxTxL15: evictions write_back 3 update_tag 5 silent 0
+RxTxL22: l2 refs 13 hits 1 7.69% misses 12 92.31% upgrades 0 0.00% writes 3 write_misses 0 write_backs 3 back_invalidations 2
+--- exit 0
+EOF
+
+# exclusive: lines from outside go to the d-cache only; every d-cache victim
+# moves into the L2 (10 writes, all misses); an L2 hit moves the line up.
+# 1 st A: d1 A*. 2 st C: d1 C*, A* down: [A*]. 3 ld B: d0 B. 4 ld D: d0 D,
+# B down: [B A*]. 5 ld E: d1 E, C* down: [C* B A*]. 6 ld A: an L2 hit, A*
+# moves up (dirty), E down: [E C* B]. 7 st F: d0 F*, D down: [D E C* B].
+# 8 ld C: an L2 hit, C* up, A* down: [A* D E B]. 9 ld G: d0 G, F* down, the
+# L2's victim B leaves (23): [F* A* D E]. 10 ld H: G down, victim E leaves
+# (23). 11 ld I: H down, victim D leaves (23): [H G F* A*]. 12 st C: a hit
+# (C dirty in d1). 13 ld E: L2 miss (02); C* down, victim A* returned (21).
+# 10 requests (03 at 1 2 7): 20 + 1 + 3 = 24.
+l2_machine exclusive >g.ini
+check "golden: exclusive" bash -c 'cdat -p -q g.1 g.ini && grep -E "^RxTxL(0[12]|1[015]|22):" g.1.cdat_report' <<'EOF'
+RxTxL01: data refs 13 hits 1 7.69% misses 12 92.31% upgrades 0 0.00%
+RxTxL02: data_miss_src local 10 83.33% remote 0 0.00% local_memory 10 83.33% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00% l2 2 16.67%
+RxTxL10: traffic transactions 24 requests 10 avg_latency 2.0000
+RxTxL11: txn 02 read_shar_or_priv 7 29.17%
+RxTxL11: txn 03 read_priv_own 3 12.50%
+RxTxL11: txn 12 data_priv 10 41.67%
+RxTxL11: txn 21 write_back 1 4.17%
+RxTxL11: txn 23 update_tag 3 12.50%
+RxTxL15: evictions write_back 1 update_tag 3 silent 0
+RxTxL22: l2 refs 12 hits 2 16.67% misses 10 83.33% upgrades 0 0.00% writes 10 write_misses 10 write_backs 1 back_invalidations 0
+--- exit 0
+EOF
+
+# --din: one line per reference, label and hex address (Dinero IV's din).
+check "--din: the golden run's references" bash -c 'cdat -p -q --din g.din g.1 g.ini && cat g.din' <<'EOF'
+1 20000040
+1 200000c0
+0 20000080
+0 20000100
+0 20000140
+0 20000040
+1 20000180
+0 200000c0
+0 20000200
+0 20000280
+0 20000300
+1 200000c0
+0 20000140
+--- exit 0
+EOF
+
+# ---- the protocol checker: random sets, every protocol and policy --------------------------------
+check_true "the protocol checker is built ($CDAT_CHECK)" test -x "$CDAT_CHECK"
+awk -v seed=31 -v threads=4 -v n=2500 -f "$D/randset.awk" >rs.txt
+smait asm rs.txt rs
+: >seen.txt
+for incl in non_inclusive inclusive exclusive; do
+    for protocol in 1 2 3 4 5 6 7 8; do
+        for icc in 0 512; do
+            {
+                printf '[system]\nnodes = 2\nprocs_per_node = 2\nprotocol = %s\n[output]\ndetailed = 1\n' "$protocol"
+                printf '[dcache]\nsize = 512\nassoc = 2\n[icache]\nsize = 512\nassoc = 2\n'
+                printf '[interconnect_cache]\nsize = %s\nassoc = 2\n' "$icc"
+                printf '[l2]\nsize = 1K\nassoc = 2\ninclusion = %s\n' "$incl"
+            } >m.ini
+            check "$incl, protocol $protocol, interconnect cache $icc: cdat runs and cdat_check holds" \
+                bash -c "cdat -p -q rs.4 m.ini && '$CDAT_CHECK' --report rs.4.cdat_report rs.4.detailed" <<'EOF'
+--- exit 0
+EOF
+            awk -v i="$incl" '$3 == "24" { f = 1 } END { if (f) print i, "flush" }' rs.4.detailed >>seen.txt
+            awk -v i="$incl" '$1 == "RxTxL22:" { for (k = 3; k < NF; k++) v[$k] = $(k + 1)
+                if (v["upgrades"] > 0) print i, "upgrades"; if (v["back_invalidations"] > 0) print i, "back_invalidations"
+                if (v["write_misses"] > 0) print i, "write_misses"; if (v["hits"] > 0) print i, "hits" }' \
+                rs.4.cdat_report >>seen.txt
+        done
+    done
+done
+check "the random runs show what each policy adds" bash -c 'sort -u seen.txt' <<'EOF'
+exclusive hits
+exclusive upgrades
+exclusive write_misses
+inclusive back_invalidations
+inclusive hits
+inclusive upgrades
+non_inclusive flush
+non_inclusive hits
+non_inclusive upgrades
+non_inclusive write_misses
+--- exit 0
+EOF
+
+# ---- the independent two-level model (Dinero IV's hierarchy) -------------------------------------
+# One processor, non_inclusive, on random references whose code and data
+# lines are apart (nocode=1: docs/cdat-protocol.md §9 says why): the d- and
+# i-cache misses (L01, L03) and the L2's read and write misses, writes and
+# write-backs (L22) are the model's, exactly.
+check_true "the two-level model is built ($TWO_LEVEL)" test -x "$TWO_LEVEL"
+as_ini() { if [ "$1" = 0 ]; then echo full; else echo "$1"; fi; }
+for seed in 1 2 3; do
+    awk -v seed="$seed" -v threads=1 -v n=8000 -v nocode=1 -f "$D/randset.awk" >r1.txt
+    smait asm r1.txt "r$seed"
+    for geo in "1024 2 512 2 4096 4" "256 1 256 2 1024 2" "512 2 512 1 512 1" "1024 4 1024 2 2048 0"; do
+        read -r ds da is ia ls la <<<"$geo"
+        printf '[dcache]\nsize = %s\nassoc = %s\n[icache]\nsize = %s\nassoc = %s\n[l2]\nsize = %s\nassoc = %s\n' \
+            "$ds" "$(as_ini "$da")" "$is" "$(as_ini "$ia")" "$ls" "$(as_ini "$la")" >one.ini
+        cdat -p -q --din r.din "r$seed.1" one.ini
+        awk '/^RxTxL0[13]:|^RxTxL22:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
+             /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
+             /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
+             /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
+                           "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
+            "r$seed.1.cdat_report" >cdat.txt
+        "$TWO_LEVEL" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" r.din >model.txt
+        check "seed $seed, d $ds/$da i $is/$ia l2 $ls/$la: cdat's L1 and L2 are the two-level model's" \
+            diff model.txt cdat.txt <<'EOF'
+--- exit 0
+EOF
+    done
+done
+check "the model's comparison is not empty (seed 3, the last geometry)" awk '{ print $1, ($4 > 0) }' model.txt <<'EOF'
+l1d 1
+l1i 1
+l2 1
+--- exit 0
+EOF
+
+# ---- --jobs, [timing], the machine without an L2 -------------------------------------------------
+{
+    printf '[system]\nnodes = 2\nprocs_per_node = 2\n[dcache]\nsize = 1K\nassoc = 1\n[icache]\nsize = 1K\nassoc = 1\n'
+    printf '[l2]\nsize = 4K\nassoc = 8\ninclusion = inclusive\n'
+} >j.ini
+for n in 2 4; do
+    check "--jobs $n with an L2: the whole run's report" bash -c "
+        cdat -q -p --name whole rs.4 j.ini && mkdir -p j$n && cdat -q -p --jobs $n --name whole -o j$n rs.4 j.ini &&
+        diff <(grep -v '^# command' rs.4.whole.cdat_report) <(grep -v '^# command' j$n/rs.4.whole.cdat_report) && echo same" <<'EOF'
+same
+--- exit 0
+EOF
+done
+check "--jobs 16: N must divide the L2's 8 sets (the L1s have 16)" cdat -q -p --jobs 16 rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --jobs 16: the l2 of j.ini has 8 sets (fully associative: 1); N must divide every cache's sets
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+
+# [timing] l2_hit: L19's l2 = the misses the L2 served (L02 + L04 l2) x l2_hit,
+# and stall is the sum of its parts.
+check "[timing] l2_hit prices the L2's hits" bash -c "
+    cdat -q -p --name t --set timing.l2_hit=7 --set timing.local_memory=50 rs.4 j.ini &&
+    awk '\$1 == \"RxTxL02:\" || \$1 == \"RxTxL04:\" { for (i = 3; i < NF; i++) if (\$i == \"l2\") n += \$(i + 1) }
+         \$1 == \"RxTxL19:\" { for (i = 3; i < NF; i++) v[\$i] = \$(i + 1)
+             s = v[\"local_memory\"] + v[\"local_cache\"] + v[\"remote_memory\"] + v[\"remote_cache\"] + v[\"upgrade\"] + v[\"network\"] + v[\"l2\"] }
+         END { print (n > 0), (v[\"l2\"] == 7 * n), (s == v[\"stall\"]) }' rs.4.t.cdat_report &&
+    grep '^# timing:' rs.4.t.cdat_report" <<'EOF'
+1 1 1
+# timing: accounting local_memory 50 local_cache 0 remote_memory 0 remote_cache 0 upgrade 0 hop 0 l2_hit 7
+--- exit 0
+EOF
+check "l2.size=0 is the machine without an L2, byte for byte" bash -c "
+    grep -v '^\[l2\]\|^size = 4K\|^assoc = 8\|^inclusion' j.ini >no.ini &&
+    cdat -q -p --name a rs.4 no.ini && cdat -q -p --name b --set l2.size=0 rs.4 j.ini &&
+    diff <(grep -v '^# \(command\|configuration\|set\)' rs.4.a.cdat_report) \
+         <(grep -v '^# \(command\|configuration\|set\)' rs.4.b.cdat_report) && echo same" <<'EOF'
+same
+--- exit 0
+EOF
+
+# ---- bad configurations and options ------------------------------------------------------------
+check "[l2]: an unknown key" cdat -q --set l2.ways=4 rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --set l2.ways=4: [l2]: unknown key 'ways' (size, assoc, inclusion)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+printf '[l2]\nsize = 1K\ninclusion = mostly\n' >bad.ini
+check "[l2]: a bad inclusion, in a file" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:3: [l2] inclusion: 'mostly' must be non_inclusive, inclusive or exclusive
+--- exit 2
+EOF
+printf '[l2]\nsize = 1000\n' >bad.ini
+check "[l2]: a size that is not whole lines" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:2: [l2] size: 1000 bytes is not a whole number of 64-byte lines
+--- exit 2
+EOF
+printf '[l2]\nsize = 3K\nassoc = 16\n' >bad.ini
+check "[l2]: sets that are not a power of two" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:3: [l2]: 48 lines in 16 ways do not make a power-of-two number of sets
+--- exit 2
+EOF
+printf '[timing]\nl2_hit = 5\n' >bad.ini
+check "[timing] l2_hit without an L2" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:2: [timing] l2_hit: the machine has no L2 ([l2] size = 0)
+--- exit 2
+EOF
+check "--miss-classes with an L2" cdat -q --miss-classes rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --miss-classes with an L2 (j.ini has [l2]): the miss classes and the attribution are of a one-level machine's misses; run them without [l2] (--set l2.size=0)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check "--din on a machine of 4 processors" cdat -q --din x.din rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --din: Dinero IV simulates one processor, and j.ini has 4; give a machine of one (--set system.nodes=1 --set system.procs_per_node=1)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check "--din with --jobs" cdat -q --din x.din --jobs 2 g.1 g.ini <<'EOF'
+--- stderr
+cdat: --din with --jobs: it writes one machine's references, as the plain simulation sees them; give one configuration and none of --jobs, -handle_io, --miss-classes, --miss-trace, --by-code, --by-data, --annotate or slice mode
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check_true "no --din file was left by the refusals" test ! -e x.din
