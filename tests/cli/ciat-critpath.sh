@@ -34,9 +34,9 @@ rm -f cp.3.ciat_report
 mkdir -p plain with
 ciat -o plain cp.3
 ciat --critical-path=4 --barriers -o with cp.3
-check "cp: the report without L57-L60 is the default one" bash -c '
+check "cp: the report without L57-L60, L63 is the default one" bash -c '
     diff <(grep -v "^# command:" plain/cp.3.ciat_report) \
-         <(grep -Ev "^# command:|^# attribution:|^RxTxL(5[789]|60):" with/cp.3.ciat_report |
+         <(grep -Ev "^# command:|^# attribution:|^RxTxL(5[789]|6[03]):" with/cp.3.ciat_report |
            sed "s/ barriers 10 critical_path 4\$//")' <<'EOF'
 --- exit 0
 EOF

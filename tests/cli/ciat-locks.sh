@@ -85,9 +85,9 @@ rm -f lk.3.map
 mkdir -p plain with
 ciat -p -o plain lk.3
 ciat -p --locks=2 --intervals -o with lk.3
-check "lk: the report without L52-L56 is the default one" bash -c '
+check "lk: the report without L52-L56, L61-L62 is the default one" bash -c '
     diff <(grep -v "^# command:" plain/lk.3.ciat_report) \
-         <(grep -Ev "^# command:|^# attribution:|^RxTxL5[2-6]:" with/lk.3.ciat_report |
+         <(grep -Ev "^# command:|^# attribution:|^RxTxL(5[2-6]|6[12]):" with/lk.3.ciat_report |
            sed "s/ locks 2 intervals yes\$//")' <<'EOF'
 --- exit 0
 EOF
@@ -201,8 +201,8 @@ sed -i 's/^locks-end$/lock-line 52 lock rank 9\nlocks-end/' sh/lk.3.ciat_partial
 check_status "--merge: a lock line in part 1 is refused" 2 'ciat_partial\.1-of-2: .*locks-end expected: the lock lines are part 0.s' \
     ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
 cp part1 sh/lk.3.ciat_partial.1-of-2
-sed -i 's/^lock-line 52 /lock-line 61 /' sh/lk.3.ciat_partial.0-of-2
-check_status "--merge: a lock line of no such level is refused" 2 'ciat_partial\.0-of-2: .*lock-line LL NAME TEXT expected, LL 52-60' \
+sed -i 's/^lock-line 52 /lock-line 64 /' sh/lk.3.ciat_partial.0-of-2
+check_status "--merge: a lock line of no such level is refused" 2 'ciat_partial\.0-of-2: .*lock-line LL NAME TEXT expected, LL 52-63' \
     ciat --merge sh/lk.3.ciat_partial.0-of-2 sh/lk.3.ciat_partial.1-of-2
 
 # ---- JSON ------------------------------------------------------------------
