@@ -69,10 +69,10 @@ typedef struct ciat_options {
     bool hpux;
     private_ranges ranges;
     attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
-    uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
+    uint32_t locks;             /* --locks[=N]: the top N of L52-L55, L61-L62 (0: off) */
     bool intervals;             /* --intervals: L56 */
     uint32_t barriers;          /* --barriers[=N]: the top N of L57, and L58 (0: off) */
-    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60 (0: off) */
+    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60, L63 (0: off) */
     const char *timeline;       /* --timeline FILE: the threads' states as SVG (timeline.h) */
     const char *timeline_title; /* --timeline-title TEXT (default: "Where the time goes in SET") */
     unsigned timeline_size[2];  /* --timeline-size WxH in points (0: the default) */
@@ -1501,7 +1501,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { uint64_t addr, pc, loads, stores, mask; int t; bool code; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
-    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L60 of part 0: "NAME TEXT" */
+    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L63 of part 0: "NAME TEXT" */
     size_t nlocks_lines = 0, locks_cap = 0;
     bool locks_seen = false;
     out_file *tl_svg = NULL;                /* --timeline: the picture, its title and size, part 0's data */
@@ -1964,7 +1964,9 @@ int main(int argc, char **argv)
         { { "locks", 0, NULL, OPT_CALL, "[=N]", &c.o.locks, attr_top_parse, 0, 0,
             "also list the N locks (default 10) with the most wait in the replay: acquisitions, contended ones,"
             " hand-offs, wait and hold times, each named through the address map (--map, or <prefix>.map when"
-            " it exists; L52-L54), and the N pairs of locks most often nested (L55)" }, "locks", attr_top_show, true },
+            " it exists; L52-L54), and the N pairs of locks most often nested (L55); per lock listed its 4"
+            " source lines (the pc of the acquiring call) with the most wait (L61), and the N pairs (A, B) where B"
+            " was a thread's next lock after it let A go (L62)" }, "locks", attr_top_show, true },
         { { "intervals", 0, NULL, OPT_FLAG, NULL, &c.o.intervals, NULL, 0, 0,
             "also list the time between consecutive markers of each thread, per pair of marker numbers, in"
             " pseudo cycles and recorded microseconds (L56)" }, "intervals", NULL, true },
@@ -1977,7 +1979,8 @@ int main(int argc, char **argv)
             "also find the longest chain of the replay's happens-before graph (program order and every hand-over:"
             " locks, ordered sections, recorded releases, barriers, spawn, join): work, span and parallelism in"
             " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
-            " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
+            " hand-overs and instructions make up most of the chain, named through the address map (L60), and the N"
+            " source lines of the calls (lock acquisitions, barrier waits) whose hand-overs began most of it (L63)" },
           "critical_path", attr_top_show, true },
         { { "timeline", 0, NULL, OPT_STRING, "FILE", &c.o.timeline, NULL, 0, 0,
             "also draw where the time goes as an SVG into FILE: per thread a row over the pseudo clock, coloured"
