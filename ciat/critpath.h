@@ -12,9 +12,10 @@
  * source's when that is longer. A log of chain segments, one node per
  * synchronisation event that a later edge may start from (previous node,
  * thread, instructions since, the object that handed over), lets the end
- * walk back along the longest chain and sum its instructions per object and
- * per thread, and per site of the call that began a segment (its pc, named
- * through the address map as a source line). Memory grows with synchronisation events, never with records.
+ * walk back along the longest chain and sum its instructions per object, per
+ * thread, and per site of the call that began a segment (its pc, named
+ * through the address map as a source line). Memory grows with
+ * synchronisation events, never with records.
  *
  * Events come from ciat's call, thread_stop, thread_resume and phase hooks,
  * in the order the scheduler delivers them (also through the fanout). */
