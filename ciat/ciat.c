@@ -69,10 +69,10 @@ typedef struct ciat_options {
     bool hpux;
     private_ranges ranges;
     attr_options attr;          /* --by-code, --by-data (lines L50, L51), --map */
-    uint32_t locks;             /* --locks[=N]: the top N of L52-L55 (0: off) */
+    uint32_t locks;             /* --locks[=N]: the top N of L52-L55, L61-L62 (0: off) */
     bool intervals;             /* --intervals: L56 */
     uint32_t barriers;          /* --barriers[=N]: the top N of L57, and L58 (0: off) */
-    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60 (0: off) */
+    uint32_t critical_path;     /* --critical-path[=N]: L59 and the top N of L60, L63 (0: off) */
     const char *timeline;       /* --timeline FILE: the threads' states as SVG (timeline.h) */
     const char *timeline_title; /* --timeline-title TEXT (default: "Where the time goes in SET") */
     unsigned timeline_size[2];  /* --timeline-size WxH in points (0: the default) */
@@ -139,6 +139,10 @@ typedef struct ciat {
     barriers *br;               /* --barriers (barriers.h), else NULL */
     critpath *cp;               /* --critical-path (critpath.h), else NULL */
     timeline *tl;               /* --timeline (timeline.h), else NULL */
+    /* --locks, --critical-path: per thread, a call was made and no
+     * instruction fetched since (the next fetch gives the call's site,
+     * L61, L63); NULL: no sites */
+    bool *site_wait;
     /* --shard: the part analysed (shard.h) and its partial result */
     ciat_part part;
     out_file *partial;
@@ -565,17 +569,32 @@ static void on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t add
     run_miss(c, e, t, addr, n);
 }
 
-/* --by-code/--by-data: the same fetch hooks, noting each thread's pc first
- * (the plain hooks stay as they are). */
+/* --locks, --critical-path: thread t fetches at addr; the first fetch
+ * since its last call is that call's site (docs/ciat-report.md, L61). */
+static inline void sync_site(ciat *c, int t, uint32_t addr)
+{
+    if (!c->site_wait || !c->site_wait[t]) return;
+    c->site_wait[t] = false;
+    if (c->lk) locks_site(c->lk, t, addr);
+    if (c->cp) critpath_site(c->cp, t, addr);
+}
+
+/* --by-code/--by-data (and the sites of --locks, --critical-path): the same
+ * fetch hooks, noting each thread's pc first (the plain hooks stay as they
+ * are). */
 static void on_fetch_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    attr_pcs_fetch(&((ciat *)ctx)->pcs, t, clock, addr);
+    ciat *c = ctx;
+    if (c->pcs.pc) attr_pcs_fetch(&c->pcs, t, clock, addr);
+    sync_site(c, t, addr);
     on_fetch(ctx, t, cpu, clock, addr);
 }
 
 static void on_fetch_run_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    attr_pcs_run(&((ciat *)ctx)->pcs, t, clock, addr, n);
+    ciat *c = ctx;
+    if (c->pcs.pc) attr_pcs_run(&c->pcs, t, clock, addr, n);
+    if (n) sync_site(c, t, addr);
     on_fetch_run(ctx, t, cpu, clock, addr, n);
 }
 
@@ -596,6 +615,7 @@ static uint64_t on_call(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     if (c->br) barriers_call(c->br, t, clock, rec);
     if (c->cp) critpath_call(c->cp, t, clock, rec);
     if (c->tl) timeline_call(c->tl, t, clock, rec);
+    if (c->site_wait) c->site_wait[t] = true;
     return 0;
 }
 
@@ -742,16 +762,21 @@ static void on_fetch_run_part(void *ctx, int t, int cpu, uint64_t clock, uint32_
 }
 
 /* --by-code, --by-data: the same, noting each thread's pc first (every
- * part, for every thread: an access's pc is its own part's to attribute). */
+ * part, for every thread: an access's pc is its own part's to attribute);
+ * part 0's sites of --locks and --critical-path too. */
 static void on_fetch_part_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    attr_pcs_fetch(&((ciat *)ctx)->pcs, t, clock, addr);
+    ciat *c = ctx;
+    if (c->pcs.pc) attr_pcs_fetch(&c->pcs, t, clock, addr);
+    sync_site(c, t, addr);
     on_fetch_part(ctx, t, cpu, clock, addr);
 }
 
 static void on_fetch_run_part_pc(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
 {
-    attr_pcs_run(&((ciat *)ctx)->pcs, t, clock, addr, n);
+    ciat *c = ctx;
+    if (c->pcs.pc) attr_pcs_run(&c->pcs, t, clock, addr, n);
+    if (n) sync_site(c, t, addr);
     on_fetch_run_part(ctx, t, cpu, clock, addr, n);
 }
 
@@ -775,6 +800,7 @@ static uint64_t on_call_part(void *ctx, int t, int cpu, uint64_t clock, const sm
     if (c->br) barriers_call(c->br, t, clock, rec); /* … and barriers */
     if (c->cp) critpath_call(c->cp, t, clock, rec); /* … and hand-overs */
     if (c->tl) timeline_call(c->tl, t, clock, rec); /* part 0 only: every thread's states */
+    if (c->site_wait) c->site_wait[t] = true;       /* part 0 only: the sites of L61, L63 */
     return 0;
 }
 
@@ -1110,7 +1136,7 @@ static void attr_line(void *ctx, uint64_t key, const uint64_t *n)
     out_file_printf(ctx, "attr %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", key, n[0], n[1], n[2]);
 }
 
-/* L52-L60: the lines of --locks, --intervals, --barriers and
+/* L52-L63: the lines of --locks, --intervals, --barriers and
  * --critical-path in the report's order, given to emit (the report, or part
  * 0's partial result). */
 static void sync_lines(ciat *c, locks_emit emit, void *ctx)
@@ -1118,6 +1144,8 @@ static void sync_lines(ciat *c, locks_emit emit, void *ctx)
     if (c->lk) locks_lines(c->lk, c->amap, emit, ctx);
     if (c->br) barriers_lines(c->br, c->amap, emit, ctx);
     if (c->cp) critpath_lines(c->cp, c->amap, emit, ctx);
+    if (c->lk) locks_more_lines(c->lk, c->amap, emit, ctx);
+    if (c->cp) critpath_site_lines(c->cp, c->amap, emit, ctx);
 }
 
 static void sync_line_to_report(void *ctx, int ll, const char *name, const char *text)
@@ -1131,7 +1159,7 @@ static bool sync_lines_asked(const ciat_options *o)
     return o->locks || o->intervals || o->barriers || o->critical_path;
 }
 
-/* One "lock-line LL NAME TEXT" record per line of L52-L60 (part 0). */
+/* One "lock-line LL NAME TEXT" record per line of L52-L63 (part 0). */
 static void lock_record(void *ctx, int ll, const char *name, const char *text)
 {
     out_file_printf(ctx, "lock-line %d %s %s\n", ll, name, text);
@@ -1191,7 +1219,7 @@ static void finish_partial(ciat *c, const tool *t)
                        &(fs_c2c_fns){ c2c_record_line, c2c_record_thread, c2c_record_code }, &rc);
         partial_text(f, "fs-threads-end", NULL);
     }
-    if (sync_lines_asked(&c->o)) {          /* L52-L60: part 0's lines, the others none */
+    if (sync_lines_asked(&c->o)) {          /* L52-L63: part 0's lines, the others none */
         partial_text(f, "locks-begin", NULL);
         sync_lines(c, lock_record, f);
         partial_text(f, "locks-end", NULL);
@@ -1473,7 +1501,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
     struct { uint64_t addr, pc, loads, stores, mask; int t; bool code; } *c2c = NULL;
     size_t nc2c = 0, c2c_cap = 0;
     char *set_name = NULL;
-    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L60 of part 0: "NAME TEXT" */
+    struct { int ll; char *line; } *locks_lines_v = NULL;     /* L52-L63 of part 0: "NAME TEXT" */
     size_t nlocks_lines = 0, locks_cap = 0;
     bool locks_seen = false;
     out_file *tl_svg = NULL;                /* --timeline: the picture, its title and size, part 0's data */
@@ -1612,9 +1640,9 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
                     const char *p = k || strcmp(rk.tag, "lock-line") != 0 ? NULL :
                                     partial_lead_u64s(in, k, rk.rest, &ll, 1, "lock-line LL NAME TEXT expected");
                     const char *sp = p ? strchr(p + 1, ' ') : NULL;
-                    if (!p || ll < 52 || ll > 60 || !sp || sp == p + 1)
+                    if (!p || ll < 52 || ll > 63 || !sp || sp == p + 1)
                         partial_fail(in, k, k ? "locks-end expected: the lock lines are part 0's"
-                                              : "lock-line LL NAME TEXT expected, LL 52-60");
+                                              : "lock-line LL NAME TEXT expected, LL 52-63");
                     locks_cap = xgrow((void **)&locks_lines_v, locks_cap, nlocks_lines + 1, sizeof *locks_lines_v);
                     locks_lines_v[nlocks_lines].ll = (int)ll;
                     locks_lines_v[nlocks_lines++].line = xstrdup(p + 1);    /* NAME TEXT */
@@ -1936,7 +1964,9 @@ int main(int argc, char **argv)
         { { "locks", 0, NULL, OPT_CALL, "[=N]", &c.o.locks, attr_top_parse, 0, 0,
             "also list the N locks (default 10) with the most wait in the replay: acquisitions, contended ones,"
             " hand-offs, wait and hold times, each named through the address map (--map, or <prefix>.map when"
-            " it exists; L52-L54), and the N pairs of locks most often nested (L55)" }, "locks", attr_top_show, true },
+            " it exists; L52-L54), and the N pairs of locks most often nested (L55); per lock listed its 4"
+            " source lines (the pc of the acquiring call) with the most wait (L61), and the N pairs (A, B) where B"
+            " was a thread's next lock after it let A go (L62)" }, "locks", attr_top_show, true },
         { { "intervals", 0, NULL, OPT_FLAG, NULL, &c.o.intervals, NULL, 0, 0,
             "also list the time between consecutive markers of each thread, per pair of marker numbers, in"
             " pseudo cycles and recorded microseconds (L56)" }, "intervals", NULL, true },
@@ -1949,7 +1979,8 @@ int main(int argc, char **argv)
             "also find the longest chain of the replay's happens-before graph (program order and every hand-over:"
             " locks, ordered sections, recorded releases, barriers, spawn, join): work, span and parallelism in"
             " executed instructions, and a speedup bound (L59); and the N objects and threads (default 10) whose"
-            " hand-overs and instructions make up most of the chain, named through the address map (L60)" },
+            " hand-overs and instructions make up most of the chain, named through the address map (L60), and the N"
+            " source lines of the calls (lock acquisitions, barrier waits) whose hand-overs began most of it (L63)" },
           "critical_path", attr_top_show, true },
         { { "timeline", 0, NULL, OPT_STRING, "FILE", &c.o.timeline, NULL, 0, 0,
             "also draw where the time goes as an SVG into FILE: per thread a row over the pseudo clock, coloured"
@@ -2141,9 +2172,12 @@ int main(int argc, char **argv)
     if (c.o.critical_path && (!c.part.n || c.part.i == 0)) c.cp = critpath_new(c.n, c.o.critical_path);
     /* ... and so are its --timeline picture's data */
     if (c.o.timeline && (!c.part.n || c.part.i == 0)) c.tl = timeline_new(c.n);
-    sched_hooks h = c.part.n ? (c.pcs.pc ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
-                  : c.pcs.pc ? direct_pc_hooks(&c)
-                                                                          : direct_plain_hooks(&c);
+    /* ... and the sites of their locks' acquisitions and of the chain's calls (L61, L63) */
+    if ((c.lk && c.o.locks) || c.cp) c.site_wait = xcalloc((size_t)c.n, sizeof *c.site_wait);
+    bool pcs = c.pcs.pc || c.site_wait;     /* the hooks that see each fetch's pc */
+    sched_hooks h = c.part.n ? (pcs ? direct_part_pc_hooks(&c) : direct_part_hooks(&c))
+                  : pcs      ? direct_pc_hooks(&c)
+                             : direct_plain_hooks(&c);
     sched_hooks run;
     fanout *pipe = fanout_pipeline(&h, (int)workers, c.n, &run);
     if (!pipe) run.hint.ahead = NULL;       /* on one thread nothing would decide whether it pays */
@@ -2242,6 +2276,7 @@ done:
     attr_map_free(c.amap);
     free(timeline_title);
     attr_pcs_free(&c.pcs);
+    free(c.site_wait);
     private_ranges_free(&c.o.ranges);
     free(rep_path);
     free(mem_path);

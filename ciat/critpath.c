@@ -1,6 +1,6 @@
 /* critpath.c — the longest chain of the replay's happens-before graph and
  * what it is made of (critpath.h; the rules are docs/ciat-report.md's,
- * L59–L60).
+ * L59–L60, L63).
  *
  * Instructions: a thread's pseudo clock grows by one per executed
  * instruction, by the idle time of its resumes, and at the end of a phase
@@ -15,10 +15,18 @@
  * entered from node prev through object via (handover: by an edge; else
  * t's own program order after a snapshot). A snapshot closes the open
  * segment into a node, which an edge (a release, a barrier arrival, a
- * spawn, a thread's end before the join) may later start from. */
+ * spawn, a thread's end before the join) may later start from.
+ *
+ * Sites: a segment entered by a lock's or a barrier's edge carries the site
+ * of the call that took it (its pc: the first instruction the thread
+ * fetches after the call, critpath_site), and keeps it after snapshots, as
+ * it keeps via; one entered otherwise (start, spawn, join) has none. The
+ * site is not known when the edge is taken: the nodes closed before the
+ * thread's next fetch wait for it in a short list of the thread's. */
 #include "critpath.h"
 #include "../base/diag.h"
 #include "../common/attribution.h"
+#include "code_sites.h"
 #include "index_map.h"
 
 #include <inttypes.h>
@@ -29,8 +37,12 @@
 enum { SP_START, SP_CRITICAL, SP_ORDERED, SP_OBJECT, SP_BARRIER, SP_SPAWN, SP_JOIN };
 static const char *const space_names[] = { "start", "critical", "ordered", "object", "barrier", "spawn", "join" };
 
+/* A site not known yet (the thread has not fetched since the call). */
+#define SITE_PENDING ((uint64_t)1 << 34)
+
 typedef struct node {
     uint64_t insns;             /* on thread, after prev */
+    uint64_t site;              /* the pc of the call whose edge began the segment (code_sites.h) */
     uint32_t prev;              /* node index + 1; 0: the chain begins here */
     uint32_t via;               /* the object whose hand-over the segment follows */
     int32_t thread;
@@ -50,6 +62,9 @@ typedef struct object {
 typedef struct thread_state {
     uint64_t len, base, last_clock;
     uint32_t prev, via;
+    uint64_t site;              /* of the open segment (SITE_PENDING: its call's pc comes with the next fetch) */
+    uint32_t *wait_site;        /* nodes of its whose site is SITE_PENDING */
+    size_t nwait, waitcap;
     bool handover;
     int64_t pending;            /* the object its last call acquires or arrives at, -1 otherwise */
     int64_t waiting;            /* the object it is stopped for, -1 otherwise */
@@ -67,6 +82,9 @@ struct critpath {
     object *ob;
     size_t nob, obcap;
     index_map map;
+    code_site *sites;           /* L63: the chain per site, made by critpath_lines */
+    size_t nsites;
+    uint64_t span;
 };
 
 static uint32_t object_of(critpath *p, unsigned space, uint32_t addr)
@@ -88,6 +106,7 @@ critpath *critpath_new(int nthreads, uint32_t top)
     uint32_t start = object_of(p, SP_START, 0);
     for (int t = 0; t < nthreads; t++) {
         p->ts[t].via = start;
+        p->ts[t].site = CODE_SITE_NONE;
         p->ts[t].pending = p->ts[t].waiting = -1;
     }
     return p;
@@ -98,6 +117,9 @@ void critpath_objects(critpath *p, bool objects) { p->objects = objects; }
 void critpath_free(critpath *p)
 {
     if (!p) return;
+    for (int t = 0; t < p->n; t++) free(p->ts[t].wait_site);
+    code_sites_free(p->sites, p->nsites);
+    free(p->sites);
     free(p->ts);
     free(p->nd);
     free(p->ob);
@@ -124,27 +146,45 @@ static uint32_t snapshot(critpath *p, int t)
     thread_state *s = &p->ts[t];
     if (p->nnd >= UINT32_MAX - 1) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "--critical-path: too many events");
     p->ndcap = xgrow((void **)&p->nd, p->ndcap, p->nnd + 1, sizeof *p->nd);
-    p->nd[p->nnd] = (node){ s->len - s->base, s->prev, s->via, t, s->handover };
+    p->nd[p->nnd] = (node){ s->len - s->base, s->site, s->prev, s->via, t, s->handover };
+    if (s->site == SITE_PENDING) {
+        s->waitcap = xgrow((void **)&s->wait_site, s->waitcap, s->nwait + 1, sizeof *s->wait_site);
+        s->wait_site[s->nwait++] = (uint32_t)p->nnd;
+    }
     s->prev = (uint32_t)++p->nnd;
     s->base = s->len;
     s->handover = false;
     return (uint32_t)p->nnd - 1;
 }
 
-/* An edge into t from node src + 1 (0: none) of chain length len through object via. */
-static void take(critpath *p, int t, uint32_t src, uint64_t len, uint32_t via)
+/* t's pending site is pc (ATTR_UNKNOWN: no fetch came before its next call). */
+static void site_known(critpath *p, int t, uint64_t pc)
+{
+    thread_state *s = &p->ts[t];
+    for (size_t k = 0; k < s->nwait; k++) p->nd[s->wait_site[k]].site = pc;
+    s->nwait = 0;
+    if (s->site == SITE_PENDING) s->site = pc;
+}
+
+void critpath_site(critpath *p, int t, uint32_t pc) { site_known(p, t, pc); }
+
+/* An edge into t from node src + 1 (0: none) of chain length len through
+ * object via; site: the call's (SITE_PENDING), or CODE_SITE_NONE. */
+static void take(critpath *p, int t, uint32_t src, uint64_t len, uint32_t via, uint64_t site)
 {
     thread_state *s = &p->ts[t];
     if (!src || len <= s->len) return;
     s->len = s->base = len;
     s->prev = src;
     s->via = via;
+    s->site = site;
     s->handover = true;
 }
 
 void critpath_call(critpath *p, int t, uint64_t clock, const smait_raw *rec)
 {
     advance(p, t, clock, 0);
+    site_known(p, t, ATTR_UNKNOWN);             /* no fetch since the last call */
     thread_state *s = &p->ts[t];
     s->pending = -1;
     unsigned type = smait_call_type(rec->f1);
@@ -162,7 +202,7 @@ void critpath_call(critpath *p, int t, uint64_t clock, const smait_raw *rec)
         /* fall through */
     case SMAIT_CT_BEGIN_CRITICAL:
     case SMAIT_CT_BEGIN_ORDER:
-        take(p, t, p->ob[i].release, p->ob[i].release_len, i);
+        take(p, t, p->ob[i].release, p->ob[i].release_len, i, SITE_PENDING);
         s->pending = i;
         break;
     case SMAIT_CT_RELEASE:
@@ -205,10 +245,10 @@ void critpath_resume(critpath *p, int t, uint64_t clock, uint64_t idle)
     uint32_t i = (uint32_t)s->waiting;
     s->waiting = -1;
     if (o->key >> 32 != SP_BARRIER) {           /* handed the lock by its last release */
-        take(p, t, o->release, o->release_len, i);
+        take(p, t, o->release, o->release_len, i, SITE_PENDING);
         return;
     }
-    take(p, t, o->best, o->best_len, i);        /* every arrival happened before every departure */
+    take(p, t, o->best, o->best_len, i, SITE_PENDING);        /* every arrival happened before every departure */
     if (!--o->waiting) o->best = 0;
 }
 
@@ -222,12 +262,12 @@ void critpath_phase_begin(critpath *p, const sched_phase *ph)
             if (p->ts[t].last_clock < ph->start_clock) p->ts[t].last_clock = ph->start_clock;
     if (ph->by == PHASE_BY_SPAWN) {             /* thread 0's spawn → each thread of the region */
         uint32_t k = snapshot(p, 0) + 1, o = object_of(p, SP_SPAWN, 0);
-        for (int t = 1; t < ph->active && t < p->n; t++) take(p, t, k, p->ts[0].len, o);
+        for (int t = 1; t < ph->active && t < p->n; t++) take(p, t, k, p->ts[0].len, o, CODE_SITE_NONE);
     } else if (ph->by == PHASE_BY_JOIN) {       /* every thread's end → thread 0 after the join */
         int best = 0;
         for (int t = 1; t < p->n; t++)
             if (p->ts[t].len > p->ts[best].len) best = t;
-        if (best) take(p, 0, snapshot(p, best) + 1, p->ts[best].len, object_of(p, SP_JOIN, 0));
+        if (best) take(p, 0, snapshot(p, best) + 1, p->ts[best].len, object_of(p, SP_JOIN, 0), CODE_SITE_NONE);
     }
 }
 
@@ -248,16 +288,27 @@ void critpath_lines(critpath *p, const addr_map *m, locks_emit emit, void *ctx)
     for (int t = 1; t < p->n; t++)
         if (p->ts[t].len > p->ts[end].len) end = t;
     uint64_t span = p->n ? p->ts[end].len : 0, handovers = 0;
+    for (int t = 0; t < p->n; t++) site_known(p, t, ATTR_UNKNOWN);        /* no fetch after it, ever */
+    index_map sm = { 0 };
+    size_t scap = 0;
     for (uint32_t k = p->n ? snapshot(p, end) + 1 : 0; k; k = p->nd[k - 1].prev) {
         const node *x = &p->nd[k - 1];
         p->ob[x->via].insns += x->insns;
         p->ts[x->thread].insns += x->insns;
+        bool fresh;
+        uint32_t j = index_map_entry(&sm, x->site, (void **)&p->sites, &p->nsites, &scap, sizeof *p->sites, &fresh,
+                                     "--critical-path");
+        if (fresh) p->sites[j] = (code_site){ .pc = x->site };
+        p->sites[j].n[0] += x->insns;
         if (x->handover) {
             p->ob[x->via].handovers++;
             p->ts[x->thread].handovers++;
+            p->sites[j].n[1]++;
             handovers++;
         }
     }
+    index_map_free(&sm);
+    p->span = span;
     char par[REPORT_NUM], bound[REPORT_NUM];
     double w = (double)p->work, per = p->n ? w / p->n : 0, d = per > (double)span ? per : (double)span;
     locks_emitf(emit, ctx, 59, "critical_path",
@@ -307,4 +358,16 @@ void critpath_lines(critpath *p, const addr_map *m, locks_emit emit, void *ctx)
                     th[r], s->handovers, s->insns, report_pct(pct, s->insns, span));
     }
     free(th);
+}
+
+void critpath_site_lines(critpath *p, const addr_map *m, locks_emit emit, void *ctx)
+{
+    p->nsites = code_sites_rank(p->sites, p->nsites, m);
+    char text[2700], pct[REPORT_NUM];
+    for (size_t r = 0; r < p->nsites && r < p->top; r++) {
+        const code_site *c = &p->sites[r];
+        code_site_text(text, sizeof text, c);
+        locks_emitf(emit, ctx, 63, "critical_path_site", "rank %zu %s handovers %" PRIu64 " instructions %" PRIu64
+                    " share %s", r + 1, text, c->n[1], c->n[0], report_pct(pct, c->n[0], p->span));
+    }
 }

@@ -1,5 +1,5 @@
 /* critpath.h — the critical path of the replay (ciat --critical-path[=N];
- * docs/ciat-report.md, L59–L60).
+ * docs/ciat-report.md, L59–L60, L63).
  *
  * The happens-before graph of the replay is each thread's program order
  * plus every hand-over the scheduler makes: a lock's release → its next
@@ -12,8 +12,10 @@
  * source's when that is longer. A log of chain segments, one node per
  * synchronisation event that a later edge may start from (previous node,
  * thread, instructions since, the object that handed over), lets the end
- * walk back along the longest chain and sum its instructions per object and
- * per thread. Memory grows with synchronisation events, never with records.
+ * walk back along the longest chain and sum its instructions per object, per
+ * thread, and per site of the call that began a segment (its pc, named
+ * through the address map as a source line). Memory grows with
+ * synchronisation events, never with records.
  *
  * Events come from ciat's call, thread_stop, thread_resume and phase hooks,
  * in the order the scheduler delivers them (also through the fanout). */
@@ -38,9 +40,14 @@ void critpath_call(critpath *p, int t, uint64_t clock, const smait_raw *rec);
 void critpath_stop(critpath *p, int t, uint64_t clock, sched_wait why);
 void critpath_resume(critpath *p, int t, uint64_t clock, uint64_t idle);
 void critpath_phase_begin(critpath *p, const sched_phase *ph);
+/* Thread t fetches its first instruction (at pc) since its last call. */
+void critpath_site(critpath *p, int t, uint32_t pc);
 
 /* Lines RxTxL59 and RxTxL60 given to emit (locks.h); objects named through
  * m (NULL: by address). Call it once, after the run. */
 void critpath_lines(critpath *p, const addr_map *m, locks_emit emit, void *ctx);
+/* Lines RxTxL63: the chain per site (named through m), after critpath_lines
+ * (the report puts L61-L62 between). */
+void critpath_site_lines(critpath *p, const addr_map *m, locks_emit emit, void *ctx);
 
 #endif

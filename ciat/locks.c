@@ -1,15 +1,19 @@
 /* locks.c — per lock, lock pair and marker interval: where the time goes
- * (locks.h; the rules are docs/ciat-report.md's, L52–L56).
+ * (locks.h; the rules are docs/ciat-report.md's, L52–L56, L61–L62).
  *
  * A lock is a key in one of two spaces: critical sections (06/07, every
  * kind) and objects (20/21, the lock kinds only). Each thread keeps the
  * locks it holds, innermost last, with the clock and recorded time each was
  * taken at, and whether its last call was a lock acquisition (a stop for a
  * lock comes right after that call: the stop and the resume that ends it
- * belong to it). */
+ * belong to it). An acquisition's site (its call's pc, L61) is known at the
+ * thread's next fetch (locks_site), after the stop and resume its wait
+ * made: until then the thread keeps the acquisition's lock, whether it
+ * waited and how long. */
 #include "locks.h"
 #include "../base/diag.h"
 #include "../common/attribution.h"
+#include "code_sites.h"
 #include "index_map.h"
 
 #include <inttypes.h>
@@ -20,6 +24,7 @@
 
 enum { SPACE_CRITICAL, SPACE_OBJECT };
 enum { BUCKETS = 65 };          /* locks_bucket: 0 … 64 */
+enum { SITES_PER_LOCK = 4 };    /* L61: the top sites of each ranked lock */
 
 /* The kinds of formats/SMAIT.md §5.1 that are locks. */
 bool locks_lock_kind(uint32_t kind) { return kind == 1 || kind == 2 || kind == 3 || kind == 7 || kind == 8; }
@@ -36,6 +41,7 @@ typedef struct spread {
 
 typedef struct lock {
     uint64_t key;               /* space << 32 | address */
+    uint32_t index;             /* its own index in the table (ranking sorts a copy) */
     uint32_t kind;              /* the first non-zero kind its acquisitions gave */
     int last_owner;             /* the thread of the last acquisition, -1 before the first */
     uint64_t acquisitions, contended, contended_rec, handoffs;
@@ -55,6 +61,12 @@ typedef struct pair {
     uint64_t count;
 } pair;
 
+/* An acquisition site of a lock: lock index << 33 | pc (or ATTR_UNKNOWN). */
+typedef struct site {
+    uint64_t key;
+    uint64_t acquisitions, contended, wait;
+} site;
+
 typedef struct interval {
     uint64_t key;               /* from << 32 | to */
     uint64_t count, cycles, min_cycles, max_cycles, us, min_us, max_us;
@@ -65,6 +77,10 @@ typedef struct thread_state {
     size_t nheld, cap;
     int64_t last_acq;           /* index of the lock its last call acquired, -1 otherwise */
     int64_t waiting;            /* index of the lock it is stopped for, -1 otherwise */
+    int64_t site_lock;          /* the acquisition whose site is not known yet: its lock, -1: none */
+    bool site_contended;        /* … it stopped for the lock */
+    uint64_t site_wait;         /* … its wait */
+    int64_t released;           /* the lock it let go last since its last acquisition, -1: none */
     bool marker;                /* a marker seen: the last one's number, clock and start time */
     uint32_t marker_num, marker_us;
     uint64_t marker_clock;
@@ -79,9 +95,13 @@ struct locks {
     size_t nlk, lkcap;
     pair *pr;
     size_t npr, prcap;
+    pair *fo;                   /* L62: (lock let go, the next one taken) */
+    size_t nfo, focap;
+    site *st;
+    size_t nst, stcap;
     interval *iv;
     size_t niv, ivcap;
-    index_map lkmap, prmap, ivmap;
+    index_map lkmap, prmap, fomap, stmap, ivmap;
 };
 
 unsigned locks_bucket(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0u; }
@@ -101,7 +121,8 @@ locks *locks_new(int nthreads, uint32_t top, bool intervals)
     l->top = top;
     l->intervals = intervals;
     l->ts = xcalloc((size_t)nthreads, sizeof *l->ts);
-    for (int t = 0; t < nthreads; t++) l->ts[t].last_acq = l->ts[t].waiting = -1;
+    for (int t = 0; t < nthreads; t++)
+        l->ts[t].last_acq = l->ts[t].waiting = l->ts[t].site_lock = l->ts[t].released = -1;
     return l;
 }
 
@@ -112,9 +133,13 @@ void locks_free(locks *l)
     free(l->ts);
     free(l->lk);
     free(l->pr);
+    free(l->fo);
+    free(l->st);
     free(l->iv);
     index_map_free(&l->lkmap);
     index_map_free(&l->prmap);
+    index_map_free(&l->fomap);
+    index_map_free(&l->stmap);
     index_map_free(&l->ivmap);
     free(l);
 }
@@ -127,11 +152,39 @@ static uint32_t lock_of(locks *l, unsigned space, uint32_t addr, uint32_t kind)
                                  "--locks");
     if (fresh) {
         l->lk[i].key = key;
+        l->lk[i].index = i;
         l->lk[i].last_owner = -1;
     }
     if (!l->lk[i].kind) l->lk[i].kind = kind;
     return i;
 }
+
+/* One more of pair key in the table of p (nesting or follows). */
+static void pair_add(index_map *map, pair **p, size_t *n, size_t *cap, uint64_t key)
+{
+    bool fresh;
+    uint32_t k = index_map_entry(map, key, (void **)p, n, cap, sizeof **p, &fresh, "--locks");
+    if (fresh) (*p)[k].key = key;
+    (*p)[k].count++;
+}
+
+/* Thread t's acquisition waiting for its site gets pc (ATTR_UNKNOWN: none). */
+static void site_book(locks *l, int t, uint64_t pc)
+{
+    thread_state *s = &l->ts[t];
+    if (s->site_lock < 0) return;
+    bool fresh;
+    uint64_t key = (uint64_t)s->site_lock << 33 | pc;
+    uint32_t i = index_map_entry(&l->stmap, key, (void **)&l->st, &l->nst, &l->stcap, sizeof *l->st, &fresh,
+                                 "--locks");
+    if (fresh) l->st[i].key = key;
+    l->st[i].acquisitions++;
+    l->st[i].contended += s->site_contended;
+    l->st[i].wait += s->site_wait;
+    s->site_lock = -1;
+}
+
+void locks_site(locks *l, int t, uint32_t pc) { site_book(l, t, pc); }
 
 /* Thread t takes lock i at clock, its call recorded from start_us to end_us. */
 static void acquire(locks *l, int t, uint32_t i, uint64_t clock, uint32_t start_us, uint32_t end_us)
@@ -150,13 +203,14 @@ static void acquire(locks *l, int t, uint32_t i, uint64_t clock, uint32_t start_
         bool seen = o == i;
         for (size_t g = 0; g < h && !seen; g++) seen = s->held[g].lock == o;
         if (seen) continue;
-        bool fresh;
-        uint64_t key = (uint64_t)o << 32 | i;
-        uint32_t p = index_map_entry(&l->prmap, key, (void **)&l->pr, &l->npr, &l->prcap, sizeof *l->pr, &fresh,
-                                     "--locks");
-        if (fresh) l->pr[p].key = key;
-        l->pr[p].count++;
+        pair_add(&l->prmap, &l->pr, &l->npr, &l->prcap, (uint64_t)o << 32 | i);
     }
+    /* which follows which: the lock it let go last, then this one */
+    if (s->released >= 0) pair_add(&l->fomap, &l->fo, &l->nfo, &l->focap, (uint64_t)s->released << 32 | i);
+    s->released = -1;
+    s->site_lock = i;
+    s->site_contended = false;
+    s->site_wait = 0;
     s->cap = xgrow((void **)&s->held, s->cap, s->nheld + 1, sizeof *s->held);
     s->held[s->nheld++] = (held){ i, clock, end_us };
     s->last_acq = i;
@@ -172,6 +226,7 @@ static void release(locks *l, int t, uint32_t i, uint64_t clock, uint32_t start_
     while (h > 0 && s->held[h - 1].lock != i) h--;
     if (!h) return;
     held x = s->held[h - 1];
+    s->released = i;
     memmove(&s->held[h - 1], &s->held[h], (s->nheld - h) * sizeof *s->held);
     s->nheld--;
     lock *k = &l->lk[i];
@@ -213,6 +268,7 @@ void locks_call(locks *l, int t, uint64_t clock, const smait_raw *rec)
     uint32_t start = rec[SMAIT_CALL_START].f2, end = rec[SMAIT_CALL_END].f2;
     uint32_t arg1 = rec[SMAIT_CALL_ARG1].f2, arg2 = rec[SMAIT_CALL_ARG1 + 1].f2, kind = rec[SMAIT_CALL_ARG1 + 2].f2;
     l->ts[t].last_acq = -1;
+    site_book(l, t, ATTR_UNKNOWN);      /* no fetch since the last acquisition */
     if (type == SMAIT_CT_MARKER) {
         if (l->intervals) marker(l, t, clock, arg2, start);
         return;
@@ -235,6 +291,7 @@ void locks_stop(locks *l, int t, sched_wait why)
     if ((why == WAIT_CRITICAL || why == WAIT_ACQUIRE) && s->last_acq >= 0) {
         s->waiting = s->last_acq;
         l->lk[s->waiting].contended++;
+        s->site_contended = s->site_lock == s->waiting;
     }
     s->last_acq = -1;
 }
@@ -244,6 +301,7 @@ void locks_resume(locks *l, int t, uint64_t clock, uint64_t idle)
     thread_state *s = &l->ts[t];
     if (s->waiting < 0) return;
     spread_add(&l->lk[s->waiting].wait, idle);
+    if (s->site_lock == s->waiting) s->site_wait += idle;
     /* the lock is the thread's from now: its hold begins here */
     for (size_t h = s->nheld; h > 0; h--)
         if (s->held[h - 1].lock == (uint32_t)s->waiting) {
@@ -320,13 +378,21 @@ void locks_emitf(locks_emit emit, void *ctx, int ll, const char *name, const cha
 
 #define line(o, ...) locks_emitf((o)->emit, (o)->ctx, __VA_ARGS__)
 
-static void lock_lines(locks *l, const out *r, const addr_map *m)
+/* The locks ranked by wait (a copy: the pairs and sites name locks by their
+ * index in l->lk); *n: those L52 lists. */
+static lock *ranked(const locks *l, size_t *n)
 {
-    /* rank on a copy: the pairs name locks by their index in l->lk */
     lock *v = xcalloc(l->nlk + 1, sizeof *v);
     if (l->nlk) memcpy(v, l->lk, l->nlk * sizeof *v);
     if (l->nlk) qsort(v, l->nlk, sizeof *v, by_wait);
-    size_t n = l->nlk < l->top ? l->nlk : l->top;
+    *n = l->nlk < l->top ? l->nlk : l->top;
+    return v;
+}
+
+static void lock_lines(locks *l, const out *r, const addr_map *m)
+{
+    size_t n;
+    lock *v = ranked(l, &n);
     char name[2600], hist[BUCKETS * 48];
     for (size_t i = 0; i < n; i++) {
         const lock *k = &v[i];
@@ -363,6 +429,56 @@ static void lock_lines(locks *l, const out *r, const addr_map *m)
     }
 }
 
+static int by_key(const void *pa, const void *pb)
+{
+    const site *a = pa, *b = pb;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+void locks_more_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx)
+{
+    if (!l->top) return;
+    out o = { emit, ctx }, *r = &o;
+    for (int t = 0; t < l->n; t++) site_book(l, t, ATTR_UNKNOWN);     /* no fetch after it, ever */
+    size_t n;
+    lock *v = ranked(l, &n);
+    /* L61: the sites, grouped by lock (key: lock index << 33 | pc) */
+    if (l->nst) qsort(l->st, l->nst, sizeof *l->st, by_key);
+    size_t *first = xcalloc(l->nlk + 1, sizeof *first);
+    for (size_t i = 0; i < l->nst; i++) first[(l->st[i].key >> 33) + 1]++;
+    for (size_t i = 0; i < l->nlk; i++) first[i + 1] += first[i];
+    code_site *cs = xcalloc(l->nst + 1, sizeof *cs);
+    char text[2700];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = v[i].index;
+        size_t k = 0;
+        for (size_t j = first[x]; j < first[x + 1]; j++, k++)
+            cs[k] = (code_site){ .pc = l->st[j].key & (((uint64_t)1 << 33) - 1),
+                                 .n = { l->st[j].wait, l->st[j].acquisitions, l->st[j].contended } };
+        k = code_sites_rank(cs, k, m);
+        for (size_t j = 0; j < k && j < SITES_PER_LOCK; j++) {
+            code_site_text(text, sizeof text, &cs[j]);
+            line(r, 61, "lock_site",
+                 "rank %zu addr 0x%08" PRIx32 " space %s site %zu %s acquisitions %" PRIu64 " contended %" PRIu64
+                 " wait_cycles %" PRIu64, i + 1, (uint32_t)v[i].key, space_name(v[i].key), j + 1, text, cs[j].n[1],
+                 cs[j].n[2], cs[j].n[0]);
+        }
+        code_sites_free(cs, k);
+    }
+    free(cs);
+    free(first);
+    free(v);
+    /* L62: which follows which */
+    sorted_locks = l->lk;
+    if (l->nfo) qsort(l->fo, l->nfo, sizeof *l->fo, by_count);
+    for (size_t i = 0; i < l->nfo && i < l->top; i++) {
+        uint64_t a = l->lk[l->fo[i].key >> 32].key, b = l->lk[(uint32_t)l->fo[i].key].key;
+        line(r, 62, "lock_follows",
+             "rank %zu from 0x%08" PRIx32 " from_space %s to 0x%08" PRIx32 " to_space %s count %" PRIu64, i + 1,
+             (uint32_t)a, space_name(a), (uint32_t)b, space_name(b), l->fo[i].count);
+    }
+}
+
 void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx)
 {
     out o = { emit, ctx }, *r = &o;
@@ -386,4 +502,8 @@ static void to_report(void *ctx, int ll, const char *name, const char *text)
     report_line(ctx, REPORT_ALL_PHASES, REPORT_ALL_THREADS, ll, name, "%s", text);
 }
 
-void locks_report(locks *l, report *r, const addr_map *m) { locks_lines(l, m, to_report, r); }
+void locks_report(locks *l, report *r, const addr_map *m)
+{
+    locks_lines(l, m, to_report, r);
+    locks_more_lines(l, m, to_report, r);
+}

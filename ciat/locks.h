@@ -11,11 +11,15 @@
  *   replay, and by the recorded times), owner hand-offs, wait and hold times
  *   in pseudo cycles (count, sum, max, log2 histogram) and the hold time in
  *   µs from the recorded times;
- * - per pair of locks (A, B): how often B was taken while A was held;
+ * - per lock and acquisition site (the pc of the acquiring call: the first
+ *   instruction its thread fetches after it, locks_site) the acquisitions,
+ *   contended ones and wait cycles;
+ * - per pair of locks (A, B): how often B was taken while A was held, and
+ *   how often a thread's next acquisition after letting A go was of B;
  * - per pair of marker numbers (a, b): the intervals between consecutive
  *   markers a and b of one thread, in pseudo cycles and µs.
  *
- * The rules are in docs/ciat-report.md (L52–L56). Nothing is kept per
+ * The rules are in docs/ciat-report.md (L52–L56, L61–L62). Nothing is kept per
  * record beyond a few words per thread; the tables grow with the locks,
  * pairs and marker numbers. */
 #ifndef DSM_CIAT_LOCKS_H
@@ -39,6 +43,8 @@ void locks_free(locks *l);
 void locks_call(locks *l, int t, uint64_t clock, const smait_raw *rec);
 void locks_stop(locks *l, int t, sched_wait why);
 void locks_resume(locks *l, int t, uint64_t clock, uint64_t idle);
+/* Thread t fetches its first instruction (at pc) since its last call. */
+void locks_site(locks *l, int t, uint32_t pc);
 
 /* Lines RxTxL52–L55 (with a lock analysis) and RxTxL56 (with intervals);
  * lock addresses named through m (NULL: by address). Sorts the tables:
@@ -48,6 +54,10 @@ void locks_report(locks *l, report *r, const addr_map *m);
  * (ciat --shard: part 0 writes them into its partial result). */
 typedef void (*locks_emit)(void *ctx, int ll, const char *name, const char *text);
 void locks_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
+/* Lines RxTxL61 (each ranked lock's top sites, named through m) and RxTxL62
+ * (which lock follows which), with a lock analysis: after locks_lines (the
+ * report's order puts L57-L60 between). locks_report writes both. */
+void locks_more_lines(locks *l, const addr_map *m, locks_emit emit, void *ctx);
 /* One line given to emit, its text made by printf from fmt (also for the
  * other emitters of L57-L60: barriers.h, critpath.h). */
 void locks_emitf(locks_emit emit, void *ctx, int ll, const char *name, const char *fmt, ...)

@@ -60,7 +60,7 @@ for k in $KERNELS; do
         echo "ciat --annotate ($DEMO_DIR/lines/${set_##*/}.ciat_annotated): the hottest source lines:"
         sed -n '/^-- source lines/,/^$/p' "$DEMO_DIR/lines/${set_##*/}.ciat_annotated" | sed -n '2,5p'
     fi
-    if [ "$k" = hot_lock ]; then   # where the time goes: the locks (docs/ciat-report.md, L52-L55)
+    if [ "$k" = hot_lock ]; then   # where the time goes: the locks (docs/ciat-report.md, L52-L55, L59-L63)
         mkdir -p "$DEMO_DIR/lines"
         "$BIN/ciat" -q --locks=3 --critical-path=1 --sync=simulated --timeline "$DEMO_DIR/lines/hot_lock.svg" \
             -o "$DEMO_DIR/lines" "$set_" 2>/dev/null
@@ -69,9 +69,11 @@ for k in $KERNELS; do
                  printf "  %d. %s (%s) acquisitions %s waits %s handoffs %s wait_cycles %s hold_cycles %s\n", f["rank"],
                         f["name"], f["where"], f["acquisitions"], f["waits"], f["handoffs"], f["wait_cycles"], f["hold_cycles"] }' \
             "$DEMO_DIR/lines/${set_##*/}.ciat_report" | sed 's|(/[^)]*/|(|'
-        echo "ciat --critical-path: the longest chain of hand-overs, and the lock it runs through (L59, L60):"
-        grep -E '^RxTxL59:|^RxTxL60: critical_path_top rank 1 by object' "$DEMO_DIR/lines/${set_##*/}.ciat_report" |
-            sed 's|where /[^ ]*/|where |'
+        echo "ciat --locks: the source lines that take each lock most (L61), and which lock follows which (L62):"
+        grep -E '^RxTxL6[12]:' "$DEMO_DIR/lines/${set_##*/}.ciat_report" | sed 's|where /[^ ]*/|where |'
+        echo "ciat --critical-path: the longest chain of hand-overs, the lock and the source line it runs through (L59, L60, L63):"
+        grep -E '^RxTxL59:|^RxTxL60: critical_path_top rank 1 by object|^RxTxL63: critical_path_site rank 1 ' \
+            "$DEMO_DIR/lines/${set_##*/}.ciat_report" | sed 's|where /[^ ]*/|where |'
         echo "ciat --timeline: each thread busy or waiting for the lock, and its hand-offs: $DEMO_DIR/lines/hot_lock.svg"
     fi
     for cfg in 4x4 spp1600; do

@@ -1,13 +1,15 @@
 # ciat-critpath.sh — ciat --critical-path[=N] (docs/ciat-report.md,
-# L59–L60): a hand-written set whose every figure is derived in its comments
-# (tests/cli/critpath/cp.txt: spawn, a contended critical section, a
-# barrier, the join); properties: span <= work, work = L06's executed
-# instructions, parallelism >= 1, the contributors sum to the span; a token
+# L59–L60, L63): hand-written sets whose every figure is derived in their
+# comments (tests/cli/critpath/cp.txt: spawn, a contended critical section, a
+# barrier, the join; tests/cli/locks/site.txt: the chain's sites, L63);
+# properties: span <= work, work = L06's executed instructions, parallelism
+# >= 1, the contributors (by object, thread, site) sum to the span; a token
 # handed round the threads in turn (recorded acquire/release) has
 # parallelism 1, threads with no synchronisation but spawn and join have
 # about their number; --workers, --shard/--merge/--jobs, JSON, bad options.
 D=$CLI_DIR/critpath
 smait asm "$D/cp.txt" cp
+smait asm "$CLI_DIR/locks/site.txt" site
 
 lines() {
     ciat "$@" && grep -hE '^RxTxL59:|^RxTxL60:' ./*.ciat_report
@@ -31,12 +33,42 @@ RxTxL60: critical_path_top rank 1 by thread thread 0 handovers 1 instructions 7 
 EOF
 rm -f cp.3.ciat_report
 
+# L63: cp.txt has no instruction stream. Of L60's segments, the start's 6
+# instructions and the join's 1 (1 hand-over) were begun by no call: site
+# none, 7; the lock's 5 (1 hand-over) by a begin_critical whose thread
+# fetches nothing after it: site unknown.
+check "cp: L63 without an instruction stream" bash -c '
+    ciat -q --critical-path cp.3 && grep -E "^RxTxL63:" cp.3.ciat_report' <<'EOF'
+RxTxL63: critical_path_site rank 1 pc - kind none name - where - handovers 1 instructions 7 share 58.33%
+RxTxL63: critical_path_site rank 2 pc - kind address name unknown where - handovers 1 instructions 5 share 41.67%
+--- exit 0
+EOF
+# site.txt derives L63 in its comments: by address, and through site.map
+# (0x2004 and 0x200c are one line, prog.c:20).
+check "site: L59, L63 as derived in site.txt" bash -c '
+    ciat -q -p --critical-path site.3 && grep -E "^RxTxL(59|63):" site.3.ciat_report' <<'EOF'
+RxTxL59: critical_path work 13 span 7 parallelism 1.8571 threads 3 speedup_bound 1.8571 handovers 3 end_thread 1
+RxTxL63: critical_path_site rank 1 pc - kind none name - where - handovers 0 instructions 3 share 42.86%
+RxTxL63: critical_path_site rank 2 pc 0x00002004 kind address name 0x00002004 where - handovers 1 instructions 2 share 28.57%
+RxTxL63: critical_path_site rank 3 pc 0x0000200c kind address name 0x0000200c where - handovers 1 instructions 1 share 14.29%
+RxTxL63: critical_path_site rank 4 pc - kind address name unknown where - handovers 1 instructions 1 share 14.29%
+--- exit 0
+EOF
+check "site: L63 through site.map, --critical-path=2" bash -c '
+    ciat -q -p --critical-path=2 --map "$0" site.3 && grep -E "^RxTxL63:" site.3.ciat_report' \
+    "$CLI_DIR/locks/site.map" <<'EOF'
+RxTxL63: critical_path_site rank 1 pc 0x00002004 kind function name thread_b where prog.c:20 handovers 2 instructions 3 share 42.86%
+RxTxL63: critical_path_site rank 2 pc - kind none name - where - handovers 0 instructions 3 share 42.86%
+--- exit 0
+EOF
+rm -f site.3.ciat_report
+
 mkdir -p plain with
 ciat -o plain cp.3
 ciat --critical-path=4 --barriers -o with cp.3
-check "cp: the report without L57-L60 is the default one" bash -c '
+check "cp: the report without L57-L60, L63 is the default one" bash -c '
     diff <(grep -v "^# command:" plain/cp.3.ciat_report) \
-         <(grep -Ev "^# command:|^# attribution:|^RxTxL(5[789]|60):" with/cp.3.ciat_report |
+         <(grep -Ev "^# command:|^# attribution:|^RxTxL(5[789]|6[03]):" with/cp.3.ciat_report |
            sed "s/ barriers 10 critical_path 4\$//")' <<'EOF'
 --- exit 0
 EOF
@@ -45,19 +77,23 @@ check_same "cp: the memory file is the default one" plain/cp.3.memory with/cp.3.
 # ---- properties ----------------------------------------------------------
 # cprops FILE: span <= work, work = Σ RxT*L06 executed, parallelism >= 1
 # when there is work, the L60 lines by object and by thread each sum to at
-# most the span (all of it when every contributor is listed).
+# most the span (all of it when every contributor is listed), and so do
+# the L63 lines by site, whose hand-overs sum to L59's.
 cprops() {
     awk '
     function field(k,   i) { for (i = 2; i <= NF; i++) if ($i == k) return $(i + 1); return "" }
     function bad(why) { print "line " FNR ": " why; status = 1 }
     /^RxT[0-9]+L06:/ { executed += field("executed") }
     /^RxTxL59:/ { work = field("work"); span = field("span"); par = field("parallelism") }
+    /^RxTxL59:/ { handovers = field("handovers") }
     /^RxTxL60:/ { if (field("by") == "object") o += field("instructions"); else t += field("instructions") }
+    /^RxTxL63:/ { si += field("instructions"); sh += field("handovers") }
     END {
         if (span + 0 > work + 0) bad("span " span " > work " work)
         if (work + 0 != executed) bad("work " work " != executed " executed)
         if (work > 0 && par + 0 < 1) bad("parallelism " par " < 1")
         if (o != span || t != span) bad("contributors " o ", " t " != span " span)
+        if ((si != span) || (sh != handovers)) bad("sites " si ", " sh " != span " span ", handovers " handovers)
         if (!status) print "ok"
         exit status
     }' "$1"
@@ -143,6 +179,7 @@ rm -f rs.*
 awk -v seed=931 -v threads=4 -v n=3000 -f "$CLI_DIR/ciat/randset.awk" >rs.txt
 smait asm rs.txt rs
 ciat_sharded "random 4 threads, seed 931" rs.4 2 --critical-path
+ciat_sharded "site, named" site.3 2 -p --critical-path --map "$CLI_DIR/locks/site.map"
 
 # ---- JSON ------------------------------------------------------------------
 if python3 -c 'import jsonschema' 2>/dev/null; then

@@ -675,7 +675,7 @@ START_TEST(stats_classes)
 }
 END_TEST
 
-/* ---- ciat/locks: the rules of docs/ciat-report.md, L52-L56, event by event ---- */
+/* ---- ciat/locks: the rules of docs/ciat-report.md, L52-L56, L61-L62, event by event ---- */
 
 /* A call record of type `type` (times start, end; arguments a1..a3). */
 static void call_rec(smait_raw *r, unsigned type, uint32_t start, uint32_t end, uint32_t a1, uint32_t a2, uint32_t a3)
@@ -768,6 +768,47 @@ START_TEST(locks_events)
 }
 END_TEST
 
+/* L61, L62: a site is the first fetch after the call (locks_site); none
+ * before the thread's next call: unknown. T0 takes 0x10 at 1 (site 0x100),
+ * lets it go at 3 and takes 0x20 (site 0x200), lets that go at 4 and takes
+ * 0x10 again at 5 with no fetch before its release at 6 (unknown). T1 asks
+ * for 0x10 at 2, stops, resumes at 3 (idle 1) and fetches 0x100: one row
+ * with T0's first, 2 acquisitions. Follows: T0 0x10 -> 0x20 -> 0x10; T1
+ * took one lock. */
+START_TEST(locks_sites_events)
+{
+    locks *l = locks_new(2, 10, false);
+    feed(l, 0, 1, SMAIT_CT_BEGIN_CRITICAL, 0, 0, 0x10, 0, 1);
+    locks_site(l, 0, 0x100);
+    feed(l, 1, 2, SMAIT_CT_BEGIN_CRITICAL, 0, 0, 0x10, 0, 1);
+    locks_stop(l, 1, WAIT_CRITICAL);
+    feed(l, 0, 3, SMAIT_CT_END_CRITICAL, 0, 0, 0x10, 0, 1);
+    locks_resume(l, 1, 3, 1);
+    locks_site(l, 1, 0x100);
+    locks_site(l, 1, 0x104);                                    /* not the first fetch: nothing */
+    feed(l, 0, 3, SMAIT_CT_BEGIN_CRITICAL, 0, 0, 0x20, 0, 1);
+    locks_site(l, 0, 0x200);
+    feed(l, 0, 4, SMAIT_CT_END_CRITICAL, 0, 0, 0x20, 0, 1);
+    feed(l, 1, 4, SMAIT_CT_END_CRITICAL, 0, 0, 0x10, 0, 1);
+    feed(l, 0, 5, SMAIT_CT_BEGIN_CRITICAL, 0, 0, 0x10, 0, 1);
+    feed(l, 0, 6, SMAIT_CT_END_CRITICAL, 0, 0, 0x10, 0, 1);
+    captured c = { .n = 0 };
+    locks_more_lines(l, NULL, capture, &c);
+    const char *want =
+        "L61 lock_site rank 1 addr 0x00000010 space critical site 1 pc 0x00000100 kind address name 0x00000100"
+        " where - acquisitions 2 contended 1 wait_cycles 1\n"
+        "L61 lock_site rank 1 addr 0x00000010 space critical site 2 pc - kind address name unknown where -"
+        " acquisitions 1 contended 0 wait_cycles 0\n"
+        "L61 lock_site rank 2 addr 0x00000020 space critical site 1 pc 0x00000200 kind address name 0x00000200"
+        " where - acquisitions 1 contended 0 wait_cycles 0\n"
+        "L62 lock_follows rank 1 from 0x00000010 from_space critical to 0x00000020 to_space critical count 1\n"
+        "L62 lock_follows rank 2 from 0x00000020 from_space critical to 0x00000010 to_space critical count 1\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "locks_sites_events: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
+    locks_free(l);
+}
+END_TEST
+
 /* ---- ciat/barriers: the rules of docs/ciat-report.md, L57-L58, event by event ---- */
 
 static void bfeed(barriers *b, int t, uint64_t clock, unsigned type, uint32_t start, uint32_t a1)
@@ -833,7 +874,7 @@ START_TEST(barriers_events)
 }
 END_TEST
 
-/* ---- ciat/critpath: the rules of docs/ciat-report.md, L59-L60, event by event ---- */
+/* ---- ciat/critpath: the rules of docs/ciat-report.md, L59-L60, L63, event by event ---- */
 
 static void cfeed(critpath *p, int t, uint64_t clock, unsigned type, uint32_t a1, uint32_t a2)
 {
@@ -859,7 +900,10 @@ static void phase(critpath *p, sched_phase_cause by, sched_phase_kind kind, int 
  * Work: T0 3 + 2 + 4 + 1 + 20 + 1 + 6 = 37, T1 2 + 1 + 3 + 2 + 2 = 10: 47.
  * The chain back from T0's 40: T0 6 (join), T1 4 (ordered 0x90's
  * hand-over), T0 21 + 4 + 5 (start): span 40; 47 / 40 = 1.1750; on 2
- * processors max(23.5, 40) = 40. */
+ * processors max(23.5, 40) = 40. L63: T1 fetches 0x704 after its acquire
+ * of 0x70 (off the chain) and 0x904 after the resume that gave it 0x90:
+ * that site has 4 instructions and 1 hand-over; the start's and the join's
+ * segments (30 + 6, 1 hand-over) have none. */
 START_TEST(critpath_events)
 {
     critpath *p = critpath_new(2, 10);
@@ -873,12 +917,14 @@ START_TEST(critpath_events)
     critpath_resume(p, 1, 5, 0);
     cfeed(p, 0, 9, SMAIT_CT_RELEASE, 0x70, 1);
     cfeed(p, 1, 7, SMAIT_CT_ACQUIRE, 0x70, 1);
+    critpath_site(p, 1, 0x704);
     cfeed(p, 1, 8, SMAIT_CT_ACQUIRE, 0x80, 0);
     cfeed(p, 0, 10, SMAIT_CT_BEGIN_ORDER, 0x90, 0);
     cfeed(p, 1, 11, SMAIT_CT_BEGIN_ORDER, 0x90, 0);
     critpath_stop(p, 1, 11, WAIT_ORDERED);
     cfeed(p, 0, 30, SMAIT_CT_END_ORDER, 0x90, 0);
     critpath_resume(p, 1, 30, 19);
+    critpath_site(p, 1, 0x904);
     cfeed(p, 1, 32, SMAIT_CT_END_ORDER, 0x90, 0);
     cfeed(p, 1, 34, SMAIT_CT_JOIN, 0, 0);
     critpath_stop(p, 1, 34, WAIT_JOIN);
@@ -902,6 +948,13 @@ START_TEST(critpath_events)
         "L60 critical_path_top rank 2 by thread thread 1 handovers 1 instructions 4 share 10.00%\n";
     if (strcmp(c.text, want) != 0) fprintf(stderr, "critpath_events: got\n%swanted\n%s", c.text, want);
     ck_assert(strcmp(c.text, want) == 0);
+    c.n = 0;
+    critpath_site_lines(p, NULL, capture, &c);
+    want = "L63 critical_path_site rank 1 pc - kind none name - where - handovers 1 instructions 36 share 90.00%\n"
+           "L63 critical_path_site rank 2 pc 0x00000904 kind address name 0x00000904 where - handovers 1"
+           " instructions 4 share 10.00%\n";
+    if (strcmp(c.text, want) != 0) fprintf(stderr, "critpath_events L63: got\n%swanted\n%s", c.text, want);
+    ck_assert(strcmp(c.text, want) == 0);
     critpath_free(p);
 }
 END_TEST
@@ -924,6 +977,7 @@ Suite *ciat_suite(void)
     tc = tcase_create("locks");
     tcase_add_test(tc, locks_buckets);
     tcase_add_test(tc, locks_events);
+    tcase_add_test(tc, locks_sites_events);
     suite_add_tcase(s, tc);
     tc = tcase_create("barriers");
     tcase_add_test(tc, barriers_events);
