@@ -19,7 +19,10 @@
  *           --gap-limit 16, 0x80 two banks per node
  *   byte 3: 0x01 a third run (not with --handle-io, which cdat refuses
  *           there): this machine and the one with the next protocol
- *           (m.ini, m2.ini) in one pass, which replays every batch to both
+ *           (m.ini, m2.ini) in one pass, which replays every batch to both;
+ *           0x06 an L2 of 4 times the d-cache's lines, 2 ways (0 none, then
+ *           non_inclusive, inclusive, exclusive; --miss-classes is left out
+ *           then, since cdat refuses it with an L2)
  *
  * Checks, beyond "no crash, no sanitizer report, no hang":
  *   - the two runs end alike: both succeed, or both fail with the same
@@ -50,8 +53,9 @@ enum { MAX_TRACES = 8, MAX_FILES = 64 };
 /* The machine of the option bytes, as a configuration file; never fewer
  * processors than the n traces (cdat refuses a machine without a processor
  * for each thread). */
-static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t c, int n)
+static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t c, uint8_t d, int n)
 {
+    static const char *const inclusion[4] = { "", "non_inclusive", "inclusive", "exclusive" };
     static const char *const shapes[4][2] = { { "1", "1" }, { "2", "1" }, { "2", "2" }, { "4", "2" } };
     static const unsigned lines[4] = { 16, 32, 64, 16 }, sets_lines[4] = { 4, 8, 32, 128 };
     static const char *const ways[4] = { "1", "2", "4", "full" };
@@ -59,7 +63,7 @@ static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t 
     int shape = (a >> 3) & 3;
     while ((1 << shape) < n) shape++;
     char text[1024];
-    snprintf(text, sizeof text,
+    int len = snprintf(text, sizeof text,
              "[system]\nnodes = %s\nprocs_per_node = %s\nbanks_per_node = %d\nline_size = %u\n"
              "page_size = %u\nprotocol = %d\nallocation = %s\n"
              "[output]\ngeneral = %d\ndetailed = %d\n"
@@ -69,6 +73,9 @@ static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t 
              b & 0x80 ? 4 * line : 4096, 1 + (a & 7), b & 0x40 ? "first_touch" : "rr1",
              c & 1, (c >> 1) & 1, cache, ways[(b >> 4) & 3], cache, ways[(b >> 4) & 3],
              a & 0x20 ? 512 : 0, c & 0x10 ? "spread" : "compact");
+    if (d & 0x06)
+        snprintf(text + len, sizeof text - (size_t)len, "[l2]\nsize = %u\nassoc = 2\ninclusion = %s\n", 4 * cache,
+                 inclusion[(d >> 1) & 3]);
     return fz_write(file, text, strlen(text));
 }
 
@@ -175,6 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4) return 0;
     uint8_t a = data[0], b = data[1], c = data[2], d = data[3];
+    if (d & 0x06) c &= (uint8_t)~0x04;          /* no --miss-classes with an L2 */
     const uint8_t *part[MAX_TRACES];
     size_t len[MAX_TRACES];
     int n = fz_split(data + 4, size - 4, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);
@@ -188,8 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     snprintf(name, sizeof name, "t.%d", n);
     snprintf(prefix, sizeof prefix, "%s", fz_path(name));
-    snprintf(cfg, sizeof cfg, "%s", write_config("m.ini", a, b, c, n));
-    if (pass) snprintf(cfg2, sizeof cfg2, "%s", write_config("m2.ini", (uint8_t)((a & ~7) | ((a + 1) & 7)), b, c, n));
+    snprintf(cfg, sizeof cfg, "%s", write_config("m.ini", a, b, c, d, n));
+    if (pass) snprintf(cfg2, sizeof cfg2, "%s", write_config("m2.ini", (uint8_t)((a & ~7) | ((a + 1) & 7)), b, c, d, n));
     snprintf(dir1, sizeof dir1, "%s", fz_path("w1"));
     snprintf(dir2, sizeof dir2, "%s", fz_path("w2"));
     snprintf(dir3, sizeof dir3, "%s", fz_path("w3"));

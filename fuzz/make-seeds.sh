@@ -81,8 +81,10 @@ for txt in $texts; do
     # cdat: the set on 1x1 (protocol 1), on 2x2 with protocol 4 and small
     # 2-way caches (and in one pass with protocol 5), and on 4x2 with
     # protocol 8, an interconnect cache, first-touch placement, general and
-    # detailed traces (and in one pass with protocol 1)
-    for opts in '\000\000\000\000' '\223\025\000\001' '\277\126\203\001'; do
+    # detailed traces (and in one pass with protocol 1); then the same three
+    # with an L2: exclusive, non-inclusive, inclusive
+    for opts in '\000\000\000\000' '\223\025\000\001' '\277\126\203\001' \
+                '\000\000\000\006' '\223\025\000\003' '\277\126\203\005'; do
         set_seed cdat_sim "$opts" $traces
     done
     # ciat's outputs: memory usage files and event traces for the others

@@ -30,6 +30,8 @@ share/dsmtrace/configs:
 1x1.ini
 32x4.ini
 4x4.ini
+manycore.ini
+server2s.ini
 spp1600.ini
 
 share/man/man1:
