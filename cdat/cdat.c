@@ -125,8 +125,10 @@ static inline cpu_stats *stats_of(cdat *c, int p) { return &c->phase[c->slot_of[
 static inline void count_ref(cpu_stats *st, ref_counts *rc, mach_ref r)
 {
     ref_count(rc, r);
-    if (__builtin_expect(r.silent != 0, 0)) st->silent += r.silent;
-    if (__builtin_expect(r.l2 != 0, 0)) stats_l2(st, r);
+    if (__builtin_expect((r.silent | r.l2) != 0, 0)) {     /* one test for the rare fields */
+        st->silent += r.silent;
+        if (r.l2) stats_l2(st, r);
+    }
 }
 
 /* The hooks below handle the common reference inline: one the machine calls

@@ -39,17 +39,21 @@ typedef enum mach_presence { PRES_NONE, PRES_LOCAL, PRES_HOME, PRES_REMOTE } mac
 
 typedef enum mach_outcome { REF_HIT, REF_MISS, REF_UPGRADE } mach_outcome;
 
-/* What a reference did in the processor's L2 (mach_ref.l2; docs/cdat-report.md, L22). */
-enum { L2_HIT = 1, L2_MISS = 2, L2_UPGRADE = 4,     /* the L1 miss's access to the L2 */
-       L2_WRITE = 8, L2_WRITE_MISS = 16 };          /* the L1 victim written (moved) into it */
+/* What a reference did in the processor's L2 (docs/cdat-report.md, L22), in
+ * mach_ref.l2, so that the reference stays 4 bytes (one register): bits 0-1
+ * the L1 miss's access to the L2 (L2_HIT, L2_MISS, L2_UPGRADE), bits 2-3
+ * the L1 victim written (moved) into it (L2_WRITE: found there, L2_WRITE_MISS:
+ * not), bits 4-5 its victims returned dirty (at most 2 a reference), bits 6-7
+ * the L1 copies its victims removed (inclusive: at most 2). 0 without an L2. */
+enum { L2_HIT = 1, L2_MISS = 2, L2_UPGRADE = 3, L2_ACCESS = 3,
+       L2_WRITE = 1 << 2, L2_WRITE_MISS = 2 << 2, L2_WRITES = 3 << 2,
+       L2_WRITE_BACK_1 = 1 << 4, L2_BACK_INV_1 = 1 << 6 };
 
 typedef struct mach_ref {
     uint8_t outcome;            /* mach_outcome (of the L1 cache the reference went to) */
     int8_t source;              /* mach_source of a miss */
     uint8_t silent;             /* lines that left the processor without a transaction */
-    uint8_t l2;                 /* L2_* bits; 0 without an L2 */
-    uint8_t l2_write_backs;     /* L2 victims returned dirty */
-    uint8_t back_invalidations; /* L1 copies an inclusive L2's victims removed */
+    uint8_t l2;                 /* the L2's part, above */
 } mach_ref;
 
 #define MACH_REF(o, s) ((mach_ref){ .outcome = (o), .source = (s) })

@@ -410,18 +410,18 @@ static void l2_victim(machine *m, int cpu, uint64_t clock, uint32_t w, cache_sta
     if (m->l2_inclusion == INCL_INCLUSIVE) {
         /* Back-invalidation: the L1 copies go with it, a dirty one's data too. */
         cache_state s1 = cache_invalidate(&P->d, w);
-        r->back_invalidations += (uint8_t)((s1 != CS_INVALID) + (cache_invalidate(&P->i, w) != CS_INVALID));
+        r->l2 += (uint8_t)(((s1 != CS_INVALID) + (cache_invalidate(&P->i, w) != CS_INVALID)) * L2_BACK_INV_1);
         if (s1 > wst) wst = s1;
     } else if (m->l2_inclusion == INCL_NON_INCLUSIVE && cache_holds(&P->d, w)) {
         /* The d-cache keeps the line, so the processor does: no return. A
          * dirty victim's data goes home as a flush; the processor stays the owner. */
         if (wst == CS_DIRTY) {
-            r->l2_write_backs++;
+            r->l2 += L2_WRITE_BACK_1;
             flush(m, cpu, clock, w);
         }
         return;
     }
-    if (wst == CS_DIRTY) r->l2_write_backs++;
+    if (wst == CS_DIRTY) r->l2 += L2_WRITE_BACK_1;
     evict_data(m, cpu, clock, w, wst, r);
 }
 
@@ -439,7 +439,7 @@ static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_st
 {
     mach_proc *P = &m->p[cpu];
     if (m->l2_inclusion == INCL_EXCLUSIVE) {             /* every victim moves down, its dirt with it */
-        r->l2 |= L2_WRITE | L2_WRITE_MISS;
+        r->l2 |= L2_WRITE_MISS;
         l2_put(m, cpu, clock, v, vst, r);
         return;
     }
@@ -450,7 +450,7 @@ static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_st
             return;
         }
         if (m->l2_inclusion == INCL_INCLUSIVE) bug(m, v, "an inclusive L2 lacks a line of the d-cache");
-        r->l2 |= L2_WRITE_MISS;
+        r->l2 = (uint8_t)((r->l2 & ~L2_WRITES) | L2_WRITE_MISS);
         l2_put(m, cpu, clock, v, CS_DIRTY, r);
         return;
     }
@@ -743,7 +743,7 @@ static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int 
         cache_state s1 = s2 == CS_DIRTY ? CS_EXCLUSIVE : s2;    /* clean above the L2's copy */
         if (kind == MACH_STORE) {
             if (s2 == CS_SHARED) {                  /* the L2's copy is shared: an upgrade first */
-                r.l2 = L2_UPGRADE;
+                r.l2 = L2_UPGRADE;         /* set before anything else can add to r.l2 */
                 upgrade_seq(m, cpu, clock, line);
                 s2 = CS_EXCLUSIVE;
                 cache_set_mru_state(&P->l2, line, s2);
@@ -769,7 +769,7 @@ static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int 
         }
     }
     r = processor_miss(m, cpu, clock, line, kind);
-    r.l2 |= L2_MISS;
+    r.l2 |= L2_MISS;                                /* bits 0-1 are still 0: the fills touch the others */
     return r;
 }
 

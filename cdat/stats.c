@@ -80,13 +80,14 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
 
 void stats_l2(cpu_stats *s, mach_ref r)
 {
-    s->l2_hits += (r.l2 & L2_HIT) != 0;
-    s->l2_misses += (r.l2 & L2_MISS) != 0;
-    s->l2_upgrades += (r.l2 & L2_UPGRADE) != 0;
-    s->l2_writes += (r.l2 & L2_WRITE) != 0;
-    s->l2_write_misses += (r.l2 & L2_WRITE_MISS) != 0;
-    s->l2_write_backs += r.l2_write_backs;
-    s->l2_back_inv += r.back_invalidations;
+    unsigned a = r.l2 & L2_ACCESS, w = r.l2 & L2_WRITES;
+    s->l2_hits += a == L2_HIT;
+    s->l2_misses += a == L2_MISS;
+    s->l2_upgrades += a == L2_UPGRADE;
+    s->l2_writes += w != 0;
+    s->l2_write_misses += w == L2_WRITE_MISS;
+    s->l2_write_backs += (r.l2 >> 4) & 3;
+    s->l2_back_inv += r.l2 >> 6;
 }
 
 /* L22: the L2, in L01's form for the L1 misses that reached it, then what
