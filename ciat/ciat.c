@@ -1378,24 +1378,9 @@ static int merge_jobs(ciat *c, tool *t)
 /* ciat --merge PART...: the report and memory usage file of the whole run. */
 static int merge_main(ciat *c, tool *t)
 {
-    for (int a = 1; a < t->argc; a++) {         /* only -o and -q beside the parts */
-        const char *w = t->argv[a];
-        if (strcmp(w, "--") == 0) break;
-        if (w[0] != '-' || strcmp(w, "--merge") == 0 || strcmp(w, "-q") == 0 || strcmp(w, "--quiet") == 0)
-            continue;
-        if (strcmp(w, "-o") == 0 || strcmp(w, "--output-dir") == 0) {
-            a++;
-            continue;
-        }
-        if (strncmp(w, "-o", 2) == 0 || strncmp(w, "--output-dir=", 13) == 0) continue;
-        diag_usage_error("--merge takes the parts and -o DIR only, not %s: the run's options are in its parts", w);
-    }
+    partial_merge_args(t->argc, t->argv);
     partial_in *in = partial_open("ciat", t->ops, t->nops);
-    if (t->ro.out_dir) {
-        struct stat st;
-        if (stat(t->ro.out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            diag_data_error(t->ro.out_dir, DIAG_NO_OFFSET, "-o: not an existing directory");
-    }
+    partial_merge_out_dir(t->ro.out_dir);
     return merge_run(c, t, in, t->ro.out_dir);
 }
 

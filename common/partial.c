@@ -99,6 +99,29 @@ char *partial_merge_prefix(const char *path, const char *tool, const char *out_d
     return p;
 }
 
+void partial_merge_args(int argc, char **argv)
+{
+    for (int a = 1; a < argc; a++) {
+        const char *w = argv[a];
+        if (strcmp(w, "--") == 0) break;
+        if (w[0] != '-' || strcmp(w, "--merge") == 0 || strcmp(w, "-q") == 0 || strcmp(w, "--quiet") == 0)
+            continue;
+        if (strcmp(w, "-o") == 0 || strcmp(w, "--output-dir") == 0) {
+            a++;
+            continue;
+        }
+        if (strncmp(w, "-o", 2) == 0 || strncmp(w, "--output-dir=", 13) == 0) continue;
+        diag_usage_error("--merge takes the parts and -o DIR only, not %s: the run's options are in its parts", w);
+    }
+}
+
+void partial_merge_out_dir(const char *out_dir)
+{
+    struct stat st;
+    if (out_dir && (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+        diag_data_error(out_dir, DIAG_NO_OFFSET, "-o: not an existing directory");
+}
+
 /* ---- writing ---- */
 
 void partial_begin(out_file *f, const char *tool, uint32_t i, uint32_t n, const char *command, bool json,

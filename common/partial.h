@@ -38,6 +38,12 @@ char *partial_file_path(const char *prefix_path, const char *tool, uint32_t i, u
  * Exits 2 when the name has no such tail. Caller frees. */
 char *partial_merge_prefix(const char *path, const char *tool, const char *out_dir);
 
+/* --merge: the only options beside the parts are -o DIR and -q (the run's
+ * options are in its parts); another is a usage error. */
+void partial_merge_args(int argc, char **argv);
+/* --merge -o DIR: DIR must be an existing directory (exit 2); NULL: none given. */
+void partial_merge_out_dir(const char *out_dir);
+
 /* ---- writing ---- */
 
 /* The first records: format, tool and version, the part, the whole run's
