@@ -92,10 +92,12 @@ cdat_merge *cdat_merge_open(char **paths, int n)
     m->in = partial_open("cdat", paths, n);
     partial_in *in = m->in;
     uint64_t v[1 + TIMING_KEYS];
-    partial_parse_u64s(in, 0, alike_record(m, "words"), v, 1);
-    if (v[0] != CDAT_STATS_WORDS)
-        partial_fail(in, 0, "a partial result with %" PRIu64 " counters a processor, this cdat has %d: merge with"
-                     " the build that wrote it", v[0], (int)CDAT_STATS_WORDS);
+    for (int k = 0; k < partial_parts(in); k++) {    /* this build's counters, in every part */
+        partial_parse_u64s(in, k, partial_expect(in, k, "words"), v, 1);
+        if (v[0] != CDAT_STATS_WORDS)
+            partial_fail(in, k, "a partial result with %" PRIu64 " counters a processor, this cdat has %d: merge"
+                         " with the build that wrote it", v[0], (int)CDAT_STATS_WORDS);
+    }
     partial_parse_u64s(in, 0, alike_record(m, "slots"), v, 1);
     if (v[0] < 1 || v[0] > CFG_MAX_PROCS) partial_fail(in, 0, "no such number of processors");
     m->slots = (unsigned)v[0];
