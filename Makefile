@@ -179,7 +179,7 @@ MAN_OUT := $(BUILD)/man
 MAN1 := ciat cdat tdat smait smait-cc
 # page:source of section 5
 MAN5_SRC := smait:formats/SMAIT.md smait-text:formats/SMAIT-TEXT.md ciat-events:formats/CIAT-EVENTS.md \
-	ciat-memory:formats/MEMORY-USAGE.md ciat-partial:formats/CIAT-PARTIAL.md cdat-traces:formats/CDAT-TRACES.md cdat-config:configs/README.md
+	ciat-memory:formats/MEMORY-USAGE.md ciat-partial:formats/CIAT-PARTIAL.md cdat-partial:formats/CDAT-PARTIAL.md cdat-traces:formats/CDAT-TRACES.md cdat-config:configs/README.md
 MAN5 := $(foreach p,$(MAN5_SRC),$(firstword $(subst :, ,$(p))))
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 MAN_PAGES := $(MAN1:%=$(MAN_OUT)/man1/%.1) $(MAN5:%=$(MAN_OUT)/man5/%.5)

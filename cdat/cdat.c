@@ -37,6 +37,7 @@
 static const char usage_text[] =
     "Usage: cdat [options] [calls.P] trace.P cfg_file [cfg_file ...]\n"
     "       cdat [options] [-c call_list] -t trace_list cfg_file [cfg_file ...]\n"
+    "       cdat --merge [-o DIR] PREFIX.cdat_partial.I-of-N ...\n"
     "\n"
     "Simulates a distributed-shared-memory machine (cfg_file, an INI file,\n"
     "cdat-config(5); a name like 4x4 is also looked up as 4x4.ini in\n"
@@ -53,7 +54,8 @@ static const char usage_text[] =
     "names one run's). Documents (in " DSM_DOCDIR ", or the source\n"
     "tree): report lines docs/cdat-report.md; protocol docs/cdat-protocol.md;\n"
     "I/O simulation (-handle_io) docs/cdat-io.md; trace formats\n"
-    "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
+    "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md; --jobs,\n"
+    "--shard, --merge docs/sharding.md, formats/CDAT-PARTIAL.md (cdat-partial(5)).\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat cdat;

@@ -21,40 +21,42 @@ usage_error() {
     check_true "$name: the help hint" grep -q "^cdat: try 'cdat --help'" .err
 }
 
-# twin N SET CFG CDAT-ARGS: the whole run in w/, the N shards and the merge in
-# s/ (the same command lines, relative paths), into out/ of each; prints what
-# differs and returns 1 when anything does.
+# twin NS SET CFG CDAT-ARGS: the whole run in w/, then for each N in NS the N
+# shards and the merge in s/ (the same command lines, relative paths), into
+# out/ of each; prints what differs and returns 1 when anything does.
 twin() {
-    local n=$1 set=$2 cfg=$3 i
+    local ns=$1 set=$2 cfg=$3 i n f
     shift 3
-    rm -rf w s
-    mkdir -p w/out s/out
+    rm -rf w
+    mkdir -p w/out
     (cd w && cdat -q "$@" -o out "../$set" "$cfg") || { echo "$cfg $*: the whole run failed"; return 1; }
-    (
-        cd s || exit 1
-        for ((i = 0; i < n; i++)); do cdat -q "$@" -o out --shard "$i/$n" "../$set" "$cfg" || exit 1; done
-        cdat -q --merge out/*.cdat_partial.*-of-"$n"
-    ) || { echo "$cfg $* N=$n: a shard or the merge failed"; return 1; }
-    local f
-    for f in w/out/*; do
-        cmp -s "$f" "s/out/${f#w/out/}" || {
-            echo "$cfg $* N=$n: ${f#w/out/} differs"
-            diff "$f" "s/out/${f#w/out/}" | head -5
-            return 1
-        }
+    for n in $ns; do
+        rm -rf s
+        mkdir -p s/out
+        (
+            cd s || exit 1
+            for ((i = 0; i < n; i++)); do cdat -q "$@" -o out --shard "$i/$n" "../$set" "$cfg" || exit 1; done
+            cdat -q --merge out/*.cdat_partial.*-of-"$n"
+        ) || { echo "$cfg $* N=$n: a shard or the merge failed"; return 1; }
+        for f in w/out/*; do
+            cmp -s "$f" "s/out/${f#w/out/}" || {
+                echo "$cfg $* N=$n: ${f#w/out/} differs"
+                diff "$f" "s/out/${f#w/out/}" | head -5
+                return 1
+            }
+        done
+        # the merge writes what the whole run writes, and nothing else
+        [ "$(ls w/out)" = "$(ls s/out | grep -v '\.cdat_partial\.')" ] || { echo "$cfg: other outputs"; return 1; }
     done
-    # the merge writes what the whole run writes, and nothing else
-    [ "$(ls w/out)" = "$(ls s/out | grep -v '\.cdat_partial\.')" ] || { echo "$cfg: other outputs"; return 1; }
 }
 
-# every_machine LABEL SET NS CDAT-ARGS: twin for every m-*.ini and every N in NS.
+# every_machine LABEL SET NS CDAT-ARGS: twin for every m-*.ini (MACHINES,
+# when set: those) and every N in NS.
 every_machine() {
-    local label=$1 set=$2 ns=$3 cfg n ok=1
+    local label=$1 set=$2 ns=$3 cfg ok=1
     shift 3
-    for cfg in m-*.ini; do
-        for n in $ns; do twin "$n" "$set" "../$cfg" "$@" || ok=0; done
-    done
-    check_true "$label: N in $ns, every protocol and placement: the whole run's report and JSON" [ "$ok" = 1 ]
+    for cfg in ${MACHINES:-m-*.ini}; do twin "$ns" "$set" "../$cfg" "$@" || ok=0; done
+    check_true "$label: N in $ns, ${MACHINES:-every protocol and placement}: the whole run's report and JSON" [ "$ok" = 1 ]
 }
 
 cdat_random_set 41 8 1500
@@ -62,21 +64,20 @@ cdat_machines 4 2 0 8
 every_machine "4x2" rs.8 "1 2 4" -p --json
 cdat_machines 2 4 1K 8
 every_machine "2x4 with interconnect caches" rs.8 "2 4" -p --json
-every_machine "2x4, a private range (pages placed by their first toucher)" rs.8 "2" -p --private-range 0x1000:0x3fff
+MACHINES="m-*-rr1.ini m-*-rr2.ini" every_machine "2x4, a private range (pages placed by their first toucher)" rs.8 "2" -p \
+    --private-range 0x1000:0x3fff
 
 # The shipped machines (512 sets and more): every protocol, N up to 8.
 ok=1
 for cfg in 4x4 spp1600; do
     for protocol in 1 2 3 4 5 6 7 8; do
-        for n in 2 8; do twin "$n" rs.8 "$cfg" -p --json --set "system.protocol=$protocol" || ok=0; done
+        twin "2 8" rs.8 "$cfg" -p --json --set "system.protocol=$protocol" || ok=0
     done
 done
 check_true "4x4 and spp1600, protocols 1 to 8, N = 2 and 8: the whole run's report and JSON" [ "$ok" = 1 ]
 ok=1
-for n in 1 2 4 8; do
-    twin "$n" rs.8 4x4 -p --json --set timing.local_memory=100 --set timing.remote_memory=300 \
-        --set timing.remote_cache=250 --set timing.hop=20 || ok=0
-done
+twin "1 2 4 8" rs.8 4x4 -p --json --set timing.local_memory=100 --set timing.remote_memory=300 \
+    --set timing.remote_cache=250 --set timing.hop=20 || ok=0
 check_true "[timing] (L19, the estimated time): N = 1, 2, 4, 8" [ "$ok" = 1 ]
 check_true "… and the merged report has its L19 lines" grep -q '^RxTxL19: time' s/out/rs.8.cdat_report
 ok=1
