@@ -58,11 +58,13 @@ char *partial_whole_command(int argc, char **argv)
             while (a < argc) keep[k++] = argv[a++];
             break;
         }
-        if (a > 0 && strcmp(argv[a], "--shard") == 0) {
+        /* --shard I/N, --shard=I/N, and the single-dash spelling options.c takes too */
+        const char *w = a > 0 && argv[a][0] == '-' ? argv[a] + 1 + (argv[a][1] == '-') : "";
+        if (strcmp(w, "shard") == 0) {
             a++;                                            /* and its value */
             continue;
         }
-        if (a > 0 && strncmp(argv[a], "--shard=", 8) == 0) continue;
+        if (strncmp(w, "shard=", 6) == 0) continue;
         keep[k++] = argv[a];
     }
     char *cmd = options_command_line(k, keep);

@@ -27,7 +27,8 @@ enum { PARTIAL_PART_MAX = 4096 };
 const char *partial_part_parse(const char *value, uint32_t *i, uint32_t *n);
 
 /* The command line of the whole run a shard is part of: argv without its
- * --shard option (options_command_line's quoting). Caller frees. */
+ * --shard option (or -shard, as options.c takes it; options_command_line's
+ * quoting). Caller frees. */
 char *partial_whole_command(int argc, char **argv);
 
 /* The partial result's file name: <prefix>.<tool>_partial.I-of-N. Caller frees. */

@@ -84,6 +84,12 @@ ok=1
 twin 4 rs.8 4x4 -p --name big --workers 1 || ok=0
 check_true "--name and --workers 1, N = 4: the whole run's report" [ "$ok" = 1 ]
 check_true "… named after --name" test -f s/out/rs.8.big.cdat_report
+# The single-dash spelling (-shard I/N) is left out of the whole run's command line too.
+(cd s && rm -f out/* && cdat -q -p -o out -shard 0/2 ../rs.8 4x4 && cdat -q -p -o out -shard=1/2 ../rs.8 4x4 &&
+    cdat -q --merge out/rs.8.cdat_partial.*-of-2)
+(cd w && rm -f out/* && cdat -q -p -o out ../rs.8 4x4)
+check_true "-shard I/N and -shard=I/N: the whole run's report" cmp w/out/rs.8.cdat_report s/out/rs.8.cdat_report
+
 # Many batches of events, many phases (a longer set).
 cdat_random_set 42 4 30000
 cdat_machines 2 2 0 4
