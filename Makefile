@@ -186,7 +186,7 @@ MAN_OUT := $(BUILD)/man
 MAN1 := ciat cdat tdat smait smait-cc
 # page:source of section 5
 MAN5_SRC := smait:formats/SMAIT.md smait-text:formats/SMAIT-TEXT.md ciat-events:formats/CIAT-EVENTS.md \
-	ciat-memory:formats/MEMORY-USAGE.md ciat-partial:formats/CIAT-PARTIAL.md cdat-traces:formats/CDAT-TRACES.md cdat-config:configs/README.md
+	ciat-memory:formats/MEMORY-USAGE.md ciat-partial:formats/CIAT-PARTIAL.md cdat-partial:formats/CDAT-PARTIAL.md cdat-traces:formats/CDAT-TRACES.md cdat-config:configs/README.md
 MAN5 := $(foreach p,$(MAN5_SRC),$(firstword $(subst :, ,$(p))))
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 MAN_PAGES := $(MAN1:%=$(MAN_OUT)/man1/%.1) $(MAN5:%=$(MAN_OUT)/man5/%.5)
@@ -230,7 +230,7 @@ bench-run: build $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ := build-fuzz
-FUZZERS := trace_reader smait_asm cdat_config memusage tdat ciat_sched cdat_sim ciat_merge addr_map report_diff
+FUZZERS := trace_reader smait_asm cdat_config memusage tdat ciat_sched cdat_sim ciat_merge cdat_merge addr_map report_diff
 FZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FZ_CFLAGS = -std=c11 -O1 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(FZ_FLAGS) $(PKG_CFLAGS) -I$(BUILD)/gen
 FZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FZ)/obj/%.o)
@@ -253,6 +253,7 @@ $(FZ)/fuzz_ciat_sched: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_ciat_merge: $(CIAT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_report_diff: $(SMAIT_SRCS:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_cdat_sim: $(CDAT_SRCS:%.c=$(FZ)/obj/%.o)
+$(FZ)/fuzz_cdat_merge: $(CDAT_SRCS:%.c=$(FZ)/obj/%.o)
 # fuzz_support.c closes the streams a failed run left open and unmaps its
 # mappings; the ciat harness puts its checking hooks between ciat and the
 # scheduler.

@@ -129,6 +129,9 @@ for n in 2 4; do
         printf "cdat 4x4 irregular mix, 16 threads: --jobs %d / default on %d processors: %.2fx the time" \
                " (%.2f s of CPU)\n", n, w, a / (b > 0 ? b : 0.01), c }'
 done
+# --shard 2 and 4 (docs/sharding.md §9): the parts as processes one after
+# another, each part's CPU and peak RSS against the whole run's.
+for n in 2 4; do cdat_shards "4x4 irregular mix, 16 threads" "$DIR/ir.16" "$CONFIGS/4x4.ini" "$n" -p; done
 # Its floor: the data side of 16 processors' d-caches and a full-map
 # directory (bench/dsm_floor): no fetches, protocol variants or statistics.
 for r in 1 2; do

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "io.h"
 #include "machine.h"
+#include "partial.h"
 #include "placement.h"
 #include "stats.h"
 #include "traces.h"
@@ -36,6 +37,7 @@
 static const char usage_text[] =
     "Usage: cdat [options] [calls.P] trace.P cfg_file [cfg_file ...]\n"
     "       cdat [options] [-c call_list] -t trace_list cfg_file [cfg_file ...]\n"
+    "       cdat --merge [-o DIR] PREFIX.cdat_partial.I-of-N ...\n"
     "\n"
     "Simulates a distributed-shared-memory machine (cfg_file, an INI file,\n"
     "cdat-config(5); a name like 4x4 is also looked up as 4x4.ini in\n"
@@ -52,7 +54,8 @@ static const char usage_text[] =
     "names one run's). Documents (in " DSM_DOCDIR ", or the source\n"
     "tree): report lines docs/cdat-report.md; protocol docs/cdat-protocol.md;\n"
     "I/O simulation (-handle_io) docs/cdat-io.md; trace formats\n"
-    "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md.\n"
+    "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md; --jobs,\n"
+    "--shard, --merge docs/sharding.md, formats/CDAT-PARTIAL.md (cdat-partial(5)).\n"
     "Exit status: 0 ok, 1 usage error, 2 bad input, 3 internal error.\n";
 
 typedef struct cdat cdat;
@@ -101,6 +104,10 @@ struct cdat {
      * sets); parts[0 … N-1] are all of them, parts[0] writes the report. */
     uint32_t part_i, part_n, part_mask;
     cdat *parts;
+    /* --shard I/N: this process simulates part I of N as a --jobs part
+     * does (parts NULL) and writes its partial result (partial.h). */
+    bool shard;
+    out_file *partial;
 };
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
@@ -589,44 +596,80 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
     free(sum);
 }
 
-static void on_phase_end(void *ctx, const sched_phase *ph)
+/* A phase's lines from its counts (the processors' time added). */
+static void phase_report(cdat *c, const sched_phase *ph)
 {
-    cdat *c = ctx;
-    /* --jobs: the fanout calls the parts' phase hooks one after another, on
-     * one thread (common/fanout.h); the last adds every part's counts to
-     * part 0's, which writes them. The processors' time is part 0's alone. */
-    if (c->part_n > 1) {
-        if (c->part_i + 1 < c->part_n) return;
-        cdat *lead = &c->parts[0];
-        for (uint32_t k = 1; k < c->part_n; k++)
-            for (int p = 0; p < stats_slots(c); p++) stats_add(&lead->phase[p], &c->parts[k].phase[p]);
-        c = lead;
-    }
-    for (int t = 0; t < c->n && !c->slice_cpus; t++) {
-        const sched_counts *sc = sched_phase_counts(c->s, t);
-        cpu_stats *st = &c->phase[c->proc_of[t]];
-        st->active += sc->is.executed;
-        st->idle += sc->sync_idle + sc->phase_end_idle + sc->io_idle;
-    }
     tool_phase_line(c->rep, ph);
     report_block(c, ph->number, c->phase, c->io_phase, c->total, c->io_total);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
 
-static void aggregate_report(cdat *c)
+static void on_phase_end(void *ctx, const sched_phase *ph)
+{
+    cdat *c = ctx;
+    /* --jobs: the fanout calls the parts' phase hooks one after another, on
+     * one thread (common/fanout.h); the last adds every part's counts to
+     * part 0's, which writes them. The processors' time is part 0's alone. */
+    if (c->parts) {
+        if (c->part_i + 1 < c->part_n) return;
+        cdat *lead = &c->parts[0];
+        for (uint32_t k = 1; k < c->part_n; k++)
+            for (int p = 0; p < stats_slots(c); p++) stats_add(&lead->phase[p], &c->parts[k].phase[p]);
+        c = lead;
+    }
+    int slots = stats_slots(c);
+    uint64_t *active = xcalloc(2 * (size_t)slots, sizeof *active), *idle = active + slots;
+    for (int t = 0; t < c->n && !c->slice_cpus; t++) {
+        const sched_counts *sc = sched_phase_counts(c->s, t);
+        active[c->proc_of[t]] += sc->is.executed;
+        idle[c->proc_of[t]] += sc->sync_idle + sc->phase_end_idle + sc->io_idle;
+    }
+    if (c->partial) {                           /* --shard: the part's counts, summed at --merge */
+        cdat_partial_phase(c->partial, ph, c->phase, (unsigned)slots, active, idle);
+    } else {
+        for (int p = 0; p < slots; p++) {
+            c->phase[p].active += active[p];
+            c->phase[p].idle += idle[p];
+        }
+        phase_report(c, ph);
+    }
+    free(active);
+}
+
+/* Line L16's texts: the pages placed on each node, and with rr2 or oracle
+ * the replicated and unlisted pages. */
+static void placement_lines(const cdat *c, void (*emit)(void *ctx, const char *text), void *ctx)
+{
+    char buf[96];
+    for (unsigned n = 0; n < c->m.nodes; n++) {
+        snprintf(buf, sizeof buf, "node %u pages %" PRIu64, n, c->pl.pages[n]);
+        emit(ctx, buf);
+    }
+    if (c->cfg.allocation == ALLOC_RR2 || c->cfg.allocation == ALLOC_ORACLE) {
+        snprintf(buf, sizeof buf, "replicated pages %" PRIu64, c->pl.replicated);
+        emit(ctx, buf);
+        snprintf(buf, sizeof buf, "unlisted pages %" PRIu64, c->pl.unlisted);
+        emit(ctx, buf);
+    }
+}
+
+static void placement_to_report(void *ctx, const char *text)
+{
+    report_line(ctx, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "%s", text);
+}
+
+/* The whole run's L00 and block. */
+static void run_block(cdat *c)
 {
     tool_run_line(c->rep, c->phases, c->end_clock, c->n);
     report_block(c, REPORT_ALL_PHASES, c->total, c->io_total, NULL, NULL);
-    for (unsigned n = 0; n < c->m.nodes; n++)
-        report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "node %u pages %" PRIu64,
-                    n, c->pl.pages[n]);
-    if (c->cfg.allocation == ALLOC_RR2 || c->cfg.allocation == ALLOC_ORACLE) {
-        report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "replicated pages %" PRIu64,
-                    c->pl.replicated);
-        report_line(c->rep, REPORT_ALL_PHASES, REPORT_ALL_THREADS, 16, "placement", "unlisted pages %" PRIu64,
-                    c->pl.unlisted);
-    }
+}
+
+static void aggregate_report(cdat *c)
+{
+    run_block(c);
+    placement_lines(c, placement_to_report, c->rep);
 }
 
 /* The mapping in force: the policy, and the nodes no thread runs on (with
@@ -752,7 +795,16 @@ typedef struct cdat_run {
     addr_map *amap;             /* the map found or given, or NULL */
     uint64_t workers;           /* --workers; 0: one per processor */
     uint64_t jobs;              /* --jobs N: the machine in N parts */
+    uint32_t shard_i, shard_n;  /* --shard I/N: part I of N (shard_n 0: not given) */
+    bool merge;                 /* --merge PART…: the report from the parts */
 } cdat_run;
+
+/* --shard I/N. */
+static const char *parse_shard(void *target, const char *value)
+{
+    cdat_run *r = target;
+    return partial_part_parse(value, &r->shard_i, &r->shard_n);
+}
 
 static const char *add_set(void *target, const char *value)
 {
@@ -760,6 +812,32 @@ static const char *add_set(void *target, const char *value)
     r->sets = xrealloc(r->sets, (r->nsets + 1) * sizeof *r->sets);
     r->sets[r->nsets++] = (char *)value;
     return NULL;
+}
+
+static void config_options_header(cdat *c, const tool *t, const cdat_run *r);
+
+/* --shard I/N: the partial result where the report would go
+ * (<prefix>.cdat_partial.I-of-N), and its first records: the whole run's
+ * command line, the trace set, the resolved configuration and options. */
+static void shard_begin(cdat *c, const tool *t, const cdat_run *r)
+{
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "cdat_partial.%" PRIu32 "-of-%" PRIu32, r->shard_i, r->shard_n);
+    char *path = output_name(c, suffix);
+    c->partial = out_file_open(path, false);
+    free(path);
+    c->rep = report_open_detached();
+    config_options_header(c, t, r);
+    size_t nh = report_header_count(c->rep);
+    const char **h = xcalloc(nh + 1, sizeof *h);
+    for (size_t k = 0; k < nh; k++) h[k] = report_header_at(c->rep, k);
+    char *whole = partial_whole_command(t->argc, t->argv);
+    cdat_partial_begin(c->partial, r->shard_i, r->shard_n, whole, r->json, (const char *const *)t->ts.paths,
+                       t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1, &c->cfg.timing, h, nh);
+    free(whole);
+    free(h);
+    report_free(c->rep);
+    c->rep = NULL;
 }
 
 /* The machine of one configuration: its config (file, then --set), thread
@@ -847,7 +925,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     /* Every output is opened (so checked) before the first record is read. */
     traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
                 r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
-    if (c->part_i == 0) {                       /* --jobs: part 0 writes the report */
+    if (c->shard) {
+        shard_begin(c, t, r);
+    } else if (c->part_i == 0) {                /* --jobs: part 0 writes the report */
         char *rep_path = output_name(c, "cdat_report");
         c->rep = report_open(rep_path);
         if (r->json) report_add_json(c->rep);
@@ -955,17 +1035,20 @@ static void attribution_report(cdat *c, const cdat_run *r)
     if (c->adata) attr_report(c->adata, c->rep, 21, "data", false, c->amap, r->attr.by_data);
 }
 
-/* After the run: the aggregate block and the header. */
-static void machine_report(cdat *c, const tool *t, const cdat_run *r)
+/* The header lines of the configuration in force and the options. */
+static void config_options_header(cdat *c, const tool *t, const cdat_run *r)
 {
-    flush_idle(c);
-    aggregate_report(c);
-    attribution_report(c, r);
-    const io_options *io = &c->io_opt;
-    tool_header_begin(t, c->rep, summary_lines, c);
     config_header(c);
     tool_header_options(t, c->rep, "compress %s general %s detailed %s", r->zstd ? "zstd" : r->gzip ? "gzip" : "no",
                         c->cfg.general ? "yes" : "no", c->cfg.detailed ? "yes" : "no");
+}
+
+/* The header lines after the traces' up to the scheduler's (all but the
+ * directory's). */
+static void header_rest(cdat *c, const tool *t, const cdat_run *r)
+{
+    const io_options *io = &c->io_opt;
+    config_options_header(c, t, r);
     if (io->handle)
         report_header(c->rep, " io: handle_io yes buffered_io %s asynch_io %s distributed_io %s io_processors %u"
                       " dma_bw %" PRIu64 " disk_latency %" PRIu64 " ipc %" PRIu64 " mhz %" PRIu64,
@@ -976,8 +1059,60 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
     if (c->attr_on) attr_header(c->rep, c->amap);
     tool_header_ranges(c->rep, &r->ranges);
     tool_header_end(t, c->rep, c->s);
+}
+
+/* A list of texts (placement_lines' into a partial result). */
+typedef struct text_list {
+    char **v;
+    size_t n, cap;
+} text_list;
+
+static void text_add(void *ctx, const char *text)
+{
+    text_list *l = ctx;
+    l->cap = xgrow((void **)&l->v, l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = xstrdup(text);
+}
+
+static void text_free(text_list *l)
+{
+    for (size_t k = 0; k < l->n; k++) free(l->v[k]);
+    free(l->v);
+}
+
+/* --shard: the partial result's last records (partial.h): the part's
+ * directory lines, the placement lines, the header lines after the summary. */
+static void shard_report(cdat *c, const tool *t, const cdat_run *r)
+{
+    text_list pl = { 0 };
+    placement_lines(c, text_add, &pl);
+    c->rep = report_open_detached();
+    report_traces_header(c->rep, &t->ts, t->readers);
+    header_rest(c, t, r);
+    size_t nh = report_header_count(c->rep);
+    const char **h = xcalloc(nh + 1, sizeof *h);
+    for (size_t k = 0; k < nh; k++) h[k] = report_header_at(c->rep, k);
+    cdat_partial_end(c->partial, dir_lines(&c->m.dir), (const char *const *)pl.v, pl.n, h, nh);
+    free(h);
+    report_free(c->rep);
+    c->rep = NULL;
+    text_free(&pl);
+}
+
+/* After the run: the aggregate block and the header. */
+static void machine_report(cdat *c, const tool *t, const cdat_run *r)
+{
+    flush_idle(c);
+    if (c->partial) {
+        shard_report(c, t, r);
+        return;
+    }
+    aggregate_report(c);
+    attribution_report(c, r);
+    tool_header_begin(t, c->rep, summary_lines, c);
+    header_rest(c, t, r);
     size_t lines = dir_lines(&c->m.dir);
-    for (uint32_t k = 1; k < c->part_n; k++) lines += dir_lines(&c->parts[k].m.dir);   /* each line in one part */
+    for (uint32_t k = 1; c->parts && k < c->part_n; k++) lines += dir_lines(&c->parts[k].m.dir);   /* each line in one part */
     report_header(c->rep, " directory: lines %zu", lines);
     /* For the benchmarks (bench/run-cdat-bench.sh): the directory's memory
      * beside the lines the caches hold at the end. Not part of any output file. */
@@ -1101,42 +1236,86 @@ static job *make_jobs(const cdat_run *r, char **cfgs, int ncfg, int *njobs)
     return j;
 }
 
-/* --jobs N: what cannot be split, refused before anything is read. */
-static void jobs_usage(const cdat_run *r, int njobs, const tool *t)
+/* --jobs N or --shard I/N (opt, as the messages name it; label: the option
+ * with its value): what cannot be split, refused before anything is read. */
+static void jobs_usage(const cdat_run *r, int njobs, const tool *t, const char *opt, const char *label, uint64_t n)
 {
-    uint64_t n = r->jobs;
-    if (n <= 1) return;
+    if (n <= 1 && !r->shard_n) return;          /* --shard 0/1 is a part too: its file has what a part has */
     if (n & (n - 1))
-        diag_usage_error("--jobs %" PRIu64 ": N must be a power of two (the parts own whole cache sets, and every"
-                         " cache has a power of two of them)", n);
+        diag_usage_error("%s: N must be a power of two (the parts own whole cache sets, and every"
+                         " cache has a power of two of them)", label);
     if (njobs > 1)
-        diag_usage_error("--jobs splits one machine: give one configuration (and no --sweep), or run each on its own");
+        diag_usage_error("%s splits one machine: give one configuration (and no --sweep), or run each on its own", opt);
     if (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace)
-        diag_usage_error("--jobs with --miss-classes, --by-code, --by-data, --annotate or --miss-trace: they classify"
+        diag_usage_error("%s with --miss-classes, --by-code, --by-data, --annotate or --miss-trace: they classify"
                          " the misses, and a capacity or conflict miss compares a processor's cache with a fully"
-                         " associative one of all its lines, which no part holds; run them without --jobs");
+                         " associative one of all its lines, which no part holds; run them without %s", opt, opt);
     if (r->io.handle)
-        diag_usage_error("--jobs with -handle_io: the I/O processors' buffers are not split; run without --jobs");
-    if (t->ro.slice_cpus) diag_usage_error("--jobs in slice mode (-i): not split; run without --jobs");
+        diag_usage_error("%s with -handle_io: the I/O processors' buffers are not split; run without %s", opt, opt);
+    if (t->ro.slice_cpus) diag_usage_error("%s in slice mode (-i): not split; run without %s", opt, opt);
 }
 
-/* --jobs N, with part 0's machine built: N must divide every cache's sets
- * (so each set, and each directory entry, is one part's), and the general and
- * detailed traces, ordered over every line, are not split. */
-static void jobs_check_machine(const cdat *c, int n)
+/* --jobs N or --shard I/N, with part 0's machine built: N must divide every
+ * cache's sets (so each set, and each directory entry, is one part's), and
+ * the general and detailed traces, ordered over every line, are not split. */
+static void jobs_check_machine(const cdat *c, const char *opt, const char *label, int n)
 {
     const char *where = c->cfg.path ? c->cfg.path : "the configuration";
+    if (n <= 1 && !c->shard) return;
     if (c->cfg.general || c->cfg.detailed)
-        diag_usage_error("--jobs %d: %s asks for the %s trace%s ([output] general/detailed), which do not split;"
-                         " set them to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs", n,
+        diag_usage_error("%s: %s asks for the %s trace%s ([output] general/detailed), which do not split;"
+                         " set them to 0 (--set output.general=0 --set output.detailed=0) or run without %s", label,
                          where, c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ?
-                         "general" : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "");
+                         "general" : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "", opt);
     const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
     static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
     for (int k = 0; k < 4; k++)
         if (cs[k] && cache_sets(cs[k]) % (unsigned)n)
-            diag_usage_error("--jobs %d: the %s of %s has %u set%s (fully associative: 1); N must divide every"
-                             " cache's sets", n, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
+            diag_usage_error("%s: the %s of %s has %u set%s (fully associative: 1); N must divide every"
+                             " cache's sets", label, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
+}
+
+/* cdat --merge PART…: the report (and its JSON) of the whole run from its
+ * parts' partial results, where the run would write it (-o DIR: there). */
+static int merge_main(tool *t)
+{
+    partial_merge_args(t->argc, t->argv);
+    cdat_merge *mg = cdat_merge_open(t->ops, t->nops);
+    partial_merge_out_dir(t->ro.out_dir);
+    const partial_in *in = cdat_merge_in(mg);
+    char *prefix = partial_merge_prefix(partial_path(in, 0), "cdat", t->ro.out_dir);
+    size_t len = strlen(prefix) + 16;
+    char *rep_path = xmalloc(len);
+    snprintf(rep_path, len, "%s.cdat_report", prefix);
+    cdat c = { .t = t, .n = partial_traces(in) };
+    c.m.nprocs = cdat_merge_slots(mg);
+    c.m.l2 = cdat_merge_levels(mg) == 2;
+    c.cfg.timing = *cdat_merge_timing(mg);
+    c.rep = report_open(rep_path);
+    if (partial_json(in)) report_add_json(c.rep);
+    c.phase = xcalloc(c.m.nprocs, sizeof *c.phase);
+    c.total = xcalloc(c.m.nprocs, sizeof *c.total);
+    sched_phase ph;
+    while (cdat_merge_phase(mg, &ph, c.phase)) phase_report(&c, &ph);
+    uint64_t lines;
+    char **pl, **header;
+    size_t npl, nheader;
+    cdat_merge_end(mg, &lines, &pl, &npl, &header, &nheader);
+    run_block(&c);
+    for (size_t k = 0; k < npl; k++) placement_to_report(c.rep, pl[k]);
+    report_tool_header_command(c.rep, partial_command(in));
+    summary_lines(&c, c.rep);
+    for (size_t k = 0; k < nheader; k++) report_header(c.rep, "%s", header[k]);
+    report_header(c.rep, " directory: lines %" PRIu64, lines);
+    report_finish(c.rep);
+    tool_commit(t);
+    cdat_merge_close(mg);
+    free(c.phase);
+    free(c.total);
+    free(rep_path);
+    free(prefix);
+    tool_free(t);
+    return EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -1200,6 +1379,14 @@ int main(int argc, char **argv)
             " is its own (its cache sets and directory entries): the same report (N a power of two dividing"
             " every cache's sets; one configuration; not with general or detailed traces, miss classes,"
             " attribution, -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
+        { { "shard", 0, NULL, OPT_CALL, "I/N", &r, parse_shard, 0, 0,
+            "simulate part I of N (the lines whose number mod N is I, as --jobs) and write its partial result"
+            " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs;"
+            " docs/sharding.md)" }, NULL, NULL, false },
+        { { "merge", 0, NULL, OPT_FLAG, NULL, &r.merge, NULL, 0, 0,
+            "write the report of the whole run from the partial results of its --shard parts, given as the"
+            " operands (each part once), where the run would write it; only -o DIR and -q beside them" },
+          NULL, NULL, false },
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
@@ -1211,6 +1398,7 @@ int main(int argc, char **argv)
     };
     tool t;
     tool_parse(&t, "cdat", own, argc, argv, usage_text);
+    if (r.merge) return merge_main(&t);
     /* The trace operands: none with -t; else trace.P, or calls.P trace.P. */
     int ntrace = t.ro.trace_list ? 0 : t.nops >= 2 && prefix_like(t.ops[1]) ? 2 : 1;
     if (t.nops < ntrace + (r.nsets || r.sweep ? 0 : 1))
@@ -1236,15 +1424,22 @@ int main(int argc, char **argv)
     if (r.miss_trace && njobs > 1)
         diag_usage_error("--miss-trace with several configurations: one miss trace is one machine's; run each"
                          " configuration on its own");
-    if (r.din && (njobs > 1 || r.jobs > 1 || io->handle || r.miss_classes || attr_options_any(&r.attr) ||
+    if (r.din && (njobs > 1 || r.jobs > 1 || r.shard_n || io->handle || r.miss_classes || attr_options_any(&r.attr) ||
                   r.miss_trace || t.ro.slice_cpus))
         diag_usage_error("--din with %s: it writes one machine's references, as the plain simulation sees them;"
-                         " give one configuration and none of --jobs, -handle_io, --miss-classes, --miss-trace,"
-                         " --by-code, --by-data, --annotate or slice mode",
-                         njobs > 1 ? "several configurations" : r.jobs > 1 ? "--jobs" : io->handle ? "-handle_io"
-                         : t.ro.slice_cpus ? "slice mode (-i)" : "miss classes or attribution");
+                         " give one configuration and none of --jobs, --shard, -handle_io, --miss-classes,"
+                         " --miss-trace, --by-code, --by-data, --annotate or slice mode",
+                         njobs > 1 ? "several configurations" : r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard"
+                         : io->handle ? "-handle_io" : t.ro.slice_cpus ? "slice mode (-i)" : "miss classes or attribution");
     attr_options_check(&r.attr, "--by-code, --by-data or --annotate", false);
-    jobs_usage(&r, njobs, &t);
+    char label[64];
+    if (r.shard_n && r.jobs > 1)
+        diag_usage_error("--jobs runs the parts in this process: give --jobs or --shard, not both");
+    if (r.shard_n) snprintf(label, sizeof label, "--shard %" PRIu32 "/%" PRIu32, r.shard_i, r.shard_n);
+    else snprintf(label, sizeof label, "--jobs %" PRIu64, r.jobs);
+    const char *opt = r.shard_n ? "--shard" : "--jobs";
+    uint64_t split = r.shard_n ? r.shard_n : r.jobs;
+    jobs_usage(&r, njobs, &t, opt, label, split);
 
     tool_open(&t, t.ops, ntrace);
     if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
@@ -1258,8 +1453,10 @@ int main(int argc, char **argv)
         sets[r.nsets] = jobs[j].set;
         if (nparts > 1) m[k] = (cdat){ .part_i = (uint32_t)k, .part_n = (uint32_t)nparts,
                                        .part_mask = (uint32_t)nparts - 1, .parts = m };
+        if (r.shard_n) m[k] = (cdat){ .part_i = r.shard_i, .part_n = r.shard_n, .part_mask = r.shard_n - 1,
+                                      .shard = true };
         machine_setup(&m[k], &t, &r, jobs[j].path, sets, r.nsets + (jobs[j].set != NULL), jobs[j].name);
-        if (k == 0 && nparts > 1) jobs_check_machine(&m[0], nparts);
+        if (k == 0) jobs_check_machine(&m[0], opt, label, (int)split);
     }
     free(sets);
 

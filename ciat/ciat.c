@@ -1309,50 +1309,6 @@ static void merge_events(partial_in *in, out_file *out)
     merge_sorted(in, &sr, put_event, out);
 }
 
-/* The records every part must have alike: the others' next record equals
- * part 0's (tag and fields). */
-static void expect_alike(partial_in *in, const partial_rec *r0)
-{
-    for (int k = 1; k < partial_parts(in); k++) {
-        partial_rec r = partial_next(in, k);
-        if (strcmp(r.tag, r0->tag) != 0 || strcmp(r.rest, r0->rest) != 0)
-            partial_fail(in, k, "'%s %s' where %s has '%s %s': not a part of the same run (the same traces,"
-                         " options and build)", r.tag, r.rest, partial_path(in, 0), r0->tag, r0->rest);
-    }
-}
-
-/* A record every part has with its own fields, to be summed: part 0's is
- * r; another part's, its next record, which must have r's tag. */
-static partial_rec summed_beside(partial_in *in, int k, const partial_rec *r)
-{
-    if (!k) return *r;
-    partial_rec rk = partial_next(in, k);
-    if (strcmp(rk.tag, r->tag) != 0) partial_fail(in, k, "'%s' where %s has '%s'", rk.tag, partial_path(in, 0), r->tag);
-    return rk;
-}
-
-/* The outputs' prefix: the parts' name without ".ciat_partial.I-of-N",
- * in -o DIR when given, else beside the parts. Caller frees. */
-static char *merge_prefix(const partial_in *in, const char *out_dir)
-{
-    const char *path = partial_path(in, 0);
-    const char *tail = strstr(path, ".ciat_partial.");
-    while (tail && strstr(tail + 1, ".ciat_partial.")) tail = strstr(tail + 1, ".ciat_partial.");
-    if (!tail)
-        diag_data_error(path, DIAG_NO_OFFSET, "not named <prefix>.ciat_partial.I-of-N: the outputs are named after"
-                        " the prefix");
-    char *prefix = strndup(path, (size_t)(tail - path));
-    if (!prefix) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory");
-    if (!out_dir) return prefix;
-    const char *base = strrchr(prefix, '/');
-    base = base ? base + 1 : prefix;
-    size_t len = strlen(out_dir) + strlen(base) + 2;
-    char *p = xmalloc(len);
-    snprintf(p, len, "%s/%s", out_dir, base);
-    free(prefix);
-    return p;
-}
-
 static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir);
 
 /* The partial result of part i of n: where --shard I/N writes it. */
@@ -1437,7 +1393,7 @@ static int merge_jobs(ciat *c, tool *t)
     uint32_t n = c->part.n;
     char **paths = xcalloc(n, sizeof *paths);
     for (uint32_t i = 0; i < n; i++) paths[i] = jobs_part_path(t, i, n);
-    partial_in *in = partial_open(paths, (int)n);
+    partial_in *in = partial_open("ciat", paths, (int)n);
     for (uint32_t i = 0; i < n; i++) {
         unlink(paths[i]);
         free(paths[i]);
@@ -1450,32 +1406,17 @@ static int merge_jobs(ciat *c, tool *t)
 /* ciat --merge PART...: the report and memory usage file of the whole run. */
 static int merge_main(ciat *c, tool *t)
 {
-    for (int a = 1; a < t->argc; a++) {         /* only -o and -q beside the parts */
-        const char *w = t->argv[a];
-        if (strcmp(w, "--") == 0) break;
-        if (w[0] != '-' || strcmp(w, "--merge") == 0 || strcmp(w, "-q") == 0 || strcmp(w, "--quiet") == 0)
-            continue;
-        if (strcmp(w, "-o") == 0 || strcmp(w, "--output-dir") == 0) {
-            a++;
-            continue;
-        }
-        if (strncmp(w, "-o", 2) == 0 || strncmp(w, "--output-dir=", 13) == 0) continue;
-        diag_usage_error("--merge takes the parts and -o DIR only, not %s: the run's options are in its parts", w);
-    }
-    partial_in *in = partial_open(t->ops, t->nops);
-    if (t->ro.out_dir) {
-        struct stat st;
-        if (stat(t->ro.out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            diag_data_error(t->ro.out_dir, DIAG_NO_OFFSET, "-o: not an existing directory");
-    }
+    partial_merge_args(t->argc, t->argv);
+    partial_in *in = partial_open("ciat", t->ops, t->nops);
+    partial_merge_out_dir(t->ro.out_dir);
     return merge_run(c, t, in, t->ro.out_dir);
 }
 
-/* The whole run's outputs from the parts opened in `in` (merge_prefix's names). */
+/* The whole run's outputs from the parts opened in `in` (partial_merge_prefix's names). */
 static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
 {
     c->n = partial_traces(in);
-    char *prefix = merge_prefix(in, out_dir);
+    char *prefix = partial_merge_prefix(partial_path(in, 0), "ciat", out_dir);
     size_t plen = strlen(prefix) + 32;
     char *rep_path = xmalloc(plen), *mem_path = xmalloc(plen);
     snprintf(rep_path, plen, "%s.ciat_report", prefix);
@@ -1525,7 +1466,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             bool line = r.tag[2] == '\0';
             if (!c->fs) partial_fail(in, 0, "false sharing counts, but no false-sharing record");
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = summed_beside(in, k, &r);
+                partial_rec rk = partial_beside(in, k, &r);
                 uint64_t v[1 + FS_SUMS * FS_PATTERNS];
                 if (line) {
                     partial_parse_u64s(in, k, rk.rest, v, 1 + FS_KINDS);
@@ -1540,7 +1481,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         }
         if (strcmp(r.tag, "fs-lines-begin") == 0) {
             if (!c->fs) partial_fail(in, 0, "false sharing lines, but no false-sharing record");
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             fs_tops *tops = c->merged_top;
             for (int k = 0; k < partial_parts(in); k++)
                 for (uint64_t got = 0;; got++) {
@@ -1559,7 +1500,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "stats") == 0 || row) {
             if (row && !c->mphase) partial_fail(in, 0, "a matrix row, but no comm-matrix record");
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = summed_beside(in, k, &r);
+                partial_rec rk = partial_beside(in, k, &r);
                 if (!row) {
                     partial_add_stats(in, k, rk.rest, c->phase, c->n);
                     continue;
@@ -1580,7 +1521,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             size_t n = is_usage ? USAGE_FIELDS : 1;
             uint64_t *into = is_usage ? (uint64_t *)&u : &c->data_sizes, v[USAGE_FIELDS];
             for (int k = 0; k < partial_parts(in); k++) {
-                partial_rec rk = summed_beside(in, k, &r);
+                partial_rec rk = partial_beside(in, k, &r);
                 partial_parse_u64s(in, k, rk.rest, v, n);
                 for (size_t i = 0; i < n; i++) into[i] += v[i];
             }
@@ -1589,7 +1530,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "attr-begin") == 0) {
             attr *a = strcmp(r.rest, "code") == 0 ? c->acode : strcmp(r.rest, "data") == 0 ? c->adata : NULL;
             if (!a) partial_fail(in, 0, "a table the run has not: '%s'", r.rest);
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             for (int k = 0; k < partial_parts(in); k++)
                 for (;;) {
                     partial_rec rk = partial_next(in, k);
@@ -1604,7 +1545,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         }
         if (strcmp(r.tag, "fs-threads-begin") == 0) {
             if (!c->fs || !annotated) partial_fail(in, 0, "fs-thread records, but no false-sharing or annotate record");
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             for (int k = 0; k < partial_parts(in); k++)
                 for (;;) {
                     partial_rec rk = partial_next(in, k);
@@ -1631,7 +1572,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "locks-begin") == 0) {
             if (locks_seen) partial_fail(in, 0, "a second locks-begin record");
             locks_seen = true;
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             for (int k = 0; k < partial_parts(in); k++)
                 for (;;) {
                     partial_rec rk = partial_next(in, k);
@@ -1652,7 +1593,7 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
         if (strcmp(r.tag, "timeline-begin") == 0) {
             if (tl) partial_fail(in, 0, "a second timeline-begin record");
             tl = timeline_new(c->n);
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             for (int k = 0; k < partial_parts(in); k++)
                 for (;;) {
                     partial_rec rk = partial_next(in, k);
@@ -1670,12 +1611,12 @@ static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir)
             memory = true;
             uint64_t page_size;
             partial_parse_u64s(in, 0, r.rest, &page_size, 1);
-            expect_alike(in, &r);
+            partial_expect_alike(in, &r);
             memusage_write_header(out_file_stream(mem), page_size);
             merge_memory(in, out_file_stream(mem));
             continue;
         }
-        expect_alike(in, &r);
+        partial_expect_alike(in, &r);
         if (strcmp(r.tag, "events-begin") == 0) {
             if (!events || !set_name) partial_fail(in, 0, "events, but no events and set records");
             events_header(events, set_name);
@@ -2102,8 +2043,8 @@ int main(int argc, char **argv)
         char *part_path = jobs_part_path(&t, c.part.i, c.part.n);
         c.partial = out_file_open(part_path, false);
         free(part_path);
-        char *whole = shard_whole_command(argc, argv);
-        partial_begin(c.partial, &c.part, whole, json, (const char *const *)t.ts.paths, c.n);
+        char *whole = partial_whole_command(argc, argv);
+        partial_begin(c.partial, "ciat", c.part.i, c.part.n, whole, json, (const char *const *)t.ts.paths, c.n);
         free(whole);
         if (c.o.matrix) partial_text(c.partial, "comm-matrix", NULL);
         if (c.o.events && c.o.events_path) out_file_printf(c.partial, "events file %s\n", c.o.events_path);

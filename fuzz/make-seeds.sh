@@ -16,7 +16,7 @@ out=${1:?usage: BIN=build/bin fuzz/make-seeds.sh OUTDIR}
 BIN=${BIN:?set BIN to the built tools}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsm-seeds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim,ciat_merge,addr_map,report_diff}
+mkdir -p "$out"/{trace_reader,smait_asm,cdat_config,memusage,tdat,ciat_sched,cdat_sim,ciat_merge,cdat_merge,addr_map,report_diff}
 LIMIT=65536     # bytes: larger seeds only slow the fuzzers down
 
 # seed HARNESS: stdin becomes one seed of HARNESS (unless too large).
@@ -115,6 +115,21 @@ for txt in $texts; do
             cat "$d/t.$n.ciat_partial.$i-of-$parts"
         done | seed ciat_merge
         rm -f "$d/t.$n".ciat_partial.*
+    done
+    # cdat's partial results: the set on 4x4 (with [timing] for 2 parts) in 1, 2 and 4 parts
+    for parts in 1 2 4; do
+        ok=1
+        timing=()
+        [ "$parts" = 2 ] && timing=(--set timing.local_memory=100 --set timing.hop=20)
+        for ((i = 0; i < parts; i++)); do
+            "$BIN/cdat" -q -o "$d" "${timing[@]}" --shard "$i/$parts" "$d/t.$n" configs/4x4.ini >/dev/null 2>&1 || ok=0
+        done
+        [ "$ok" = 1 ] || continue
+        for ((i = 0; i < parts; i++)); do
+            [ "$i" = 0 ] || printf '#PART#\n'
+            cat "$d/t.$n.cdat_partial.$i-of-$parts"
+        done | seed cdat_merge
+        rm -f "$d/t.$n".cdat_partial.*
     done
 done
 for ini in configs/*.ini tests/cli/*/*.ini; do seed cdat_config <"$ini"; done

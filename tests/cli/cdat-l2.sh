@@ -237,6 +237,13 @@ same
 --- exit 0
 EOF
 done
+check "--shard I/4 and --merge with an L2: the whole run's report" bash -c "
+    mkdir -p s && for i in 0 1 2 3; do cdat -q -p --shard \$i/4 --name whole -o s rs.4 j.ini || exit 1; done &&
+    cdat --merge s/rs.4.whole.cdat_partial.*-of-4 &&
+    diff <(grep -v '^# command' rs.4.whole.cdat_report) <(grep -v '^# command' s/rs.4.whole.cdat_report) && echo same" <<'EOF'
+same
+--- exit 0
+EOF
 check "--jobs 16: N must divide the L2's 8 sets (the L1s have 16)" cdat -q -p --jobs 16 rs.4 j.ini <<'EOF'
 --- stderr
 cdat: --jobs 16: the l2 of j.ini has 8 sets (fully associative: 1); N must divide every cache's sets
@@ -311,7 +318,7 @@ cdat: try 'cdat --help'
 EOF
 check "--din with --jobs" cdat -q --din x.din --jobs 2 g.1 g.ini <<'EOF'
 --- stderr
-cdat: --din with --jobs: it writes one machine's references, as the plain simulation sees them; give one configuration and none of --jobs, -handle_io, --miss-classes, --miss-trace, --by-code, --by-data, --annotate or slice mode
+cdat: --din with --jobs: it writes one machine's references, as the plain simulation sees them; give one configuration and none of --jobs, --shard, -handle_io, --miss-classes, --miss-trace, --by-code, --by-data, --annotate or slice mode
 cdat: try 'cdat --help'
 --- exit 1
 EOF

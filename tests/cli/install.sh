@@ -43,6 +43,7 @@ tdat.1
 
 share/man/man5:
 cdat-config.5
+cdat-partial.5
 cdat-traces.5
 ciat-events.5
 ciat-memory.5

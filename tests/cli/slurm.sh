@@ -1,5 +1,6 @@
-# slurm.sh — a sharded ciat run as a Slurm job array and a dependent merge
-# job (examples/slurm/ciat-shards.sh, docs/sharding.md §6), on a single-node
+# slurm.sh — a sharded ciat run and a sharded cdat run, each as a Slurm job
+# array and a dependent merge job (examples/slurm/ciat-shards.sh and
+# cdat-shards.sh, docs/sharding.md §6 and §9), on a single-node
 # Slurm that this test starts in a temporary directory: munged, slurmctld and
 # slurmd from Debian's munge and slurm-wlm (scripts/install-deps installs
 # them), on ports of their own, stopped at the end. The merged outputs must be
@@ -94,6 +95,16 @@ if [ -z "$up" ]; then
     return 0
 fi
 
+# wait_job ID: until the job ends; its state in $state.
+wait_job() {
+    state=""
+    for _ in $(seq 600); do             # the dependency resolves at the controller's next pass
+        state=$(scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+        case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+        sleep 0.2
+    done
+}
+
 # The run without --shard, and the same run in 3 parts on Slurm.
 awk -v seed=791 -v threads=4 -v n=5000 -f "$CLI_DIR/ciat/randset.awk" >r.txt
 smait asm r.txt r
@@ -106,12 +117,7 @@ check "ciat-shards.sh submits the array and the merge" \
 --- exit 0
 EOF
 read -r array merge <ids
-state=""
-for _ in $(seq 600); do                 # the dependency resolves at the controller's next pass
-    state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
-    case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
-    sleep 0.2
-done
+wait_job "$merge"
 check "the merge job ran after the array ($array) and completed" echo "$state" <<'EOF'
 COMPLETED
 --- exit 0
@@ -131,4 +137,39 @@ r.4.memory
 EOF
 for f in r.4.ciat_report r.4.ciat_report.json r.4.memory; do
     check_same "on Slurm, 3 parts: $f is the whole run's" "whole/$f" "out/$f"
+done
+
+# cdat: the run without --shard, and the same machine in 4 parts on Slurm.
+mkdir cwhole cout
+cdat -q -o cwhole -p --json r.4 4x4      # the command line the tasks run, but for -o
+check "cdat-shards.sh submits the array and the merge" \
+    sh -c 'CDAT=$(command -v cdat) "$1" 4 cout -p --json r.4 4x4 >cids && wc -w <cids' sh \
+    "$SRC/examples/slurm/cdat-shards.sh" <<'EOF'
+2
+--- exit 0
+EOF
+read -r carray cmerge <cids
+wait_job "$cmerge"
+check "the cdat merge job ran after the array ($carray) and completed" echo "$state" <<'EOF'
+COMPLETED
+--- exit 0
+EOF
+check "each cdat task wrote its part, the merge the report" ls cout <<'EOF'
+cdat-merge.log
+cdat-shard-0.log
+cdat-shard-1.log
+cdat-shard-2.log
+cdat-shard-3.log
+r.4.cdat_partial.0-of-4
+r.4.cdat_partial.1-of-4
+r.4.cdat_partial.2-of-4
+r.4.cdat_partial.3-of-4
+r.4.cdat_report
+r.4.cdat_report.json
+--- exit 0
+EOF
+# The command lines differ by -o only: the whole run's went to cwhole.
+for f in r.4.cdat_report r.4.cdat_report.json; do
+    sed 's/cwhole/cout/' "cwhole/$f" >"cwhole/$f.as-cout"
+    check_same "on Slurm, cdat in 4 parts: $f is the whole run's" "cwhole/$f.as-cout" "cout/$f"
 done

@@ -27,7 +27,7 @@ static const struct {
     { "tdat", tdat_suite }, { "read_ahead", read_ahead_suite }, { "ciat", ciat_suite },
     { "ciat_reader_sets", ciat_reader_sets_suite }, { "miss_class", miss_class_suite },
     { "addr_map", addr_map_suite }, { "attribution", attribution_suite },
-    { "huge_arena", huge_arena_suite }, { "decimal", decimal_suite },
+    { "huge_arena", huge_arena_suite }, { "decimal", decimal_suite }, { "cdat_partial", cdat_partial_suite },
 };
 enum { NSUITES = sizeof suites / sizeof suites[0] };
 

@@ -43,6 +43,7 @@ Suite *addr_map_suite(void);
 Suite *attribution_suite(void);
 Suite *huge_arena_suite(void);
 Suite *decimal_suite(void);
+Suite *cdat_partial_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 
