@@ -393,6 +393,31 @@ int fz_job_run(void *job)
     return j->main(j->argc, j->argv);
 }
 
+void fz_merge_parts(int (*main)(int argc, char **argv), const char *tool, const uint8_t *data, size_t size,
+                    fz_result *res)
+{
+    const uint8_t *part[FZ_MAX_PARTS];
+    size_t len[FZ_MAX_PARTS];
+    int n = fz_split(data, size, "#PART#\n", 7, FZ_MAX_PARTS, part, len);
+    static char paths[FZ_MAX_PARTS][FZ_PATH], names[FZ_MAX_PARTS][64];
+    fz_job j = { .main = main };
+    j.argv[j.argc++] = (char *)tool;
+    j.argv[j.argc++] = "--merge";
+    for (int k = 0; k < n; k++) {
+        snprintf(names[k], sizeof names[k], "p.%s_partial.%d-of-%d", tool, k, n);
+        snprintf(paths[k], sizeof paths[k], "%s", fz_write(names[k], part[k], len[k]));
+        j.argv[j.argc++] = paths[k];
+    }
+    j.argv[j.argc] = NULL;
+    fz_run(fz_job_run, &j, res);
+    for (int k = 0; k < n; k++) fz_remove(names[k]);
+    if (!res->status) return;
+    FZ_CHECK(res->status == 1 || res->status == 2, "%s", fz_describe(res));
+    bool named = res->status == 1;
+    for (int k = 0; k < n; k++) named |= strcmp(res->file, paths[k]) == 0;
+    FZ_CHECK(named, "the error names none of the parts: %s", fz_describe(res));
+}
+
 bool fz_same_end(const fz_result *a, const fz_result *b)
 {
     return a->status == b->status && strcmp(a->file, b->file) == 0 && a->offset == b->offset &&

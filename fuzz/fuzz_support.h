@@ -62,6 +62,15 @@ bool fz_same_end(const fz_result *a, const fz_result *b);
  * and record); else fz_fail. */
 void fz_check_set_error(const fz_result *res, char paths[][FZ_PATH], int n);
 
+/* TOOL --merge (main: its main) on the parts in data, separated by lines
+ * "#PART#" (at most FZ_MAX_PARTS): part K written as
+ * p.TOOL_partial.K-of-N, the merge run into *res, the parts removed. A
+ * failed merge must be a usage error (1) or bad input (2) naming one of the
+ * parts; else fz_fail. The caller reads and removes the merge's outputs. */
+enum { FZ_MAX_PARTS = 4 };
+void fz_merge_parts(int (*main)(int argc, char **argv), const char *tool, const uint8_t *data, size_t size,
+                    fz_result *res);
+
 /* An invariant does not hold: print and abort. */
 noreturn void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define FZ_CHECK(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)
