@@ -637,6 +637,10 @@ static bool simple_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line,
     dir_store_simple(&m->dir, line, code_at, store ? DIR_DIRTY : DIR_EXCLUSIVE, (unsigned)cpu);
     emit(m);
     r->source = s->source;
+    if (m->l2) {                                    /* through the L2 (§9): it and the d-cache take the line */
+        fill_levels(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD, store ? CS_DIRTY : CS_EXCLUSIVE, r);
+        return true;
+    }
     uint32_t victim;
     cache_state vst;
     if (cache_fill(&m->p[cpu].d, line, store ? CS_DIRTY : CS_EXCLUSIVE, &victim, &vst))
@@ -767,6 +771,11 @@ static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int 
             fill_levels(m, cpu, clock, line, kind, sd, &r);
             return r;
         }
+    }
+    if (kind != MACH_IFETCH && FAST_PATHS && m->simple_misses && !m->tx_fields) {
+        r = MACH_REF(REF_MISS, SRC_NONE);
+        r.l2 = L2_MISS;
+        if (simple_data_miss(m, cpu, clock, line, kind == MACH_STORE, &r)) return r;
     }
     r = processor_miss(m, cpu, clock, line, kind);
     r.l2 |= L2_MISS;                                /* bits 0-1 are still 0: the fills touch the others */

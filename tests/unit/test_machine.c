@@ -308,15 +308,16 @@ static void same_machines(rig *g, rig *f, uint32_t lines)
     /* Plain comparisons, an assertion only on a difference: every Check
      * assertion writes to a pipe, and thousands of them made the test slow. */
     for (unsigned p = 0; p < g->m.nprocs; p++)
-        for (int which = 0; which < 2; which++) {
-            cache *cg = which ? &g->m.p[p].i : &g->m.p[p].d, *cf = which ? &f->m.p[p].i : &f->m.p[p].d;
+        for (int which = 0; which < (g->m.l2 ? 3 : 2); which++) {
+            cache *cg = which == 2 ? &g->m.p[p].l2 : which ? &g->m.p[p].i : &g->m.p[p].d;
+            cache *cf = which == 2 ? &f->m.p[p].l2 : which ? &f->m.p[p].i : &f->m.p[p].d;
             for (unsigned set = 0; set < cache_sets(cg); set++) {
                 uint32_t lg[64], lf[64];
                 cache_state sg[64], sf[64];
                 unsigned ng = cache_set_contents(cg, set, lg, sg), nf = cache_set_contents(cf, set, lf, sf);
                 bool same = ng == nf;
                 for (unsigned k = 0; same && k < ng; k++) same = lg[k] == lf[k] && sg[k] == sf[k];
-                if (!same) ck_abort_msg("processor %u %s-cache set %u differs", p, which ? "i" : "d", set);
+                if (!same) ck_abort_msg("processor %u %s set %u differs", p, which == 2 ? "L2" : which ? "i-cache" : "d-cache", set);
             }
         }
     for (uint32_t line = 0; line < lines; line++) {
@@ -335,9 +336,10 @@ static void same_answers(rig *g, rig *f, unsigned i, mach_ref rg, mach_ref rf)
     char seqs[4096];                /* take's answer is a static buffer */
     snprintf(seqs, sizeof seqs, "%s", take(g));
     const char *fs = take(f);
-    if (rg.outcome != rf.outcome || rg.source != rf.source || rg.silent != rf.silent || strcmp(seqs, fs))
-        ck_abort_msg("reference %u: outcome %d/%d source %d/%d silent %d/%d, sequences\n%s/\n%s", i, rg.outcome,
-                     rf.outcome, rg.source, rf.source, rg.silent, rf.silent, seqs, fs);
+    if (rg.outcome != rf.outcome || rg.source != rf.source || rg.silent != rf.silent || rg.l2 != rf.l2 ||
+        strcmp(seqs, fs))
+        ck_abort_msg("reference %u: outcome %d/%d source %d/%d silent %d/%d l2 %d/%d, sequences\n%s/\n%s", i,
+                     rg.outcome, rf.outcome, rg.source, rf.source, rg.silent, rf.silent, rg.l2, rf.l2, seqs, fs);
 }
 
 /* mach_data_probe, mach_data_hits and mach_data_rest (cdat's path for a
@@ -385,13 +387,17 @@ END_TEST
 START_TEST(simple_miss_matches_general)
 {
     static const char *const assoc[] = { "1", "2", "4", "full" };
-    static const struct { unsigned nodes, ppn, icc; } shapes[] = { { 1, 1, 0 }, { 2, 2, 0 }, { 2, 2, 1 } };
+    static const struct { unsigned nodes, ppn, icc; const char *l2; } shapes[] = {
+        { 1, 1, 0, "" }, { 2, 2, 0, "" }, { 2, 2, 1, "" },
+        { 1, 1, 0, "[l2]\nsize = 2K\nassoc = 2\ninclusion = non_inclusive\n" },
+        { 2, 2, 0, "[l2]\nsize = 2K\nassoc = 4\ninclusion = inclusive\n" },
+        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = exclusive\n" } };
     const unsigned k = (unsigned)_i, nodes = shapes[k].nodes, nprocs = nodes * shapes[k].ppn;
     for (unsigned protocol = 1; protocol <= 8; protocol++)
         for (unsigned a = 0; a < 4; a++) {
             rig g, f;                   /* general, short path */
-            rig_init_machine(&g, nodes, shapes[k].ppn, shapes[k].icc, protocol, assoc[a]);
-            rig_init_machine(&f, nodes, shapes[k].ppn, shapes[k].icc, protocol, assoc[a]);
+            rig_init_l2(&g, nodes, shapes[k].ppn, shapes[k].icc, protocol, assoc[a], shapes[k].l2);
+            rig_init_l2(&f, nodes, shapes[k].ppn, shapes[k].icc, protocol, assoc[a], shapes[k].l2);
             ck_assert(f.m.simple_misses);
             g.m.simple_misses = false;
             g.m.tx_fields = f.m.tx_fields = false;
@@ -627,7 +633,7 @@ Suite *machine_suite(void)
     tcase_set_timeout(tc, 60);      /* the random comparisons: a few seconds under ASan on a busy machine */
     tcase_add_test(tc, hit_path);
     tcase_add_test(tc, data_path_matches_load_store);
-    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 3);
+    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 6);
     suite_add_tcase(s, tc);
     tc = tcase_create("l2");
     tcase_set_timeout(tc, 60);
