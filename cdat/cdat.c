@@ -255,10 +255,12 @@ static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int c
 enum { AHEAD_RECORDS = 16 };
 static void on_ahead(void *ctx, int t, int cpu, const smait_raw *rec)
 {
-    (void)t; (void)cpu;
+    (void)t;
     FANOUT_HINT_KEEP();
     cdat *c = ctx;
-    mach_prefetch(&c->m, mach_line(&c->m, rec->f2));
+    uint32_t line = mach_line(&c->m, rec->f2);
+    mach_prefetch(&c->m, line);
+    if (c->m.l2) mach_prefetch_l2(&c->m, c->proc_of[cpu], line);
 }
 
 /* ---- --jobs N: one part of the lines ---- */

@@ -190,6 +190,13 @@ static inline void mach_prefetch(const machine *m, uint32_t line)
     dir_prefetch(&m->dir, line);
 }
 
+/* With an L2, the same hint for processor cpu's L2 set of line, which an L1
+ * miss reads first: a large L2's sets are far from the host's caches too. */
+static inline void mach_prefetch_l2(const machine *m, int cpu, uint32_t line)
+{
+    cache_prefetch_set(&m->p[cpu].l2, line);
+}
+
 /* One reference of processor cpu to one line. */
 static inline mach_ref mach_fetch(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
