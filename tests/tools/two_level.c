@@ -139,5 +139,9 @@ int main(int argc, char **argv)
     printf("l1i refs %" PRIu64 " misses %" PRIu64 "\n", irefs, imiss);
     printf("l2 reads %" PRIu64 " read_misses %" PRIu64 " writes %" PRIu64 " write_misses %" PRIu64 " write_backs %"
            PRIu64 "\n", l2.reads, l2.read_misses, l2.writes, l2.write_misses, l2.write_backs);
-    return 0;
+    if (f != stdin) fclose(f);
+    free(l1i.w);
+    free(l1d.w);
+    free(l2.w);
+    return fflush(stdout) == 0 ? 0 : 2;
 }
