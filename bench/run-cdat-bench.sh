@@ -140,23 +140,24 @@ for r in 1 2; do
 done
 # An L2 behind every processor's L1s ([l2], docs/cdat-protocol.md §9): the
 # same sets with a 1 MiB 16-way L2 per processor, each policy, against the
-# one-level machine run just before it (issue 44: a three-level machine at
-# most 1.5x the one-level time; the L3 is not built, so this is two levels).
+# one-level machine run once per set just before them (issue 44: a
+# three-level machine at most 1.5x the one-level time; the L3 is not built,
+# so this is two levels).
 echo "== cdat with an L2 (1 MiB, 16 ways) against the one-level machine"
-l2_vs_plain() {    # LABEL SET CONFIG INCLUSION
-    sed -e '$a[l2]' -e '$asize = 1M' -e '$aassoc = 16' -e "\$ainclusion = $4" "$3" >"$DIR/cd-l2.ini"
+l2_vs_plain() {    # LABEL SET CONFIG
     cdat_run "$1, one level" "$DIR/$2" "$3" -p
-    local one=$secs
-    cdat_run "$1, L2 $4" "$DIR/$2" "$DIR/cd-l2.ini" -p
-    awk -v l="$1" -v i="$4" -v a="$secs" -v b="$one" 'BEGIN {
-        printf "cdat %s: with a %s L2 %.2fx the one-level time\n", l, i, a / (b > 0 ? b : 0.01) }'
+    local one=$secs incl
+    for incl in non_inclusive inclusive exclusive; do
+        sed -e '$a[l2]' -e '$asize = 1M' -e '$aassoc = 16' -e "\$ainclusion = $incl" "$3" >"$DIR/cd-l2.ini"
+        cdat_run "$1, L2 $incl" "$DIR/$2" "$DIR/cd-l2.ini" -p
+        awk -v l="$1" -v i="$incl" -v a="$secs" -v b="$one" 'BEGIN {
+            printf "cdat %s: with a %s L2 %.2fx the one-level time\n", l, i, a / (b > 0 ? b : 0.01) }'
+    done
 }
 "$BENCH/gen_kernel" "$DIR/cdb" 16 $(( MK / 8 > 0 ? MK / 8 : 1 )) blocked
-for incl in non_inclusive inclusive exclusive; do
-    l2_vs_plain "1x1 tiled mat_mul 1 thread" cdb.1 "$CONFIGS/1x1.ini" "$incl"
-    l2_vs_plain "1x1 mat_mul 1 thread" cd.1 "$CONFIGS/1x1.ini" "$incl"
-    l2_vs_plain "4x4 tiled mat_mul 16 threads" cdb.16 "$CONFIGS/4x4.ini" "$incl"
-    l2_vs_plain "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini" "$incl"
-done
+l2_vs_plain "1x1 tiled mat_mul 1 thread" cdb.1 "$CONFIGS/1x1.ini"
+l2_vs_plain "1x1 mat_mul 1 thread" cd.1 "$CONFIGS/1x1.ini"
+l2_vs_plain "4x4 tiled mat_mul 16 threads" cdb.16 "$CONFIGS/4x4.ini"
+l2_vs_plain "4x4 irregular mix, 16 threads" ir.16 "$CONFIGS/4x4.ini"
 rm -f "$DIR"/cdb.16.* "$DIR/cd-l2.ini"
 rm -f "$DIR"/ir.*.cdat_report

@@ -603,6 +603,10 @@ static void recall(machine *m, dir_view *e, uint32_t line, uint8_t request, bool
     set_view(e, pst, (unsigned)cpu, q_keeps ? (int)q : -1);
 }
 
+/* Whether data misses may try the short path below: the fast build, and
+ * only the codes counted. */
+static inline bool short_path_on(const machine *m) { return FAST_PATHS && m->simple_misses && !m->tx_fields; }
+
 /* ---- the commonest miss ----
  *
  * A data miss whose line the map alone describes as idle, or as the
@@ -772,7 +776,7 @@ static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int 
             return r;
         }
     }
-    if (kind != MACH_IFETCH && FAST_PATHS && m->simple_misses && !m->tx_fields) {
+    if (kind != MACH_IFETCH && short_path_on(m)) {
         r = MACH_REF(REF_MISS, SRC_NONE);
         r.l2 = L2_MISS;
         if (simple_data_miss(m, cpu, clock, line, kind == MACH_STORE, &r)) return r;
@@ -795,7 +799,7 @@ mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool
     cache_state vst = cache_lru(&m->p[cpu].d, line, &victim);
     if (vst == CS_DIRTY || vst == CS_EXCLUSIVE) dir_prefetch(&m->dir, victim);
     mach_ref r = MACH_REF(REF_MISS, SRC_NONE);
-    if (FAST_PATHS && m->simple_misses && !m->tx_fields && !m->l2 && simple_data_miss(m, cpu, clock, line, store, &r))
+    if (short_path_on(m) && !m->l2 && simple_data_miss(m, cpu, clock, line, store, &r))   /* with an L2: after its lookup */
         return r;
     return mach_miss(m, cpu, clock, line, store ? MACH_STORE : MACH_LOAD);
 }
