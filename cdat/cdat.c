@@ -108,6 +108,13 @@ struct cdat {
      * does (parts NULL) and writes its partial result (partial.h). */
     bool shard;
     out_file *partial;
+    /* A part's place in the whole run's order, for its keyed traces
+     * (traces.h): the references so far (instruction fetches and data
+     * accesses, every part's, alike in every part whatever the scheduler's
+     * batching) and the line's index in the reference being simulated. */
+    uint64_t ord_ref;
+    uint32_t ord_line;
+    FILE *part_traces;          /* --shard with traces: the keyed records so far */
 };
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
@@ -279,6 +286,8 @@ static void on_fetch_part(void *ctx, int t, int cpu, uint64_t clock, uint32_t ad
 {
     cdat *c = ctx;
     int p = c->proc_of[cpu];
+    c->ord_ref++;
+    c->ord_line = 0;
     if (part_line(c, p, mach_line(&c->m, addr))) on_fetch(ctx, t, cpu, clock, addr);
 }
 
@@ -293,7 +302,10 @@ static void on_fetch_run_part(void *ctx, int t, int cpu, uint64_t clock, uint32_
         uint64_t in_line = (((uint64_t)line + 1) << shift) - addr;
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
+        c->ord_ref++;                           /* the line's first fetch, the one that may miss */
+        c->ord_line = 0;
         if (part_line(c, p, line)) on_fetch_run(ctx, t, cpu, clock, addr, k);
+        c->ord_ref += k - 1;
         n -= k;
         clock += k;
         addr += k * ISTREAM_INSN_BYTES;
@@ -313,7 +325,9 @@ static void on_mem_part(void *ctx, int t, int cpu, uint64_t clock, const smait_r
     uint32_t last = mach_line(&c->m, (uint32_t)((uint64_t)addr + (size ? size - 1 : 0)));
     if (last < first) last = first;             /* wraps past 2^32: the first line only */
     cpu_stats *st = stats_of(c, p);
+    c->ord_ref++;
     for (uint32_t l = first;; l++) {
+        c->ord_line = l - first;
         if (part_line(c, p, l))
             count_ref(st, &st->data, store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l));
         if (l == last) break;
@@ -834,8 +848,9 @@ static void shard_begin(cdat *c, const tool *t, const cdat_run *r)
     const char **h = xcalloc(nh + 1, sizeof *h);
     for (size_t k = 0; k < nh; k++) h[k] = report_header_at(c->rep, k);
     char *whole = partial_whole_command(t->argc, t->argv);
+    cdat_trace_outputs to = { c->cfg.general, c->cfg.detailed, r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN };
     cdat_partial_begin(c->partial, r->shard_i, r->shard_n, whole, r->json, (const char *const *)t->ts.paths,
-                       t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1, &c->cfg.timing, h, nh);
+                       t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1, &c->cfg.timing, &to, h, nh);
     free(whole);
     free(h);
     report_free(c->rep);
@@ -925,8 +940,15 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->din) c->din = out_file_open(r->din, false);
     io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
     /* Every output is opened (so checked) before the first record is read. */
-    traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
-                r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
+    if (c->shard && (c->cfg.general || c->cfg.detailed)) {   /* keyed, into the partial result at the end */
+        c->part_traces = tmpfile();
+        if (!c->part_traces) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot create a temporary file");
+        traces_open_keyed(&c->tr, &c->m, c->part_traces, c->cfg.general, c->cfg.detailed, c->part_i == 0,
+                          &c->ord_ref, &c->ord_line);
+    } else {
+        traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
+                    r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
+    }
     if (c->shard) {
         shard_begin(c, t, r);
     } else if (c->part_i == 0) {                /* --jobs: part 0 writes the report */
@@ -986,7 +1008,7 @@ CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
-    if (c->part_n > 1) return direct_part_hooks(c);
+    if (c->part_n > 1 || c->shard) return direct_part_hooks(c);     /* --shard 0/1 too: the keys */
     if (c->din) return direct_din_hooks(c);
     return c->mc ? direct_classified_hooks(c) : direct_plain_hooks(c);
 }
@@ -1094,6 +1116,10 @@ static void shard_report(cdat *c, const tool *t, const cdat_run *r)
     size_t nh = report_header_count(c->rep);
     const char **h = xcalloc(nh + 1, sizeof *h);
     for (size_t k = 0; k < nh; k++) h[k] = report_header_at(c->rep, k);
+    if (c->part_traces) {
+        cdat_partial_traces(c->partial, c->part_traces);
+        c->part_traces = NULL;
+    }
     cdat_partial_end(c->partial, dir_lines(&c->m.dir), (const char *const *)pl.v, pl.n, h, nh);
     free(h);
     report_free(c->rep);
@@ -1259,16 +1285,18 @@ static void jobs_usage(const cdat_run *r, int njobs, const tool *t, const char *
 
 /* --jobs N or --shard I/N, with part 0's machine built: N must divide every
  * cache's sets (so each set, and each directory entry, is one part's), and
- * the general and detailed traces, ordered over every line, are not split. */
+ * --jobs does not split the general and detailed traces (--shard writes
+ * them keyed, for the merge to order). */
 static void jobs_check_machine(const cdat *c, const char *opt, const char *label, int n)
 {
     const char *where = c->cfg.path ? c->cfg.path : "the configuration";
     if (n <= 1 && !c->shard) return;
-    if (c->cfg.general || c->cfg.detailed)
-        diag_usage_error("%s: %s asks for the %s trace%s ([output] general/detailed), which do not split;"
-                         " set them to 0 (--set output.general=0 --set output.detailed=0) or run without %s", label,
-                         where, c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ?
-                         "general" : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "", opt);
+    if (!c->shard && (c->cfg.general || c->cfg.detailed))
+        diag_usage_error("%s: %s asks for the %s trace%s ([output] general/detailed), which --jobs does not"
+                         " split; run the parts with --shard and --merge them, set the traces to 0 (--set"
+                         " output.general=0 --set output.detailed=0) or run without %s", label, where,
+                         c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ? "general"
+                         : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "", opt);
     const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
     static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
     for (int k = 0; k < 4; k++)
@@ -1277,8 +1305,24 @@ static void jobs_check_machine(const cdat *c, const char *opt, const char *label
                              " cache's sets", label, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
 }
 
-/* cdat --merge PART…: the report (and its JSON) of the whole run from its
- * parts' partial results, where the run would write it (-o DIR: there). */
+/* The merge's outputs: <prefix>.<suffix>. */
+static char *merge_output_name(void *ctx, const char *suffix)
+{
+    const char *prefix = ctx;
+    size_t len = strlen(prefix) + strlen(suffix) + 2;
+    char *path = xmalloc(len);
+    snprintf(path, len, "%s.%s", prefix, suffix);
+    return path;
+}
+
+static bool merge_put_trace(void *ctx, const char *file, const char *record, size_t len)
+{
+    return traces_put(ctx, file, record, len);
+}
+
+/* cdat --merge PART…: the report (and its JSON), and the general and
+ * detailed traces, of the whole run from its parts' partial results, where
+ * the run would write them (-o DIR: there). */
 static int merge_main(tool *t)
 {
     partial_merge_args(t->argc, t->argv);
@@ -1299,6 +1343,12 @@ static int merge_main(tool *t)
     c.total = xcalloc(c.m.nprocs, sizeof *c.total);
     sched_phase ph;
     while (cdat_merge_phase(mg, &ph, c.phase)) phase_report(&c, &ph);
+    const cdat_trace_outputs *to = cdat_merge_trace_outputs(mg);
+    if (to->general || to->detailed) {
+        traces_open(&c.tr, &c.m, 0, to->general, to->detailed, to->format, merge_output_name, prefix);
+        cdat_merge_traces(mg, merge_put_trace, &c.tr);
+        traces_finish(&c.tr);
+    }
     uint64_t lines;
     char **pl, **header;
     size_t npl, nheader;
@@ -1311,6 +1361,7 @@ static int merge_main(tool *t)
     report_header(c.rep, " directory: lines %" PRIu64, lines);
     report_finish(c.rep);
     tool_commit(t);
+    traces_free(&c.tr);
     cdat_merge_close(mg);
     free(c.phase);
     free(c.total);
@@ -1383,11 +1434,13 @@ int main(int argc, char **argv)
             " attribution, -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
         { { "shard", 0, NULL, OPT_CALL, "I/N", &r, parse_shard, 0, 0,
             "simulate part I of N (the lines whose number mod N is I, as --jobs) and write its partial result"
-            " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs;"
-            " docs/sharding.md)" }, NULL, NULL, false },
+            " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs,"
+            " but general and detailed traces are written, keyed for the merge; docs/sharding.md)" },
+          NULL, NULL, false },
         { { "merge", 0, NULL, OPT_FLAG, NULL, &r.merge, NULL, 0, 0,
-            "write the report of the whole run from the partial results of its --shard parts, given as the"
-            " operands (each part once), where the run would write it; only -o DIR and -q beside them" },
+            "write the report (and the general and detailed traces) of the whole run from the partial results"
+            " of its --shard parts, given as the operands (each part once), where the run would write them;"
+            " only -o DIR and -q beside them" },
           NULL, NULL, false },
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"

@@ -2,6 +2,7 @@
  * reading the parts side by side for --merge (partial.h). */
 #include "partial.h"
 #include "../base/diag.h"
+#include "../formats/cdat_trace.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +15,8 @@ _Static_assert(sizeof(cpu_stats) % sizeof(uint64_t) == 0, "cpu_stats holds uint6
 
 void cdat_partial_begin(out_file *f, uint32_t i, uint32_t n, const char *command, bool json,
                         const char *const *paths, int ntraces, unsigned slots, unsigned levels,
-                        const cdat_timing *tm, const char *const *config_lines, size_t nconfig)
+                        const cdat_timing *tm, const cdat_trace_outputs *to, const char *const *config_lines,
+                        size_t nconfig)
 {
     partial_begin(f, "cdat", i, n, command, json, paths, ntraces);
     uint64_t w = CDAT_STATS_WORDS, s = slots, l = levels;
@@ -24,6 +26,8 @@ void cdat_partial_begin(out_file *f, uint32_t i, uint32_t n, const char *command
     uint64_t t[1 + TIMING_KEYS] = { tm->on };
     for (int k = 0; k < TIMING_KEYS; k++) t[1 + k] = tm->on ? tm->cycles[k] : 0;
     partial_u64s(f, "timing", -1, t, 1 + TIMING_KEYS);
+    uint64_t o[3] = { to->general, to->detailed, (uint64_t)to->format };
+    partial_u64s(f, "traces-out", -1, o, 3);
     for (size_t k = 0; k < nconfig; k++) partial_text(f, "config", config_lines[k]);
 }
 
@@ -53,6 +57,13 @@ void cdat_partial_phase(out_file *f, const sched_phase *ph, const cpu_stats *st,
     partial_text(f, "end-phase", NULL);
 }
 
+void cdat_partial_traces(out_file *f, FILE *keyed)
+{
+    partial_text(f, "traces-begin", NULL);
+    partial_lines(f, keyed, "rec", "the traces");
+    partial_text(f, "traces-end", NULL);
+}
+
 void cdat_partial_end(out_file *f, uint64_t directory_lines, const char *const *placement, size_t nplacement,
                       const char *const *header, size_t nheader)
 {
@@ -69,6 +80,7 @@ struct cdat_merge {
     unsigned slots;
     unsigned levels;            /* 1, or 2: the processors have an L2 (L22, L02/L04's l2 field) */
     cdat_timing tm;
+    cdat_trace_outputs to;
     partial_rec pending;        /* part 0's record after the last phase */
     uint64_t *time;             /* 2 × slots */
     char **placement, **header;
@@ -79,6 +91,7 @@ const partial_in *cdat_merge_in(const cdat_merge *m) { return m->in; }
 unsigned cdat_merge_slots(const cdat_merge *m) { return m->slots; }
 const cdat_timing *cdat_merge_timing(const cdat_merge *m) { return &m->tm; }
 unsigned cdat_merge_levels(const cdat_merge *m) { return m->levels; }
+const cdat_trace_outputs *cdat_merge_trace_outputs(const cdat_merge *m) { return &m->to; }
 
 /* Part 0's next record, which must have the tag and be alike in every part. */
 static char *alike_record(cdat_merge *m, const char *tag)
@@ -114,6 +127,9 @@ cdat_merge *cdat_merge_open(char **paths, int n)
         if (v[1 + k] > TIMING_MAX) partial_fail(in, 0, "no such [timing] cycles");
         m->tm.cycles[k] = (unsigned)v[1 + k];
     }
+    partial_parse_u64s(in, 0, alike_record(m, "traces-out"), v, 3);
+    if (v[0] > 1 || v[1] > 1 || v[2] > OUT_ZSTD) partial_fail(in, 0, "traces-out GENERAL DETAILED FORMAT: no such traces");
+    m->to = (cdat_trace_outputs){ .general = v[0] == 1, .detailed = v[1] == 1, .format = (out_format)v[2] };
     /* The resolved configuration and options: refused here, before any phase, when they differ. */
     for (;;) {
         partial_rec r = partial_next(in, 0);
@@ -193,6 +209,51 @@ bool cdat_merge_phase(cdat_merge *m, sched_phase *ph, cpu_stats *st)
     }
     if (*alike_record(m, "end-phase")) partial_fail(in, 0, "'end-phase' has no fields");
     return true;
+}
+
+typedef struct put_ctx {
+    partial_in *in;
+    bool (*put)(void *ctx, const char *file, const char *record, size_t len);
+    void *ctx;
+} put_ctx;
+
+/* "FILE RECORD": the record to its file. */
+static void put_trace(void *ctx, int part, const char *text)
+{
+    put_ctx *p = ctx;
+    const char *blank = strchr(text, ' ');
+    char file[16];
+    size_t n = blank ? (size_t)(blank - text) : 0;
+    if (!blank || n == 0 || n >= sizeof file || !blank[1])
+        partial_fail(p->in, part, "a trace record without its file: '%.40s'", text);
+    memcpy(file, text, n);
+    file[n] = 0;
+    const char *rec = blank + 1;
+    cdat_txn tx;
+    char why[128];
+    bool ok = strspn(rec, "0123456789 -") == strlen(rec) &&
+              (strcmp(file, "d") != 0 || cdat_parse_detailed(rec, &tx, why, sizeof why));
+    if (!ok) partial_fail(p->in, part, "a damaged trace record: '%.60s'", rec);
+    if (!p->put(p->ctx, file, blank + 1, strlen(blank + 1)))
+        partial_fail(p->in, part, "a trace record for no file of the run: '%s' (d, or a processor's number),"
+                     " or too long", file);
+}
+
+void cdat_merge_traces(cdat_merge *m, bool (*put)(void *ctx, const char *file, const char *record, size_t len),
+                       void *ctx)
+{
+    partial_in *in = m->in;
+    partial_rec r = m->pending;
+    if (!r.tag) r = partial_next(in, 0);
+    m->pending = (partial_rec){ 0 };
+    if (strcmp(r.tag, "traces-begin") != 0 || *r.rest)
+        partial_fail(in, 0, "'%s' where a 'traces-begin' record belongs", r.tag);
+    partial_expect_alike(in, &r);
+    static const partial_sorted sr = { "rec", "traces-end", 2, false, "a trace record expected",
+                                       "a trace record expected: REFERENCE LINE FILE RECORD", NULL,
+                                       "a trace record out of order" };
+    put_ctx p = { in, put, ctx };
+    partial_merge_sorted(in, &sr, put_trace, &p);
 }
 
 void cdat_merge_end(cdat_merge *m, uint64_t *directory_lines, char ***placement, size_t *nplacement,

@@ -2,6 +2,7 @@
 #include "traces.h"
 #include "../base/diag.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,57 @@ void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, b
     }
 }
 
+void traces_open_keyed(cdat_traces *t, const machine *m, FILE *keyed, bool general, bool detailed, bool status,
+                       const uint64_t *event, const uint32_t *line)
+{
+    memset(t, 0, sizeof *t);
+    t->m = m;
+    t->sharing_len = m->nprocs + (m->icc ? m->nodes : 0);
+    t->sharing = xcalloc(t->sharing_len, 1);
+    t->keyed = keyed;
+    t->status = status && general;
+    t->event = event;
+    t->line = line;
+    t->scratch = xmalloc(CDAT_RECORD_MAX);
+    if (general) t->general = xcalloc(m->nprocs, sizeof *t->general);   /* only as the flag; no files */
+    if (detailed) t->detailed.buf = t->scratch;                         /* likewise */
+}
+
+/* A keyed line: the key, the file, the record (len bytes with its newline). */
+static void keyed_line(cdat_traces *t, uint32_t line, int file, size_t len)
+{
+    if (file < 0) fprintf(t->keyed, "%" PRIu64 " %" PRIu32 " d ", *t->event, line);
+    else fprintf(t->keyed, "%" PRIu64 " %" PRIu32 " %d ", *t->event, line, file);
+    fwrite(t->scratch, 1, len, t->keyed);
+}
+
+static void keyed_seq(cdat_traces *t, const mach_seq *s)
+{
+    if (t->detailed.buf)
+        for (unsigned i = 0; i < s->n; i++) keyed_line(t, *t->line, -1, cdat_format_detailed(t->scratch, &s->tx[i]));
+    if (t->general)
+        keyed_line(t, *t->line, s->requester, cdat_format_general(t->scratch, &s->tx[0], s->status, t->sharing,
+                                                                  t->sharing_len));
+}
+
+bool traces_put(cdat_traces *t, const char *file, const char *record, size_t len)
+{
+    trace_buf *b = NULL;
+    if (strcmp(file, "d") == 0) {
+        b = t->detailed.f ? &t->detailed : NULL;
+    } else if (t->general && file[0] >= '0' && file[0] <= '9' && strlen(file) <= 9) {
+        char *end;
+        unsigned long n = strtoul(file, &end, 10);
+        if (!*end && (file[0] != '0' || !file[1]) && n < t->m->nprocs) b = &t->general[t->nio + n];
+    }
+    if (!b || len + 1 > CDAT_RECORD_MAX) return false;
+    char *room = buf_room(b);
+    memcpy(room, record, len);
+    room[len] = '\n';
+    b->len += len + 1;
+    return true;
+}
+
 /* The sharing list: per node its processors, then its interconnect cache. */
 static void sharing_list(cdat_traces *t, const holder_set *h)
 {
@@ -65,6 +117,11 @@ static void sharing_list(cdat_traces *t, const holder_set *h)
 
 void traces_seq(cdat_traces *t, const mach_seq *s)
 {
+    if (t->keyed) {
+        if (t->general) sharing_list(t, &s->holders);
+        keyed_seq(t, s);
+        return;
+    }
     if (t->detailed.f) {
         trace_buf *b = &t->detailed;
         for (unsigned i = 0; i < s->n; i++) b->len += cdat_format_detailed(buf_room(b), &s->tx[i]);
@@ -79,12 +136,18 @@ void traces_seq(cdat_traces *t, const mach_seq *s)
 void traces_status(cdat_traces *t, int proc, uint64_t clock, bool active)
 {
     if (!t->general) return;
-    trace_buf *b = &t->general[(int)t->nio + proc];
     int p = proc, node = 0;
     if (proc >= 0) {
         p = t->m->p[proc].proc;
         node = t->m->p[proc].node;
     }
+    if (t->keyed) {
+        if (t->status)
+            keyed_line(t, UINT32_MAX, proc, cdat_format_status(t->scratch, clock, active ? TX_START_ACTIVE
+                                                                                         : TX_START_IDLE, p, node));
+        return;
+    }
+    trace_buf *b = &t->general[(int)t->nio + proc];
     b->len += cdat_format_status(buf_room(b), clock, active ? TX_START_ACTIVE : TX_START_IDLE, p, node);
 }
 
@@ -101,6 +164,7 @@ static void buf_done(trace_buf *b, bool finish)
 
 void traces_finish(cdat_traces *t)
 {
+    if (t->keyed) return;
     if (t->general)
         for (unsigned i = 0; i < t->nio + t->m->nprocs; i++) buf_done(&t->general[i], true);
     buf_done(&t->detailed, true);
@@ -108,10 +172,11 @@ void traces_finish(cdat_traces *t)
 
 void traces_free(cdat_traces *t)
 {
-    if (t->general)
+    if (t->general && !t->keyed)
         for (unsigned i = 0; i < t->nio + t->m->nprocs; i++) buf_done(&t->general[i], false);
-    buf_done(&t->detailed, false);
+    if (!t->keyed) buf_done(&t->detailed, false);
     free(t->general);
+    free(t->scratch);
     free(t->sharing);
     memset(t, 0, sizeof *t);
 }

@@ -5,7 +5,17 @@
  * I/O processor (-1, -2, …). Detailed: <prefix>.detailed. Compressed, each
  * name gets ".zst" (zstd, -z) or ".gz" (gzip, --gzip). Records collect in a buffer per file; the files are
  * out_files, so they appear only when the whole run succeeds, together with
- * the report. */
+ * the report.
+ *
+ * A --shard part writes its records keyed instead (traces_open_keyed): one
+ * line "EVENT LINE FILE RECORD" each into a temporary file, EVENT and LINE
+ * the place of the reference that made it in the whole run's order (the
+ * scheduler's event, counted alike in every part, and the line's index in
+ * it; a status record: LINE 4294967295, after its event's lines), FILE `d`
+ * (detailed) or the processor's number (general). The merge sorts the parts'
+ * lines by the two keys and writes each record to its file (traces_put):
+ * the whole run's traces, since each line's sequences are one part's, in
+ * that part's order (docs/sharding.md §9). */
 #ifndef DSM_CDAT_TRACES_H
 #define DSM_CDAT_TRACES_H
 
@@ -26,6 +36,11 @@ typedef struct cdat_traces {
     trace_buf *general;         /* [nio + n] for processor n, [nio - k] for I/O processor k; or NULL */
     unsigned nio;
     trace_buf detailed;         /* .f NULL when not written */
+    FILE *keyed;                /* a --shard part's keyed records (above), or NULL */
+    bool status;                /* keyed: write the status records too (part 0) */
+    const uint64_t *event;      /* keyed: the key of the record being written */
+    const uint32_t *line;
+    char *scratch;              /* keyed: one record */
     uint8_t *sharing;           /* scratch: the sharing list of one record */
     unsigned sharing_len;       /* processors, plus one per node with interconnect caches */
 } cdat_traces;
@@ -34,6 +49,17 @@ typedef struct cdat_traces {
  * gives an output path (caller's naming rules); the result is freed here. */
 void traces_open(cdat_traces *t, const machine *m, unsigned nio, bool general, bool detailed, out_format format,
                  char *(*name_of)(void *ctx, const char *suffix), void *ctx);
+
+/* A --shard part's keyed records into keyed (the caller's, which it closes
+ * after traces_free): the key of each is *event and *line when it is made;
+ * status: with the status records (the scheduler's, alike in every part:
+ * one part writes them). */
+void traces_open_keyed(cdat_traces *t, const machine *m, FILE *keyed, bool general, bool detailed, bool status,
+                       const uint64_t *event, const uint32_t *line);
+/* The merge: record (with its newline) to file `d` or a processor's general
+ * trace (text: the FILE field of a keyed line); false when the traces
+ * opened have no such file. */
+bool traces_put(cdat_traces *t, const char *file, const char *record, size_t len);
 
 /* Record a sequence (general: its request or return; detailed: every transaction). */
 void traces_seq(cdat_traces *t, const mach_seq *s);

@@ -1238,75 +1238,35 @@ static void finish_partial(ciat *c, const tool *t)
     partial_text(f, "end", NULL);
 }
 
-/* The records `tag` of every part, up to `end_tag` in each, in the order of
- * the nkey (1 or 2) numbers that begin them (each part's are in that order,
- * and a key is in one part only): put(ctx, text) for each, text its whole
- * line (whole) or what follows the keys. A key out of order stops the
- * merge (key_name: "KEY N again, or out of order", no key given twice;
- * else out_of_order). */
-typedef struct sorted_records {
-    const char *tag, *end_tag;
-    int nkey;
-    bool whole;
-    const char *expected, *bad, *key_name, *out_of_order;
-} sorted_records;
-
-static void merge_sorted(partial_in *in, const sorted_records *sr, void (*put)(void *ctx, const char *text), void *ctx)
+static void put_memory(void *ctx, int part, const char *text)
 {
-    int n = partial_parts(in);
-    typedef struct { uint64_t key[2]; const char *text; bool done; } head;
-    head *h = xcalloc((size_t)n, sizeof *h);
-    uint64_t last[2] = { 0, 0 };
-    bool any = false;
-    for (int k = -1;;) {
-        /* read the next record of part k (every part at the start) */
-        for (int j = k < 0 ? 0 : k; j < (k < 0 ? n : k + 1); j++) {
-            partial_rec r = partial_next(in, j);
-            h[j].done = strcmp(r.tag, sr->end_tag) == 0;
-            if (h[j].done) continue;
-            if (strcmp(r.tag, sr->tag) != 0) partial_fail(in, j, "%s", sr->expected);
-            const char *after = partial_lead_u64s(in, j, r.rest, h[j].key, (size_t)sr->nkey, sr->bad);
-            h[j].text = sr->whole ? r.rest : after + 1;
-        }
-        k = -1;
-        for (int j = 0; j < n; j++)
-            if (!h[j].done && (k < 0 || h[j].key[0] < h[k].key[0] ||
-                               (h[j].key[0] == h[k].key[0] && h[j].key[1] < h[k].key[1])))
-                k = j;
-        if (k < 0) break;
-        bool before = any && (h[k].key[0] < last[0] || (h[k].key[0] == last[0] && h[k].key[1] < last[1]));
-        bool again = any && h[k].key[0] == last[0] && h[k].key[1] == last[1];
-        if (sr->key_name && (before || again))
-            partial_fail(in, k, "%s %" PRIu64 " again, or out of order", sr->key_name, h[k].key[0]);
-        if (before) partial_fail(in, k, "%s", sr->out_of_order);
-        put(ctx, h[k].text);
-        last[0] = h[k].key[0];
-        last[1] = h[k].key[1];
-        any = true;
-    }
-    free(h);
+    (void)part;
+    fprintf(ctx, "%s\n", text);
 }
 
-static void put_memory(void *ctx, const char *text) { fprintf(ctx, "%s\n", text); }
-static void put_event(void *ctx, const char *text) { out_file_printf(ctx, "%s\n", text); }
+static void put_event(void *ctx, int part, const char *text)
+{
+    (void)part;
+    out_file_printf(ctx, "%s\n", text);
+}
 
 /* The memory usage lines of every part, merged in page order (each part
  * holds its own pages). */
 static void merge_memory(partial_in *in, FILE *mem)
 {
-    static const sorted_records sr = { "memory", "memory-end", 1, true, "a memory usage line expected",
+    static const partial_sorted sr = { "memory", "memory-end", 1, true, "a memory usage line expected",
                                        "a memory usage line without a page number", "page", NULL };
-    merge_sorted(in, &sr, put_memory, mem);
+    partial_merge_sorted(in, &sr, put_memory, mem);
 }
 
 /* The events of every part, merged in the whole run's order: by access,
  * then location (each location's events are in one part). */
 static void merge_events(partial_in *in, out_file *out)
 {
-    static const sorted_records sr = { "event", "events-end", 2, false, "an event record expected",
+    static const partial_sorted sr = { "event", "events-end", 2, false, "an event record expected",
                                        "an event record expected: ACCESS LOCATION CLOCK EVENT THREAD DEGREE", NULL,
                                        "an event out of order" };
-    merge_sorted(in, &sr, put_event, out);
+    partial_merge_sorted(in, &sr, put_event, out);
 }
 
 static int merge_run(ciat *c, tool *t, partial_in *in, const char *out_dir);
@@ -2009,7 +1969,11 @@ int main(int argc, char **argv)
             diag_usage_error("--timeline-size %ux%u is too small for %d threads: %s", c.o.timeline_size[0],
                              c.o.timeline_size[1], t.ts.count, why);
     }
-    if (jobs > 1 && run_jobs(&c, &t, (uint32_t)jobs)) return merge_jobs(&c, &t);
+    if (jobs > 1 && run_jobs(&c, &t, (uint32_t)jobs)) {
+        int rc = merge_jobs(&c, &t);
+        free(timeline_title);
+        return rc;
+    }
     /* a part of --jobs: one thread, unless there are processors to spare */
     if (jobs > 1 && !workers) workers = (uint64_t)fanout_processors() >= 2 * jobs ? 0 : 1;
     c.n = t.ts.count;

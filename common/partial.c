@@ -370,3 +370,41 @@ void partial_close(partial_in *in)
     free(in->command);
     free(in);
 }
+
+/* The records of every part in the order of their keys (partial.h). */
+void partial_merge_sorted(partial_in *in, const partial_sorted *sr, void (*put)(void *ctx, int part, const char *text),
+                          void *ctx)
+{
+    int n = partial_parts(in);
+    typedef struct { uint64_t key[2]; const char *text; bool done; } head;
+    head *h = xcalloc((size_t)n, sizeof *h);
+    uint64_t last[2] = { 0, 0 };
+    bool any = false;
+    for (int k = -1;;) {
+        /* read the next record of part k (every part at the start) */
+        for (int j = k < 0 ? 0 : k; j < (k < 0 ? n : k + 1); j++) {
+            partial_rec r = partial_next(in, j);
+            h[j].done = strcmp(r.tag, sr->end_tag) == 0;
+            if (h[j].done) continue;
+            if (strcmp(r.tag, sr->tag) != 0) partial_fail(in, j, "%s", sr->expected);
+            const char *after = partial_lead_u64s(in, j, r.rest, h[j].key, (size_t)sr->nkey, sr->bad);
+            h[j].text = sr->whole ? r.rest : after + 1;
+        }
+        k = -1;
+        for (int j = 0; j < n; j++)
+            if (!h[j].done && (k < 0 || h[j].key[0] < h[k].key[0] ||
+                               (h[j].key[0] == h[k].key[0] && h[j].key[1] < h[k].key[1])))
+                k = j;
+        if (k < 0) break;
+        bool before = any && (h[k].key[0] < last[0] || (h[k].key[0] == last[0] && h[k].key[1] < last[1]));
+        bool again = any && h[k].key[0] == last[0] && h[k].key[1] == last[1];
+        if (sr->key_name && (before || again))
+            partial_fail(in, k, "%s %" PRIu64 " again, or out of order", sr->key_name, h[k].key[0]);
+        if (before) partial_fail(in, k, "%s", sr->out_of_order);
+        put(ctx, k, h[k].text);
+        last[0] = h[k].key[0];
+        last[1] = h[k].key[1];
+        any = true;
+    }
+    free(h);
+}

@@ -103,6 +103,21 @@ const char *partial_lead_u64s(const partial_in *in, int k, const char *text, uin
 /* One unsigned decimal number at *s (moved past it); false when none. */
 bool partial_u64(const char **s, uint64_t *v);
 
+/* The records `tag` of every part, up to `end_tag` in each, in the order of
+ * the nkey (1 or 2) numbers that begin them (each part's are in that order,
+ * and a key is in one part only, or, equal in several parts, taken from the
+ * lowest part first): put(ctx, part, text) for each, text its whole line (whole)
+ * or what follows the keys. A key out of order stops the merge (key_name:
+ * "KEY N again, or out of order", no key given twice; else out_of_order). */
+typedef struct partial_sorted {
+    const char *tag, *end_tag;
+    int nkey;
+    bool whole;
+    const char *expected, *bad, *key_name, *out_of_order;
+} partial_sorted;
+void partial_merge_sorted(partial_in *in, const partial_sorted *sr, void (*put)(void *ctx, int part, const char *text),
+                          void *ctx);
+
 void partial_close(partial_in *in);
 
 #endif

@@ -66,7 +66,7 @@ cdat: try 'cdat --help'
 EOF
 check "--jobs 2: the detailed trace" cdat -q -p --jobs 2 --set output.detailed=1 rs.4 m-1-rr1.ini <<'EOF'
 --- stderr
-cdat: --jobs 2: m-1-rr1.ini asks for the detailed trace ([output] general/detailed), which do not split; set them to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs
+cdat: --jobs 2: m-1-rr1.ini asks for the detailed trace ([output] general/detailed), which --jobs does not split; run the parts with --shard and --merge them, set the traces to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs
 cdat: try 'cdat --help'
 --- exit 1
 EOF

@@ -67,6 +67,22 @@ every_machine "2x4 with interconnect caches" rs.8 "2 4" -p --json
 MACHINES="m-*-rr1.ini m-*-rr2.ini" every_machine "2x4, a private range (pages placed by their first toucher)" rs.8 "2" -p \
     --private-range 0x1000:0x3fff
 
+# The general and detailed traces: each part writes its records keyed by their
+# place in the whole run (the reference, the line in it), and the merge writes
+# them in that order: the whole run's files (twin compares every output).
+cdat_machines 4 2 0 8 traces
+every_machine "4x2, the general and detailed traces" rs.8 "1 2 4" -p
+cdat_machines 2 4 1K 8 traces
+every_machine "2x4 with interconnect caches, the general and detailed traces" rs.8 "2 4" -p
+ok=1
+for protocol in 1 4 6; do
+    twin "2 8" rs.8 4x4 -p -z --set output.general=1 --set output.detailed=1 --set l2.size=4K \
+        --set "system.protocol=$protocol" || ok=0
+    grep -q '^RxTxL22: l2 refs [1-9]' s/out/rs.8.cdat_report || { echo "protocol $protocol: no L2 line"; ok=0; }
+done
+twin 4 rs.8 4x4 -p --gzip --set output.detailed=1 --set l2.size=4K --set l2.inclusion=inclusive || ok=0
+check_true "4x4 with L2s, the traces zstd- and gzip-compressed, N = 2, 4, 8" [ "$ok" = 1 ]
+
 # The shipped machines (512 sets and more): every protocol, N up to 8.
 ok=1
 for cfg in 4x4 spp1600; do
@@ -123,12 +139,6 @@ EOF
 check "--shard 0/2: a fully associative cache" cdat -q -p --shard 0/2 --set dcache.assoc=full rs.4 m-1-rr1.ini <<'EOF'
 --- stderr
 cdat: --shard 0/2: the dcache of m-1-rr1.ini has 1 set (fully associative: 1); N must divide every cache's sets
-cdat: try 'cdat --help'
---- exit 1
-EOF
-check "--shard 0/1: the general trace" cdat -q -p --shard 0/1 --set output.general=1 rs.4 m-1-rr1.ini <<'EOF'
---- stderr
-cdat: --shard 0/1: m-1-rr1.ini asks for the general trace ([output] general/detailed), which do not split; set them to 0 (--set output.general=0 --set output.detailed=0) or run without --shard
 cdat: try 'cdat --help'
 --- exit 1
 EOF
@@ -284,6 +294,27 @@ w2.cdat_partial.1-of-4
 words.cdat_partial.0-of-4
 --- exit 0
 EOF
+# damaged trace records (parts with the detailed and general traces)
+mkdir -p badtr
+for i in 0 1; do cdat -q -p -o badtr --name tr --set output.general=1 --set output.detailed=1 --shard "$i/2" rs.4 c.ini; done
+T=badtr/rs.4.tr.cdat_partial
+check_true "parts with traces" grep -q '^rec ' $T.1-of-2
+awk '/^rec / && ++n == 3 { $2 = 0 } { print }' $T.1-of-2 >badtr/ord.tr.cdat_partial.1-of-2
+check_status "--merge: a trace record out of order" 2 "ord.tr.cdat_partial.1-of-2: line [0-9]+: a trace record out of order" \
+    cdat --merge $T.0-of-2 badtr/ord.tr.cdat_partial.1-of-2
+awk '/^rec / && ++n == 2 { $4 = 99 } { print }' $T.1-of-2 >badtr/file.tr.cdat_partial.1-of-2
+check_status "--merge: a trace record for no file" 2 "file.tr.cdat_partial.1-of-2: line [0-9]+: a trace record for no file of the run: '99'" \
+    cdat --merge $T.0-of-2 badtr/file.tr.cdat_partial.1-of-2
+awk '/^rec / && ++n == 2 { $3 = "x" } { print }' $T.0-of-2 >badtr/key.tr.cdat_partial.0-of-2
+check_status "--merge: a trace record without its keys" 2 "key.tr.cdat_partial.0-of-2: line [0-9]+: a trace record expected: REFERENCE LINE FILE RECORD" \
+    cdat --merge badtr/key.tr.cdat_partial.0-of-2 $T.1-of-2
+awk '/^rec / && ++n == 2 { $5 = "junk" } { print }' $T.0-of-2 >badtr/rec.tr.cdat_partial.0-of-2
+check_status "--merge: a damaged trace record" 2 "rec.tr.cdat_partial.0-of-2: line [0-9]+: a damaged trace record" \
+    cdat --merge badtr/rec.tr.cdat_partial.0-of-2 $T.1-of-2
+grep -v '^traces-begin' $T.1-of-2 >badtr/nob.tr.cdat_partial.1-of-2
+check_status "--merge: a part without its traces" 2 "nob.tr.cdat_partial.1-of-2: line [0-9]+: 'rec .*' where .* has 'traces-begin ?'" \
+    cdat --merge $T.0-of-2 badtr/nob.tr.cdat_partial.1-of-2
+check_true "… and no trace written" bash -c '! ls badtr/rs.4.tr.detailed badtr/rs.4.tr.general.* 2>/dev/null'
 # A shard that fails leaves no partial result.
 mkdir -p cutset
 cp rs.4.* cutset/
