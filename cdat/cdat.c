@@ -940,7 +940,8 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->din) c->din = out_file_open(r->din, false);
     io_init(&c->io, &c->m, &c->io_opt, on_io_copy, c);
     /* Every output is opened (so checked) before the first record is read. */
-    if (c->shard && (c->cfg.general || c->cfg.detailed)) {   /* keyed, into the partial result at the end */
+    if ((c->shard || c->parts) && (c->cfg.general || c->cfg.detailed)) {
+        /* keyed: into the partial result, or merged by part 0 at the end */
         c->part_traces = tmpfile();
         if (!c->part_traces) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot create a temporary file");
         traces_open_keyed(&c->tr, &c->m, c->part_traces, c->cfg.general, c->cfg.detailed, c->part_i == 0,
@@ -1127,6 +1128,21 @@ static void shard_report(cdat *c, const tool *t, const cdat_run *r)
     text_free(&pl);
 }
 
+/* --jobs with traces: part 0 writes the parts' keyed records, in the whole
+ * run's order, into the trace files. */
+static void jobs_traces(cdat *c, const cdat_run *r)
+{
+    FILE **f = xcalloc(c->part_n, sizeof *f);
+    for (uint32_t k = 0; k < c->part_n; k++) f[k] = c->parts[k].part_traces;
+    cdat_traces out;
+    traces_open(&out, &c->m, 0, c->cfg.general, c->cfg.detailed, r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN,
+                output_name, c);
+    traces_merge_keyed(&out, f, (int)c->part_n);
+    traces_finish(&out);
+    traces_free(&out);
+    free(f);
+}
+
 /* After the run: the aggregate block and the header. */
 static void machine_report(cdat *c, const tool *t, const cdat_run *r)
 {
@@ -1148,6 +1164,7 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
         fprintf(stderr, "cdat: directory: lines %zu table_entries %zu table_bytes %zu map_bytes %zu"
                 " cached_lines %" PRIu64 "\n", dir_lines(&c->m.dir), dir_entries(&c->m.dir),
                 dir_table_bytes(&c->m.dir), dir_map_bytes(&c->m.dir), mach_cached_lines(&c->m));
+    if (c->parts && c->part_traces) jobs_traces(c, r);
     traces_finish(&c->tr);
     report_finish(c->rep);
 }
@@ -1156,6 +1173,7 @@ static void machine_report(cdat *c, const tool *t, const cdat_run *r)
 static void machine_free(cdat *c)
 {
     traces_free(&c->tr);
+    if (c->part_traces) fclose(c->part_traces);     /* --jobs: a part's keyed records */
     mach_free(&c->m);
     mc_free(c->mc);
     attr_free(c->acode);
@@ -1284,19 +1302,11 @@ static void jobs_usage(const cdat_run *r, int njobs, const tool *t, const char *
 }
 
 /* --jobs N or --shard I/N, with part 0's machine built: N must divide every
- * cache's sets (so each set, and each directory entry, is one part's), and
- * --jobs does not split the general and detailed traces (--shard writes
- * them keyed, for the merge to order). */
-static void jobs_check_machine(const cdat *c, const char *opt, const char *label, int n)
+ * cache's sets (so each set, and each directory entry, is one part's). */
+static void jobs_check_machine(const cdat *c, const char *label, int n)
 {
     const char *where = c->cfg.path ? c->cfg.path : "the configuration";
     if (n <= 1 && !c->shard) return;
-    if (!c->shard && (c->cfg.general || c->cfg.detailed))
-        diag_usage_error("%s: %s asks for the %s trace%s ([output] general/detailed), which --jobs does not"
-                         " split; run the parts with --shard and --merge them, set the traces to 0 (--set"
-                         " output.general=0 --set output.detailed=0) or run without %s", label, where,
-                         c->cfg.general && c->cfg.detailed ? "general and detailed" : c->cfg.general ? "general"
-                         : "detailed", c->cfg.general && c->cfg.detailed ? "s" : "", opt);
     const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
     static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
     for (int k = 0; k < 4; k++)
@@ -1430,13 +1440,12 @@ int main(int argc, char **argv)
         { { "jobs", 'j', NULL, OPT_UINT, "N", &r.jobs, NULL, 1, CDAT_JOBS_MAX,
             "simulate the machine in N parts on threads of this process, each the lines whose number mod N"
             " is its own (its cache sets and directory entries): the same report (N a power of two dividing"
-            " every cache's sets; one configuration; not with general or detailed traces, miss classes,"
-            " attribution, -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
+            " every cache's sets; one configuration; not with miss classes, attribution, -handle_io or slice"
+            " mode; docs/sharding.md)" }, NULL, NULL, false },
         { { "shard", 0, NULL, OPT_CALL, "I/N", &r, parse_shard, 0, 0,
             "simulate part I of N (the lines whose number mod N is I, as --jobs) and write its partial result"
-            " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs,"
-            " but general and detailed traces are written, keyed for the merge; docs/sharding.md)" },
-          NULL, NULL, false },
+            " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs;"
+            " docs/sharding.md)" }, NULL, NULL, false },
         { { "merge", 0, NULL, OPT_FLAG, NULL, &r.merge, NULL, 0, 0,
             "write the report (and the general and detailed traces) of the whole run from the partial results"
             " of its --shard parts, given as the operands (each part once), where the run would write them;"
@@ -1511,7 +1520,7 @@ int main(int argc, char **argv)
         if (r.shard_n) m[k] = (cdat){ .part_i = r.shard_i, .part_n = r.shard_n, .part_mask = r.shard_n - 1,
                                       .shard = true };
         machine_setup(&m[k], &t, &r, jobs[j].path, sets, r.nsets + (jobs[j].set != NULL), jobs[j].name);
-        if (k == 0) jobs_check_machine(&m[0], opt, label, (int)split);
+        if (k == 0) jobs_check_machine(&m[0], label, (int)split);
     }
     free(sets);
 

@@ -3,6 +3,7 @@
 #include "../base/diag.h"
 
 #include <inttypes.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,56 @@ bool traces_put(cdat_traces *t, const char *file, const char *record, size_t len
     room[len] = '\n';
     b->len += len + 1;
     return true;
+}
+
+/* One part's next keyed line: its keys and where its FILE field begins. */
+typedef struct keyed_head {
+    char *line;
+    size_t cap;
+    uint64_t ref;
+    uint32_t idx;
+    char *file;
+    bool done;
+} keyed_head;
+
+static void keyed_next(keyed_head *h, FILE *f)
+{
+    ssize_t n = getline(&h->line, &h->cap, f);
+    h->done = n <= 0;
+    if (h->done) return;
+    char *s = h->line, *end;
+    h->ref = strtoull(s, &end, 10);
+    h->idx = (uint32_t)strtoul(end, &end, 10);
+    h->file = end + 1;
+}
+
+void traces_merge_keyed(cdat_traces *t, FILE **parts, int n)
+{
+    keyed_head *h = xcalloc((size_t)n, sizeof *h);
+    for (int k = 0; k < n; k++) {
+        rewind(parts[k]);
+        keyed_next(&h[k], parts[k]);
+    }
+    for (;;) {
+        int k = -1;                             /* the lowest key; equal keys: the lowest part's first */
+        for (int j = 0; j < n; j++)
+            if (!h[j].done && (k < 0 || h[j].ref < h[k].ref || (h[j].ref == h[k].ref && h[j].idx < h[k].idx)))
+                k = j;
+        if (k < 0) break;
+        char *rec = strchr(h[k].file, ' ');
+        if (!rec) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "a part's trace record without its file");
+        *rec++ = 0;
+        size_t len = strlen(rec);
+        if (len && rec[len - 1] == '\n') len--;
+        if (!traces_put(t, h[k].file, rec, len))
+            diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "a part's trace record for no file: '%s'", h[k].file);
+        keyed_next(&h[k], parts[k]);
+    }
+    for (int k = 0; k < n; k++) {
+        if (ferror(parts[k])) diag_fatal(EXIT_DATA, NULL, DIAG_NO_OFFSET, "cannot read a part's trace records back");
+        free(h[k].line);
+    }
+    free(h);
 }
 
 /* The sharing list: per node its processors, then its interconnect cache. */

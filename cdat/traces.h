@@ -61,6 +61,11 @@ void traces_open_keyed(cdat_traces *t, const machine *m, FILE *keyed, bool gener
  * opened have no such file. */
 bool traces_put(cdat_traces *t, const char *file, const char *record, size_t len);
 
+/* --jobs: the n parts' keyed records (each file rewound here, not
+ * closed), in key order, into t's files: what the merge of --shard parts
+ * does with their records. */
+void traces_merge_keyed(cdat_traces *t, FILE **parts, int n);
+
 /* Record a sequence (general: its request or return; detailed: every transaction). */
 void traces_seq(cdat_traces *t, const mach_seq *s);
 /* A processor's status change: 91 start active, 92 start idle. */

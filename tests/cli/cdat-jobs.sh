@@ -1,7 +1,7 @@
 # cdat-jobs.sh — cdat --jobs N (docs/sharding.md): the machine simulated in N
 # parts on threads of one process, each the lines whose number mod N is its
-# own, must write the report (but for its "# command:" line) and the JSON of
-# the run without --jobs: on random trace sets (tests/cli/cdat-check/randset.awk,
+# own, must write the report (but for its "# command:" line), the JSON and
+# the general and detailed traces of the run without --jobs: on random trace sets (tests/cli/cdat-check/randset.awk,
 # fixed seeds; ciat writes the memory usage file rr2 and oracle need) under
 # every protocol x placement, with and without interconnect caches, with a
 # private range (first-touch pages under rr1), on one thread and beside the
@@ -25,6 +25,12 @@ split() {
         grep -v '"command' "whole/rs.$threads.cdat_report.json" >whole.json
         grep -v '"command' "part/rs.$threads.cdat_report.json" >part.json
         cmp -s whole.json part.json || { echo "$cfg: the JSON differs"; ok=0; }
+        # every other output (the traces) byte for byte, and no other
+        for f in whole/*; do
+            case $f in *.cdat_report | *.json) continue ;; esac
+            cmp -s "$f" "part/${f#whole/}" || { echo "$cfg: ${f#whole/} differs"; ok=0; }
+        done
+        [ "$(ls whole)" = "$(ls part)" ] || { echo "$cfg: other outputs"; ok=0; }
     done
     check_true "$label: --jobs $n, every protocol and placement: the report and JSON of the whole run" [ "$ok" = 1 ]
 }
@@ -36,6 +42,14 @@ cdat_machines 2 4 1K 8
 split "2x4 with interconnect caches" 8 2 -p
 split "2x4 with interconnect caches, one thread" 8 4 -p --workers 1
 split "2x4, a private range (pages placed by their first toucher)" 8 2 -p --private-range 0x1000:0x3fff
+# The general and detailed traces: each part keeps its records keyed by their
+# place in the whole run, and part 0 writes them in that order at the end.
+cdat_machines 4 2 0 8 traces
+for n in 2 4; do split "4x2, the general and detailed traces" 8 "$n" -p; done
+cdat_machines 2 4 1K 8 traces
+split "2x4 with interconnect caches, the general and detailed traces, one thread" 8 2 -p --workers 1
+split "2x4 with interconnect caches, the general and detailed traces, zstd" 8 4 -p -z
+check_true "… the traces were written" test -s part/rs.8.detailed.zst
 # Many batches of events (about 30 per thread) between the reading thread and the parts.
 cdat_random_set 32 4 30000
 cdat_machines 2 2 0 4
@@ -61,12 +75,6 @@ EOF
 check "--jobs 2: a fully associative cache" cdat -q -p --jobs 2 --set dcache.assoc=full rs.4 m-1-rr1.ini <<'EOF'
 --- stderr
 cdat: --jobs 2: the dcache of m-1-rr1.ini has 1 set (fully associative: 1); N must divide every cache's sets
-cdat: try 'cdat --help'
---- exit 1
-EOF
-check "--jobs 2: the detailed trace" cdat -q -p --jobs 2 --set output.detailed=1 rs.4 m-1-rr1.ini <<'EOF'
---- stderr
-cdat: --jobs 2: m-1-rr1.ini asks for the detailed trace ([output] general/detailed), which --jobs does not split; run the parts with --shard and --merge them, set the traces to 0 (--set output.general=0 --set output.detailed=0) or run without --jobs
 cdat: try 'cdat --help'
 --- exit 1
 EOF
