@@ -115,6 +115,11 @@ struct cdat {
     uint64_t ord_ref;
     uint32_t ord_line;
     FILE *part_traces;          /* --shard with traces: the keyed records so far */
+    /* --speedup: uni marks the machine of one processor beside a
+     * configuration's (no outputs; its report is detached), whose estimated
+     * time the configuration's machine gets as uni_time at the end. */
+    bool uni;
+    uint64_t uni_time;
 };
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
@@ -813,6 +818,7 @@ typedef struct cdat_run {
     uint64_t jobs;              /* --jobs N: the machine in N parts */
     uint32_t shard_i, shard_n;  /* --shard I/N: part I of N (shard_n 0: not given) */
     bool merge;                 /* --merge PART…: the report from the parts */
+    bool speedup;               /* --speedup: each machine beside its one-processor twin */
 } cdat_run;
 
 /* --shard I/N. */
@@ -880,6 +886,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
                          " machine's misses; run them without [l2] (--set l2.size=0)",
                          r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
                          : "--by-code, --by-data or --annotate", where);
+    if (r->speedup && !c->uni && !c->cfg.timing.on)
+        diag_usage_error("--speedup compares estimated times, and %s has no [timing] section (configs/README.md)",
+                         where);
     if (r->din && nprocs > 1)
         diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
                          " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
@@ -950,7 +959,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
         traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
                     r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
     }
-    if (c->shard) {
+    if (c->uni) {
+        c->rep = report_open_detached();        /* computed, never written */
+    } else if (c->shard) {
         shard_begin(c, t, r);
     } else if (c->part_i == 0) {                /* --jobs: part 0 writes the report */
         char *rep_path = output_name(c, "cdat_report");
@@ -1043,6 +1054,11 @@ static void summary_lines(void *ctx, report *r)
         uint64_t by[TIMING_KEYS];
         report_header(r, " summary: estimated_time %" PRIu64 " busy %" PRIu64 " stall %" PRIu64, c->est_time,
                       sum->active, stats_stall(sum, &c->cfg.timing, by));
+    }
+    if (c->uni_time) {                          /* --speedup */
+        char s[32];
+        report_header(r, " summary: speedup %s one_processor_time %" PRIu64 " estimated_time %" PRIu64,
+                      report_ratio(s, (double)c->uni_time, (double)c->est_time), c->uni_time, c->est_time);
     }
     free(sum);
 }
@@ -1191,6 +1207,7 @@ static void machine_free(cdat *c)
     free(c->proc_of);
     free(c->slot_of);
     free(c->thread_node);
+    if (c->uni) report_free(c->rep);
 }
 
 /* A trace prefix operand ends in ".P" (P a number) and is no file: what
@@ -1211,6 +1228,31 @@ typedef struct job {
     char *set;
     char *name;
 } job;
+
+/* --speedup: the machine of one processor beside job j's: its configuration
+ * and --set keys, then one node of one processor with every thread mapped
+ * to it, and no traces. */
+static void uni_setup(cdat *c, const tool *t, cdat_run *r, const job *j)
+{
+    int n = t->ts.count;
+    size_t nsets = r->nsets + (j->set != NULL) + 4 + (size_t)n, k = 0;
+    char **sets = xcalloc(nsets, sizeof *sets);
+    for (unsigned i = 0; i < r->nsets; i++) sets[k++] = xstrdup(r->sets[i]);
+    if (j->set) sets[k++] = xstrdup(j->set);
+    sets[k++] = xstrdup("system.nodes=1");
+    sets[k++] = xstrdup("system.procs_per_node=1");
+    sets[k++] = xstrdup("output.general=0");
+    sets[k++] = xstrdup("output.detailed=0");
+    for (int i = 0; i < n; i++) {
+        char buf[48];
+        snprintf(buf, sizeof buf, "mapping.thread.%d=0.0", i);
+        sets[k++] = xstrdup(buf);
+    }
+    *c = (cdat){ .uni = true };
+    machine_setup(c, t, r, j->path, sets, (unsigned)k, j->name);
+    for (size_t i = 0; i < k; i++) free(sets[i]);
+    free(sets);
+}
 
 /* The name of a configuration in output names: its file name without
  * ".ini" (none: "set"). */
@@ -1454,6 +1496,11 @@ int main(int argc, char **argv)
         { { "miss-trace", 0, NULL, OPT_STRING, "FILE", &r.miss_trace, NULL, 0, 0,
             "also write one line per miss to FILE: clock, processor, stream, pc, address, class, source"
             " (one configuration)" }, "miss_trace", NULL, true },
+        { { "speedup", 0, NULL, OPT_FLAG, NULL, &r.speedup, NULL, 0, 0,
+            "also simulate each configuration's machine of one processor (one node, the same caches and"
+            " [timing], every thread on it) in the same pass, and report the speedup: its estimated time over"
+            " the machine's (needs [timing]; not with --jobs, --shard, -handle_io, miss classes, attribution,"
+            " --din or slice mode; twice the simulation)" }, "speedup", NULL, true },
         { { "din", 0, NULL, OPT_STRING, "FILE", &r.din, NULL, 0, 0,
             "also write every reference to FILE in Dinero IV's din format (0 load, 1 store, 2 fetch, hex"
             " address), to run Dinero IV on the same references (one configuration of one processor;"
@@ -1495,6 +1542,13 @@ int main(int argc, char **argv)
                          " --miss-trace, --by-code, --by-data, --annotate or slice mode",
                          njobs > 1 ? "several configurations" : r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard"
                          : io->handle ? "-handle_io" : t.ro.slice_cpus ? "slice mode (-i)" : "miss classes or attribution");
+    if (r.speedup && (r.jobs > 1 || r.shard_n || io->handle || r.miss_classes || attr_options_any(&r.attr) ||
+                      r.miss_trace || r.din || t.ro.slice_cpus))
+        diag_usage_error("--speedup with %s: the machine of one processor beside each configuration's is"
+                         " simulated whole, without outputs of its own; run that option without --speedup",
+                         r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard" : io->handle ? "-handle_io"
+                         : t.ro.slice_cpus ? "slice mode (-i)" : r.din ? "--din"
+                         : "miss classes or attribution (--miss-classes, --miss-trace, --by-code, --by-data, --annotate)");
     attr_options_check(&r.attr, "--by-code, --by-data or --annotate", false);
     char label[64];
     if (r.shard_n && r.jobs > 1)
@@ -1509,7 +1563,8 @@ int main(int argc, char **argv)
     if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
     /* --jobs N: N machines of the one configuration, each a part of the lines. */
     int nparts = r.jobs > 1 ? (int)r.jobs : 1, nm = nparts > 1 ? nparts : njobs;
-    cdat *m = xcalloc((size_t)nm, sizeof *m);
+    int nuni = r.speedup ? njobs : 0;           /* --speedup: machines nm … nm + njobs - 1 */
+    cdat *m = xcalloc((size_t)(nm + nuni), sizeof *m);
     char **sets = xcalloc(r.nsets + 1, sizeof *sets);
     for (int k = 0; k < nm; k++) {
         int j = nparts > 1 ? 0 : k;
@@ -1523,6 +1578,8 @@ int main(int argc, char **argv)
         if (k == 0) jobs_check_machine(&m[0], label, (int)split);
     }
     free(sets);
+    for (int k = 0; k < nuni; k++) uni_setup(&m[nm + k], &t, &r, &jobs[k]);
+    nm += nuni;
 
     scheduler *s;
     if (nm == 1) {
@@ -1543,6 +1600,7 @@ int main(int argc, char **argv)
         fanout_finish(f);
         free(hs);
     }
+    for (int k = 0; k < nuni; k++) m[k].uni_time = m[nm - nuni + k].est_time;
     for (int k = 0; k < (nparts > 1 ? 1 : njobs); k++) machine_report(&m[k], &t, &r);   /* --jobs: part 0's */
 
     /* Everything succeeded: make the outputs appear, all or none. */
