@@ -10,8 +10,12 @@
 # scattered writes, barriers). Each is built with smait-cc (-O2), traced to
 # plain files in thread mode, then analysed twice with ciat (records/s, peak
 # RSS, RSS ÷ touched bytes beside the bound 4 × touched + 64 MiB) and with
-# cdat on configs/4x4.ini (data references/s, peak RSS, directory lines). Times only; asserts
-# nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
+# cdat on configs/4x4.ini (data references/s, peak RSS, directory lines); then
+# cdat in 2 processes (--shard, docs/sharding.md §9) and in 2 parts of one
+# process (--jobs 2) against the whole run, and on configs/server2s.ini (L2s
+# and [timing]) against the same machine without its L2s ("a hierarchy
+# costs", issue 44's target is 1.5x) and with --speedup (its one-processor
+# twin beside it). Times only; asserts nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
 # extra flags for both programs (e.g. -DKEYS=16384 -DOPS=5000: smaller).
 set -euo pipefail
 : "${BIN:?}"
@@ -35,5 +39,19 @@ for prog in kvstore radix_sort; do
     for _ in 1 2; do ciat_run "$prog" "$set_name"; done
     ciat_shards "$prog" "$set_name" 2
     for _ in 1 2; do cdat_run "4x4 $prog" "$set_name" "$ROOT/configs/4x4.ini"; done
+    whole=$secs
+    cdat_shards "4x4 $prog" "$set_name" "$ROOT/configs/4x4.ini" 2
+    cdat_run "4x4 $prog, --jobs 2" "$set_name" "$ROOT/configs/4x4.ini" --jobs 2
+    awk -v l="$prog" -v a="$secs" -v b="$whole" 'BEGIN {
+        printf "cdat 4x4 %s: --jobs 2 / default: %.2fx the time\n", l, a / (b > 0 ? b : 0.01) }'
+    cdat_run "server2s $prog without L2s" "$set_name" "$ROOT/configs/server2s.ini" --set l2.size=0 --set timing.l2_hit=0
+    flat=$secs
+    cdat_run "server2s $prog" "$set_name" "$ROOT/configs/server2s.ini"
+    awk -v l="$prog" -v a="$secs" -v b="$flat" 'BEGIN {
+        printf "cdat server2s %s: the hierarchy %.2fx the time of its L1s alone (target <= 1.5x)\n", l, a / (b > 0 ? b : 0.01) }'
+    flat=$secs
+    cdat_run "server2s $prog, --speedup" "$set_name" "$ROOT/configs/server2s.ini" --speedup
+    awk -v l="$prog" -v a="$secs" -v b="$flat" -v s="$(awk '/^# summary: speedup/ { print $4 }' "$set_name.cdat_report")" 'BEGIN {
+        printf "cdat server2s %s: speedup %s; --speedup %.2fx the time\n", l, s, a / (b > 0 ? b : 0.01) }'
     rm -f "$DIR"/t.*
 done
