@@ -191,12 +191,15 @@ assoc = 2
 size = 2K
 assoc = 2
 EOF
-for spec in "51 4 2000 2 2 1" "52 8 3000 2 4 1" "53 16 1500 4 4 2"; do
-    read -r seed threads len nodes ppn banks <<<"$spec"
+# (seed 54 with an L2: its upgrades, req_inv from the L2, and its victims'
+# write_back and flush returns queue too)
+for spec in "51 4 2000 2 2 1" "52 8 3000 2 4 1" "54 4 2000 2 2 2 l2" "53 16 1500 4 4 2"; do
+    read -r seed threads len nodes ppn banks l2 <<<"$spec"
     awk -v seed="$seed" -v threads="$threads" -v n="$len" -f "$D/randset.awk" >r.txt
     smait asm r.txt "r$seed"
     printf '[system]\nnodes = %s\nprocs_per_node = %s\nbanks_per_node = %s\n' "$nodes" "$ppn" "$banks" >m.ini
     cat base.ini >>m.ini
+    [ -n "$l2" ] && printf '[l2]\nsize = 4K\nassoc = 4\n' >>m.ini
     sed 's/^hop = 20/&\nbank_busy = 0\nlink_busy = 0/' m.ini >zero.ini
     sed 's/^hop = 20/&\nbank_busy = 35\nlink_busy = 12/' m.ini >busy.ini
     set="r$seed.$threads"
@@ -227,7 +230,9 @@ EOF
     # resource is listed: at most 4 x 2 banks + 4 links > 8 only for seed 53,
     # whose unlisted ones then wait less than the 8th: checked as <=)
     check "random set $seed: queue: the processors' add up to Tx's, and L24's waits to at most the run's" bash -c "
-        awk '\$1 ~ /^RxT[0-9]+L19:/ { s += \$20 } \$1 == \"RxTxL19:\" { tx = \$20 } \$1 == \"RxTxL24:\" { n++; for (i = 3; i < NF; i++) if (\$i == \"wait\") w += \$(i + 1) }
+        awk 'function f(k,  i) { for (i = 3; i < NF; i++) if (\$i == k) return \$(i + 1) }
+             \$1 ~ /^RxT[0-9]+L19:/ { s += f(\"queue\") } \$1 == \"RxTxL19:\" { tx = f(\"queue\") }
+             \$1 == \"RxTxL24:\" { n++; w += f(\"wait\") }
              END { print (s == tx), (tx > 0), (w <= tx), (n < 8 ? w == tx : 1) }' $set.busy.cdat_report" <<'EOF'
 1 1 1 1
 --- exit 0
