@@ -11,6 +11,7 @@
  * when the whole run succeeds. */
 #include "install_dirs.h"
 #include "config.h"
+#include "contention.h"
 #include "io.h"
 #include "machine.h"
 #include "partial.h"
@@ -86,6 +87,7 @@ struct cdat {
     int phases;
     uint64_t end_clock;
     uint64_t est_time;          /* [timing]: the phases' estimated times so far */
+    contention *ct;             /* [timing] bank_busy, link_busy: the queues (L19 queue, L24); else NULL */
     /* --by-code, --by-data, --miss-trace (they classify misses, so c->mc is
      * set; L17/L18 only with --miss-classes): figures per pc and address,
      * the miss stream, per thread the pc of the last fetch and its clock, and
@@ -136,6 +138,23 @@ static void on_seq(void *ctx, const mach_seq *q)
     cdat *c = ctx;
     stats_seq(q->requester >= 0 ? &c->phase[c->slot_of[q->requester]] : &c->io_phase[-q->requester - 1], q);
     if (c->m.tx_fields) traces_seq(&c->tr, q);
+}
+
+/* With contention (set once, at mach_init: without it nothing here runs): a
+ * processor's request arrives at the banks and links at its accounted time,
+ * the pseudo clock of its reference plus the stall of its earlier
+ * references and waits (the ended phases' and this one's), and its waits
+ * join its stall. Slice mode and -handle_io are refused with contention,
+ * so the requester is a processor and its slot is itself. */
+static void on_seq_contention(void *ctx, const mach_seq *q)
+{
+    cdat *c = ctx;
+    cpu_stats *st = &c->phase[q->requester];
+    uint64_t by[TIMING_KEYS];
+    uint64_t t = q->clock + stats_stall(&c->total[q->requester], &c->cfg.timing, by) +
+                 stats_stall(st, &c->cfg.timing, by);
+    st->queue += contention_seq(c->ct, q, t);
+    on_seq(ctx, q);
 }
 
 static inline cpu_stats *stats_of(cdat *c, int p) { return &c->phase[c->slot_of[p]]; }
@@ -691,6 +710,7 @@ static void aggregate_report(cdat *c)
 {
     run_block(c);
     placement_lines(c, placement_to_report, c->rep);
+    if (c->ct) contention_report(c->rep, c->ct, c->est_time);
 }
 
 /* The mapping in force: the policy, and the nodes no thread runs on (with
@@ -754,6 +774,9 @@ static void config_header(cdat *c)
             if (k != TIMING_L2_HIT || g->l2.size)
                 len += (size_t)snprintf(buf + len, sizeof buf - len, " %s %u", config_timing_keys[k],
                                         g->timing.cycles[k]);
+        if (config_contention(&g->timing))
+            snprintf(buf + len, sizeof buf - len, " bank_busy %u link_busy %u", g->timing.bank_busy,
+                     g->timing.link_busy);
         report_header(c->rep, " timing: accounting%s", buf);
     }
     if (c->slice_cpus)
@@ -881,6 +904,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (c->slice_cpus && c->cfg.timing.on)
         diag_usage_error("[timing] in slice mode (-i): a process's stalls are not modelled there; run without -i"
                          " or without [timing]");
+    if (c->io_opt.handle && config_contention(&c->cfg.timing))
+        diag_usage_error("-handle_io with contention ([timing] bank_busy or link_busy): the I/O processors' requests"
+                         " have no accounted time to queue at; run without -handle_io or with bank_busy = link_busy = 0");
     if (c->cfg.l2.size && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace))
         diag_usage_error("%s with an L2 (%s has [l2]): the miss classes and the attribution are of a one-level"
                          " machine's misses; run them without [l2] (--set l2.size=0)",
@@ -917,7 +943,11 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
 
     placement_init(&c->pl, c->cfg.allocation, c->cfg.nodes, c->cfg.page_size, &r->ranges, &c->mu, c->thread_node,
                    c->n);
-    mach_init(&c->m, &c->cfg, &c->pl, on_seq, c);
+    if (config_contention(&c->cfg.timing)) {
+        c->ct = xcalloc(1, sizeof *c->ct);
+        contention_init(c->ct, &c->cfg);
+    }
+    mach_init(&c->m, &c->cfg, &c->pl, c->ct ? on_seq_contention : on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
     c->show_classes = r->miss_classes;
     c->attr_on = attr_options_any(&r->attr) || r->miss_trace;
@@ -1198,6 +1228,8 @@ static void machine_free(cdat *c)
     placement_free(&c->pl);
     memusage_free(&c->mu);
     config_free(&c->cfg);
+    if (c->ct) contention_free(c->ct);
+    free(c->ct);
     free(c->phase);
     free(c->total);
     free(c->running);
@@ -1345,10 +1377,14 @@ static void jobs_usage(const cdat_run *r, int njobs, const tool *t, const char *
 
 /* --jobs N or --shard I/N, with part 0's machine built: N must divide every
  * cache's sets (so each set, and each directory entry, is one part's). */
-static void jobs_check_machine(const cdat *c, const char *label, int n)
+static void jobs_check_machine(const cdat *c, const char *opt, const char *label, int n)
 {
     const char *where = c->cfg.path ? c->cfg.path : "the configuration";
     if (n <= 1 && !c->shard) return;
+    if (c->ct)
+        diag_usage_error("%s with contention (%s has [timing] bank_busy or link_busy): requests to lines of"
+                         " different parts queue at the same banks and links, which no part sees all of; run"
+                         " without %s, or with bank_busy = link_busy = 0", label, where, opt);
     const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
     static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
     for (int k = 0; k < 4; k++)
@@ -1482,8 +1518,8 @@ int main(int argc, char **argv)
         { { "jobs", 'j', NULL, OPT_UINT, "N", &r.jobs, NULL, 1, CDAT_JOBS_MAX,
             "simulate the machine in N parts on threads of this process, each the lines whose number mod N"
             " is its own (its cache sets and directory entries): the same report (N a power of two dividing"
-            " every cache's sets; one configuration; not with miss classes, attribution, -handle_io or slice"
-            " mode; docs/sharding.md)" }, NULL, NULL, false },
+            " every cache's sets; one configuration; not with miss classes, attribution, contention ([timing]"
+            " bank_busy, link_busy), -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
         { { "shard", 0, NULL, OPT_CALL, "I/N", &r, parse_shard, 0, 0,
             "simulate part I of N (the lines whose number mod N is I, as --jobs) and write its partial result"
             " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs;"
@@ -1575,7 +1611,7 @@ int main(int argc, char **argv)
         if (r.shard_n) m[k] = (cdat){ .part_i = r.shard_i, .part_n = r.shard_n, .part_mask = r.shard_n - 1,
                                       .shard = true };
         machine_setup(&m[k], &t, &r, jobs[j].path, sets, r.nsets + (jobs[j].set != NULL), jobs[j].name);
-        if (k == 0) jobs_check_machine(&m[0], label, (int)split);
+        if (k == 0) jobs_check_machine(&m[0], opt, label, (int)split);
     }
     free(sets);
     for (int k = 0; k < nuni; k++) uni_setup(&m[nm + k], &t, &r, &jobs[k]);

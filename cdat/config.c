@@ -283,8 +283,12 @@ static int handler(void *user, const char *section, const char *key, const char 
                 c->timing.on = true;
                 return set_uint(p, key, v, &c->timing.cycles[k], 0, TIMING_MAX, k == TIMING_L2_HIT ? L_L2HIT : -1);
             }
+        if (strcmp(key, "bank_busy") == 0 || strcmp(key, "link_busy") == 0) {
+            c->timing.on = true;
+            return set_uint(p, key, v, key[0] == 'b' ? &c->timing.bank_busy : &c->timing.link_busy, 0, TIMING_MAX, -1);
+        }
         return fail(p, "[timing]: unknown key '%s' (local_memory, local_cache, remote_memory, remote_cache, upgrade,"
-                    " hop, l2_hit)", key);
+                    " hop, l2_hit, bank_busy, link_busy)", key);
     }
     if (!*section) return fail(p, "'%s' is outside any section", key);
     return fail(p, "unknown section [%s] (" SECTION_NAMES ")", section);

@@ -52,8 +52,16 @@ enum { TIMING_MAX = 1000000 };
 typedef struct cdat_timing {
     bool on;
     unsigned cycles[TIMING_KEYS];
+    /* Contention (cdat/contention.h): the cycles a sequence occupies its
+     * home bank, and a node's network link; both 0 (the default): none. */
+    unsigned bank_busy, link_busy;
 } cdat_timing;
 extern const char *const config_timing_keys[TIMING_KEYS];
+/* Whether tm asks for contention (a busy key not 0). */
+static inline bool config_contention(const cdat_timing *tm)
+{
+    return tm->on && (tm->bank_busy | tm->link_busy) != 0;
+}
 
 typedef struct cdat_config {
     char *path;                         /* NULL: no file, only --set */

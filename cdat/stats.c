@@ -76,6 +76,7 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
     into->l2_write_misses += from->l2_write_misses;
     into->l2_write_backs += from->l2_write_backs;
     into->l2_back_inv += from->l2_back_inv;
+    into->queue += from->queue;
 }
 
 void stats_l2(cpu_stats *s, mach_ref r)
@@ -212,7 +213,7 @@ uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_caus
     for (int i = 0; i < 2; i++) by_cause[TIMING_L2_HIT] += rc[i]->src[SRC_L2] * tm->cycles[TIMING_L2_HIT];
     uint64_t sum = 0;
     for (int k = 0; k < TIMING_KEYS; k++) sum += by_cause[k];
-    return sum;
+    return sum + s->queue;
 }
 
 uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
@@ -220,13 +221,14 @@ uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const 
 {
     uint64_t by[TIMING_KEYS];
     uint64_t stall = stats_stall(s, tm, by);
-    char est[48] = "", l2s[48] = "";
+    char est[48] = "", more[80] = "";
     if (estimate != UINT64_MAX) snprintf(est, sizeof est, " estimated_time %" PRIu64, estimate);
-    if (l2) snprintf(l2s, sizeof l2s, " l2 %" PRIu64, by[TIMING_L2_HIT]);
+    size_t n = l2 ? (size_t)snprintf(more, sizeof more, " l2 %" PRIu64, by[TIMING_L2_HIT]) : 0;
+    if (config_contention(tm)) snprintf(more + n, sizeof more - n, " queue %" PRIu64, s->queue);
     report_line(r, phase, t, 19, "time", "busy %" PRIu64 " stall %" PRIu64 " local_memory %" PRIu64 " local_cache %"
                 PRIu64 " remote_memory %" PRIu64 " remote_cache %" PRIu64 " upgrade %" PRIu64 " network %" PRIu64
                 "%s busy_and_stall %" PRIu64 " idle %" PRIu64 "%s", s->active, stall, by[TIMING_LOCAL_MEMORY],
                 by[TIMING_LOCAL_CACHE], by[TIMING_REMOTE_MEMORY], by[TIMING_REMOTE_CACHE], by[TIMING_UPGRADE],
-                by[TIMING_HOP], l2s, s->active + stall, s->idle, est);
+                by[TIMING_HOP], more, s->active + stall, s->idle, est);
     return s->active + stall;
 }

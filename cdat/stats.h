@@ -35,6 +35,9 @@ typedef struct cpu_stats {
      * victims written (moved) into it and those that found no copy there,
      * its victims returned dirty, the L1 copies its victims removed. */
     uint64_t l2_hits, l2_misses, l2_upgrades, l2_writes, l2_write_misses, l2_write_backs, l2_back_inv;
+    /* [timing] with contention (contention.h): the cycles its requests
+     * waited at the home banks and links (L19 queue); else 0. */
+    uint64_t queue;
 } cpu_stats;
 
 static inline void ref_count(ref_counts *c, mach_ref r)
@@ -95,12 +98,13 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
 
 /* [timing] (docs/cdat-report.md, L19): the stall cycles of s's references,
  * by cause (the misses by source, the upgrades, the critical transactions'
- * hops: TIMING_KEYS of them), and their sum. */
+ * hops: TIMING_KEYS of them), and their sum, s's queueing waits included. */
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS]);
 /* Line L19: busy (the instructions executed, L14's active), the stall by
  * cause, busy + stall, L14's idle; estimate (Tx only, else UINT64_MAX: none)
  * the phase's (or run's) estimated time; l2: the machine has an L2 (the L2
- * hits' stall is a field of its own). Returns busy + stall. */
+ * hits' stall is a field of its own); with contention (tm's busy keys), the
+ * queueing waits are one too. Returns busy + stall. */
 uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
                          bool l2);
 

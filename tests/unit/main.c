@@ -28,6 +28,7 @@ static const struct {
     { "ciat_reader_sets", ciat_reader_sets_suite }, { "miss_class", miss_class_suite },
     { "addr_map", addr_map_suite }, { "attribution", attribution_suite },
     { "huge_arena", huge_arena_suite }, { "decimal", decimal_suite }, { "cdat_partial", cdat_partial_suite },
+    { "contention", contention_suite },
 };
 enum { NSUITES = sizeof suites / sizeof suites[0] };
 

@@ -44,6 +44,7 @@ Suite *attribution_suite(void);
 Suite *huge_arena_suite(void);
 Suite *decimal_suite(void);
 Suite *cdat_partial_suite(void);
+Suite *contention_suite(void);
 
 /* ---- scratch files ------------------------------------------------------- */
 

@@ -793,7 +793,15 @@ START_TEST(timing)
     EXPECT_ERROR("[timing]\nupgrade = -1\n", 2, "upgrade: '-1' is not a whole number");
     EXPECT_ERROR("[timing]\nhop = 1000001\n", 2, "hop: 1000001 is out of range (0..1000000)");
     EXPECT_ERROR("[timing]\nbus = 3\n", 2, "[timing]: unknown key 'bus' (local_memory, local_cache, remote_memory,"
-                 " remote_cache, upgrade, hop, l2_hit)");
+                 " remote_cache, upgrade, hop, l2_hit, bank_busy, link_busy)");
+    /* the contention keys: cycles of occupancy, in the same range */
+    load_ok("[timing]\nbank_busy = 20\nlink_busy = 7\n", &c, path, sizeof path);
+    ck_assert(c.timing.on);
+    ck_assert_uint_eq(c.timing.bank_busy, 20);
+    ck_assert_uint_eq(c.timing.link_busy, 7);
+    config_free(&c);
+    EXPECT_ERROR("[timing]\nbank_busy = -5\n", 2, "bank_busy: '-5' is not a whole number");
+    EXPECT_ERROR("[timing]\nlink_busy = 1000001\n", 2, "link_busy: 1000001 is out of range (0..1000000)");
 }
 END_TEST
 
