@@ -87,6 +87,7 @@ struct cdat {
     int phases;
     uint64_t end_clock;
     uint64_t est_time;          /* [timing]: the phases' estimated times so far */
+    uint64_t phase_clock;       /* the pseudo clock at the phase's start */
     contention *ct;             /* [timing] bank_busy, link_busy: the queues (L19 queue, L24); else NULL */
     /* --by-code, --by-data, --miss-trace (they classify misses, so c->mc is
      * set; L17/L18 only with --miss-classes): figures per pc and address,
@@ -141,17 +142,18 @@ static void on_seq(void *ctx, const mach_seq *q)
 }
 
 /* With contention (set once, at mach_init: without it nothing here runs): a
- * processor's request arrives at the banks and links at its accounted time,
- * the pseudo clock of its reference plus the stall of its earlier
- * references and waits (the ended phases' and this one's), and its waits
- * join its stall. Slice mode and -handle_io are refused with contention,
- * so the requester is a processor and its slot is itself. */
+ * processor's request arrives at the banks and links at its accounted time:
+ * the phase's start (the estimated time of the ended phases: every
+ * processor starts a phase together, as after a barrier), plus its pseudo
+ * clock since, plus the stall of its earlier references and waits in the
+ * phase; its waits join its stall. Slice mode and -handle_io are refused
+ * with contention, so the requester is a processor and its slot is itself. */
 static void on_seq_contention(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;
     cpu_stats *st = &c->phase[q->requester];
     uint64_t by[TIMING_KEYS];
-    uint64_t t = q->clock + stats_stall(&c->total[q->requester], &c->cfg.timing, by) +
+    uint64_t t = c->est_time + (q->clock > c->phase_clock ? q->clock - c->phase_clock : 0) +
                  stats_stall(st, &c->cfg.timing, by);
     st->queue += contention_seq(c->ct, q, t);
     on_seq(ctx, q);
@@ -577,7 +579,8 @@ static int stats_slots(const cdat *c) { return c->slice_cpus ? c->n : (int)c->m.
 static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
-    (void)ph;
+    c->phase_clock = ph->start_clock;
+    if (c->ct) contention_phase(c->ct, c->est_time);     /* every processor starts the phase together */
     memset(c->phase, 0, (size_t)stats_slots(c) * sizeof *c->phase);
     memset(c->io_phase, 0, c->io.nio * sizeof *c->io_phase);
 }

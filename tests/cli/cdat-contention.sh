@@ -43,8 +43,10 @@ EOF
 cdat -q -p --miss-trace g.mt g.2 g.ini
 # The simulation's order and clocks (the miss trace): P0 at 1 and P1 at 1,
 # then P0 at 2 and P1 at 2. Every request here is [0x, 12] (2 critical
-# transactions, 20 cycles). A sequence arrives at clock + the stall its
-# processor has accounted so far.
+# transactions, 20 cycles). A sequence arrives at the phase's start (0:
+# one phase) + clock + the stall its processor has accounted so far; here
+# every server sees its arrivals in time order, so each waits for the busy
+# period it falls in.
 #  1. P0 store, line 0x800000, home 0 (local): arrives 1; bank (0,0) free:
 #     starts 1, busy until 201. Wait 0. P0 has then 100 + 20 = 120 of stall.
 #  2. P1 load, line 0x800001, home 0 (remote): arrives 1; link 1 starts 1

@@ -1,7 +1,9 @@
-/* test_contention.c — the banks and links as FIFO servers (cdat/contention.c):
- * what each kind of sequence visits, in which order, who is charged the
- * waits, and that a later resource sees the earlier waits. Every number is
- * derived in the comments. */
+/* test_contention.c — the banks and links as servers that keep their busy
+ * periods (cdat/contention.c): what each kind of sequence visits, in
+ * which order, who is charged the waits, that a later resource sees the
+ * earlier waits, and that sequences arriving out of order add up to first
+ * come first served's total wait, and a phase's start forgets the periods
+ * before it. Every number is derived in the comments. */
 #include "suites.h"
 #include "../../cdat/contention.h"
 
@@ -26,7 +28,7 @@ static mach_seq seq(cdat_txn *tx, uint8_t code, uint8_t second, int req_node, in
                        .n = second ? 2 : 1, .tx = tx };
 }
 
-START_TEST(fifo_in_order)
+START_TEST(in_order)
 {
     contention ct;
     setup(&ct);
@@ -46,6 +48,44 @@ START_TEST(fifo_in_order)
     ck_assert_uint_eq(ct.res[0].wait, 30);
     ck_assert_uint_eq(ct.res[0].max_wait, 20);
     ck_assert_uint_eq(ct.res[1].requests, 1);
+    contention_free(&ct);
+}
+END_TEST
+
+START_TEST(out_of_order)
+{
+    contention ct;
+    setup(&ct);
+    cdat_txn tx[2];
+    mach_seq q = seq(tx, TX_READ_SHAR_OR_PRIV, TX_DATA_PRIV, 0, 0, 0);      /* bank (0,0), busy 10 */
+    /* A processor far ahead: a period [1000, 1010). One far behind, at 100:
+     * the bank was free then, no wait (a period [100, 110)). */
+    ck_assert_uint_eq(contention_seq(&ct, &q, 1000), 0);
+    ck_assert_uint_eq(contention_seq(&ct, &q, 100), 0);
+    /* At 1005: in the period [1000, 1010), served after it: 5 ([1000, 1020), 2 sequences). */
+    ck_assert_uint_eq(contention_seq(&ct, &q, 1005), 5);
+    /* At 995: a new period [995, 1005) reaches [1000, 1020): its 2
+     * sequences are pushed back 5 each, charged to it: 10 (first come
+     * first served: it goes first, the other two 5 later); [995, 1025), 3. */
+    ck_assert_uint_eq(contention_seq(&ct, &q, 995), 10);
+    /* At 990: [990, 1000) reaches [995, 1025): 3 × 5 = 15; [990, 1030), 4. */
+    ck_assert_uint_eq(contention_seq(&ct, &q, 990), 15);
+    /* At 105: in [100, 110): 5; [100, 120), 2. */
+    ck_assert_uint_eq(contention_seq(&ct, &q, 105), 5);
+    ck_assert_uint_eq(ct.res[0].n, 2);
+    ck_assert_uint_eq(ct.res[0].p[0].start, 100);
+    ck_assert_uint_eq(ct.res[0].p[0].count, 2);
+    ck_assert_uint_eq(ct.res[0].p[1].start, 990);
+    ck_assert_uint_eq(ct.res[0].p[1].count, 4);
+    /* The total, 35, is first come first served's for these 6 arrivals:
+     * 100 → 0, 105 → 5, 990 → 0, 995 → 5, 1000 → 10, 1005 → 15. */
+    ck_assert_uint_eq(ct.res[0].wait, 35);
+    ck_assert_uint_eq(ct.res[0].max_wait, 15);
+    /* A phase starting at 2000: every period has ended, all forgotten at
+     * the next use; an arrival at 2000 waits for nothing. */
+    contention_phase(&ct, 2000);
+    ck_assert_uint_eq(contention_seq(&ct, &q, 2000), 0);
+    ck_assert_uint_eq(ct.res[0].n, 1);
     contention_free(&ct);
 }
 END_TEST
@@ -103,7 +143,8 @@ Suite *contention_suite(void)
 {
     Suite *s = suite_create("contention");
     TCase *tc = tcase_create("servers");
-    tcase_add_test(tc, fifo_in_order);
+    tcase_add_test(tc, in_order);
+    tcase_add_test(tc, out_of_order);
     tcase_add_test(tc, remote_visits_two_links);
     tcase_add_test(tc, returns_and_snoops);
     suite_add_tcase(s, tc);
