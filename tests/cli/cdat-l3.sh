@@ -1,0 +1,192 @@
+# cdat-l3.sh — each node's memory-side L3 ([l3], docs/cdat-protocol.md §10,
+# line L23): a golden run derived by hand, the comparison with an
+# independent model (tests/tools/two_level.c with its third level: the L3 at
+# one processor is the level below the processor's last), the protocol
+# checker on random multi-node sets with the traces byte for byte those
+# without an L3, the L3's accesses against the transactions that read and
+# write memory, --jobs and --shard, [timing]'s local_l3 and remote_l3, the
+# machine without an L3, and the bad configurations.
+D=$CLI_DIR/cdat-check
+TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
+CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
+
+# ---- golden: one thread on node 0 of 2 -------------------------------------------------------------
+# 2 nodes of 1 processor, protocol 1 (loads get lines exclusive, RL = A;
+# exclusive victims announced: update_tag 23). rr1 placement: page
+# 0x20000000 is node 0's, 0x20001000 node 1's. d-cache 128 bytes
+# direct-mapped: set 0 the even lines, set 1 the odd; no instruction stream.
+# Each node's L3: 128 bytes of 2 ways, one set, LRU (below most recent
+# first, * dirty). Node 0's lines A 0x20000000, B 0x40, C 0x80, D 0xc0,
+# E 0x100, F 0x140, G 0x180, H 0x1c0, I 0x200, J 0x240 (A C E I even);
+# node 1's X 0x20001000 (even), Y 0x20001040 (odd). Every miss is a request
+# answered by data_priv (12) from the home's memory, which reads it through
+# the home's L3; every dirty d-cache victim is a write_back (21) into it.
+#  1 ld A: L3(0) read miss [A]. d0 A.
+#  2 st C: L3(0) read miss [C A]. d0 C*; victim A exclusive: 23 (no data).
+#  3 ld A: L3(0) read HIT (local_l3) [A C]; d0 A; victim C* written back:
+#    L3(0) write hit [C* A].
+#  4 ld X: remote, L3(1) read miss [X]; d0 X; victim A: 23.
+#  5 ld E: L3(0) read miss, victim A clean (no DRAM write) [E C*]; d0 E,
+#    victim X: 23.
+#  6 ld X: L3(1) read HIT (remote_l3) [X]; d0 X, victim E: 23.
+#  7 st B: L3(0) read miss, victim C* dirty to DRAM (write_backs 1) [B E];
+#    d1 B*.
+#  8 st D: L3(0) read miss, victim E clean [D B]; d1 D*, victim B*: write
+#    hit [B* D].
+#  9 st Y: remote, L3(1) read miss [Y X]; d1 Y*, victim D*: L3(0) write hit
+#    [D* B*].
+# 10 ld F: L3(0) read miss, victim B* to DRAM (2) [F D*]; d1 F, victim Y*:
+#    L3(1) write hit [Y* X].
+# 11 ld G: L3(0) read miss, victim D* to DRAM (3) [G F]; d1 G, victim F: 23.
+# 12 st H: L3(0) read miss, victim F clean [H G]; d1 H*, victim G: 23.
+# 13 ld I: L3(0) read miss, victim G clean [I H]; d0 I, victim X: 23.
+# 14 ld J: L3(0) read miss, victim H (clean there: its dirty copy is in the
+#    d-cache) [J I]; d1 J, victim H*: L3(0) write MISS, a line taken dirty
+#    without reading DRAM, victim I clean [H* J].
+# Node 0: reads 1 2 3 5 7 8 10-14 = 11 (hit: 3); writes 3 8 9 14 = 4 (miss:
+# 14); write_backs 7 10 11 = 3. Node 1: reads 4 6 9 = 3 (hit: 6); writes 10
+# = 1 (hit). L02: local 11 = local_memory 10 + local_l3 1 (3); remote 3 =
+# remote_memory 2 (4, 9) + remote_l3 1 (6). 14 requests + 14 data_priv +
+# 5 write_back (3 8 9 10 14) + 7 update_tag (2 4 5 6 11 12 13) = 40.
+cat >g.txt <<'EOF'
+threads 1
+thread 0
+load 4 0x20000000
+store 4 0x20000080
+load 4 0x20000000
+load 4 0x20001000
+load 4 0x20000100
+load 4 0x20001000
+store 4 0x20000040
+store 4 0x200000c0
+store 4 0x20001040
+load 4 0x20000140
+load 4 0x20000180
+store 4 0x200001c0
+load 4 0x20000200
+load 4 0x20000240
+EOF
+smait asm g.txt g
+printf '[system]\nnodes = 2\nprocs_per_node = 1\n[dcache]\nsize = 128\nassoc = 1\n[l3]\nsize = 128\nassoc = 2\n' >g.ini
+check "golden: reads and writes through each home's L3" bash -c 'cdat -p -q g.1 g.ini && grep -E "^# l3:|^RxTxL(0[12]|1[015]|23):" g.1.cdat_report' <<'EOF'
+# l3: size 128 assoc 2
+RxTxL01: data refs 14 hits 0 0.00% misses 14 100.00% upgrades 0 0.00%
+RxTxL02: data_miss_src local 11 78.57% remote 3 21.43% local_memory 10 71.43% local_cache 0 0.00% remote_memory 2 14.29% remote_cache 0 0.00% local_l3 1 7.14% remote_l3 1 7.14%
+RxTxL10: traffic transactions 40 requests 14 avg_latency 2.0000
+RxTxL11: txn 02 read_shar_or_priv 9 22.50%
+RxTxL11: txn 03 read_priv_own 5 12.50%
+RxTxL11: txn 12 data_priv 14 35.00%
+RxTxL11: txn 21 write_back 5 12.50%
+RxTxL11: txn 23 update_tag 7 17.50%
+RxTxL15: evictions write_back 5 update_tag 7 silent 0
+RxTxL23: l3 node 0 reads 11 read_hits 1 9.09% read_misses 10 90.91% writes 4 write_hits 3 75.00% write_misses 1 25.00% write_backs 3
+RxTxL23: l3 node 1 reads 3 read_hits 1 33.33% read_misses 2 66.67% writes 1 write_hits 1 100.00% write_misses 0 0.00% write_backs 0
+RxTxL23: l3 node all reads 14 read_hits 2 14.29% read_misses 12 85.71% writes 5 write_hits 4 80.00% write_misses 1 20.00% write_backs 3
+--- exit 0
+EOF
+# The same with [timing]: L19's local_l3 = 1 x 30, remote_l3 = 1 x 90,
+# local_memory 10 x 100, remote_memory 2 x 300, network 14 requests x 2
+# critical transactions x 5 = 140; stall 30 + 90 + 1000 + 600 + 140 = 1860,
+# and 14 instructions (one a record): busy_and_stall 1874.
+check "golden: [timing] prices the L3's hits" bash -c 'cdat -p -q --name t --set timing.local_memory=100 --set timing.remote_memory=300 --set timing.local_l3=30 --set timing.remote_l3=90 --set timing.hop=5 g.1 g.ini && grep -E "^# timing:|^RxTxL19:" g.1.t.cdat_report' <<'EOF'
+# timing: accounting local_memory 100 local_cache 0 remote_memory 300 remote_cache 0 upgrade 0 hop 5 local_l3 30 remote_l3 90
+RxTxL19: time busy 14 stall 1860 local_memory 1000 local_cache 0 remote_memory 600 remote_cache 0 upgrade 0 network 140 local_l3 30 remote_l3 90 busy_and_stall 1874 idle 0 estimated_time 1874
+--- exit 0
+EOF
+
+# ---- the independent model: at one processor the L3 is the level below the last ---------------------
+# One processor, random references whose code and data lines are apart
+# (nocode=1: docs/cdat-protocol.md §9, §10 say why). With L1s alone, the L3
+# sees the L1 misses (reads) and dirty L1 victims (writes): the model's
+# second level. With a non-inclusive L2 as well, it sees the L2's misses and
+# dirty victims (write_back or flush): the model's third level. L01, L03,
+# L22 and L23's counts are the model's, exactly.
+check_true "the model is built ($TWO_LEVEL)" test -x "$TWO_LEVEL"
+as_ini() { if [ "$1" = 0 ]; then echo full; else echo "$1"; fi; }
+for seed in 4 5 6; do
+    awk -v seed="$seed" -v threads=1 -v n=8000 -v nocode=1 -f "$D/randset.awk" >r1.txt
+    smait asm r1.txt "r$seed"
+    for geo in "1024 2 512 2 0 0 4096 4" "256 1 256 2 0 0 1024 0" "1024 2 512 2 2048 2 4096 4" \
+               "512 1 512 1 1024 4 8192 8" "1024 4 1024 2 2048 0 2048 1"; do
+        read -r ds da is ia ls la ts ta <<<"$geo"
+        {
+            printf '[dcache]\nsize = %s\nassoc = %s\n[icache]\nsize = %s\nassoc = %s\n' \
+                "$ds" "$(as_ini "$da")" "$is" "$(as_ini "$ia")"
+            printf '[l2]\nsize = %s\nassoc = %s\n[l3]\nsize = %s\nassoc = %s\n' "$ls" "$(as_ini "$la")" "$ts" "$(as_ini "$ta")"
+        } >one.ini
+        cdat -p -q --din r.din "r$seed.1" one.ini
+        awk '/^RxTxL0[13]:|^RxTxL2[23]:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
+             /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
+             /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
+             /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
+                           "write_misses", v["write_misses"], "write_backs", v["write_backs"] }
+             /^RxTxL23: l3 node all / { print "l3 reads", v["reads"], "read_misses", v["read_misses"], "writes",
+                           v["writes"], "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
+            "r$seed.1.cdat_report" >cdat.txt
+        "$TWO_LEVEL" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" "$ts" "$ta" r.din >model.txt || echo "the model failed" >>model.txt
+        check "seed $seed, d $ds/$da i $is/$ia l2 $ls/$la l3 $ts/$ta: cdat's levels are the model's" \
+            diff model.txt cdat.txt <<'EOF'
+--- exit 0
+EOF
+    done
+done
+check "the model's comparison is not empty (seed 6, the last geometry)" \
+    awk '{ print $1, ($3 > 0), ($5 > 0), ($7 > 0), ($9 > 0), ($11 > 0) }' model.txt <<'EOF'
+l1d 1 1 0 0 0
+l1i 1 1 0 0 0
+l2 1 1 1 1 1
+l3 1 1 1 1 1
+--- exit 0
+EOF
+
+# ---- the protocol checker, the traces unchanged, and the accesses against the transactions ----------
+# Random sets on 2 nodes of 2 (and 4 of 1 with interconnect caches), every
+# protocol: the transactions do not change with an L3 (general and detailed
+# traces byte for byte those without), cdat_check holds, and the L3's
+# accesses are exactly the sequences that read memory (the misses from
+# local or remote memory or L3, L02 + L04 + L05) and those that write it
+# (the transactions 21, 22, 24, 51, 56 and 06 of L11, each in its own
+# sequence), with read hits = local_l3 + remote_l3.
+check_true "the protocol checker is built ($CDAT_CHECK)" test -x "$CDAT_CHECK"
+awk -v seed=37 -v threads=4 -v n=2500 -f "$D/randset.awk" >rs.txt
+smait asm rs.txt rs
+: >seen.txt
+for shape in "2 2 0 " "4 1 512 non_inclusive"; do
+    read -r nodes ppn icc incl <<<"$shape"
+    for protocol in 1 2 3 4 5 6 7 8; do
+        {
+            printf '[system]\nnodes = %s\nprocs_per_node = %s\nprotocol = %s\n' "$nodes" "$ppn" "$protocol"
+            printf '[output]\ngeneral = 1\ndetailed = 1\n'
+            printf '[dcache]\nsize = 512\nassoc = 2\n[icache]\nsize = 512\nassoc = 2\n'
+            printf '[interconnect_cache]\nsize = %s\nassoc = 2\n' "$icc"
+            if [ -n "$incl" ]; then printf '[l2]\nsize = 1K\nassoc = 2\ninclusion = %s\n' "$incl"; fi
+        } >m0.ini
+        { cat m0.ini; printf '[l3]\nsize = 2K\nassoc = 4\n'; } >m.ini
+        check "$nodes x $ppn, protocol $protocol${incl:+, L2 $incl}: cdat_check holds with an L3, the traces are those without" \
+            bash -c "cdat -p -q --name a rs.4 m.ini && '$CDAT_CHECK' --report rs.4.a.cdat_report rs.4.a.detailed &&
+                     cdat -p -q --name b rs.4 m0.ini && cmp rs.4.a.detailed rs.4.b.detailed &&
+                     for g in rs.4.a.general.*; do cmp \"\$g\" \"\${g/.a./.b.}\" || exit 1; done" <<'EOF'
+--- exit 0
+EOF
+        check "$nodes x $ppn, protocol $protocol${incl:+, L2 $incl}: the L3's reads and writes are the memory's" \
+            awk '$1 == "RxTxL02:" || $1 == "RxTxL04:" { for (i = 3; i < NF; i++) v[$i] = $(i + 1)
+                     reads += v["local_memory"] + v["remote_memory"] + v["local_l3"] + v["remote_l3"]
+                     hits += v["local_l3"] + v["remote_l3"] }
+                 $1 == "RxTxL11:" && ($3 == "21" || $3 == "22" || $3 == "24" || $3 == "51" || $3 == "56" || $3 == "06") {
+                     writes += $5; seen[$3] = 1 }
+                 $1 == "RxTxL23:" && $4 == "all" { for (i = 3; i < NF; i++) w[$i] = $(i + 1) }
+                 END { print (w["reads"] == reads), (w["reads"] - w["read_misses"] == hits), (w["writes"] == writes), (reads > 0)
+                       for (c in seen) print c >>"seen.txt" }' rs.4.a.cdat_report <<'EOF'
+1 1 1 1
+--- exit 0
+EOF
+    done
+done
+check "the random runs write memory in every way the protocol does (but 06, I/O)" bash -c 'sort -u seen.txt' <<'EOF'
+21
+22
+24
+51
+56
+--- exit 0
+EOF
