@@ -190,3 +190,106 @@ check "the random runs write memory in every way the protocol does (but 06, I/O)
 56
 --- exit 0
 EOF
+
+# ---- --jobs, --shard, the machine without an L3 --------------------------------------------------
+# The L3 has 64 sets (4K of 1 way), the L1s 16 sets: --jobs 2 and 4 split
+# every cache's sets, and the parts' L3 counts (per home node, in each
+# processor's counters) add up to the whole run's.
+{
+    printf '[system]\nnodes = 2\nprocs_per_node = 2\n[dcache]\nsize = 1K\nassoc = 1\n[icache]\nsize = 1K\nassoc = 1\n'
+    printf '[l3]\nsize = 4K\nassoc = 1\n[timing]\nlocal_memory = 100\nremote_memory = 200\nlocal_l3 = 20\nremote_l3 = 70\n'
+} >j.ini
+for n in 2 4; do
+    check "--jobs $n with an L3: the whole run's report and JSON" bash -c "
+        cdat -q -p --json --name whole rs.4 j.ini && mkdir -p j$n && cdat -q -p --json --jobs $n --name whole -o j$n rs.4 j.ini &&
+        diff <(grep -v '^# command' rs.4.whole.cdat_report) <(grep -v '^# command' j$n/rs.4.whole.cdat_report) &&
+        grep -c '^RxTxL23:' rs.4.whole.cdat_report &&
+        diff <(grep -v command rs.4.whole.cdat_report.json) <(grep -v command j$n/rs.4.whole.cdat_report.json) && echo same" <<'EOF'
+3
+same
+--- exit 0
+EOF
+done
+check "--shard I/4 and --merge with an L3: the whole run's report" bash -c "
+    mkdir -p s && for i in 0 1 2 3; do cdat -q -p --shard \$i/4 --name whole -o s rs.4 j.ini || exit 1; done &&
+    grep -c '^l3 2\$' s/rs.4.whole.cdat_partial.0-of-4 &&
+    cdat --merge s/rs.4.whole.cdat_partial.*-of-4 &&
+    diff <(grep -v '^# command' rs.4.whole.cdat_report) <(grep -v '^# command' s/rs.4.whole.cdat_report) && echo same" <<'EOF'
+1
+same
+--- exit 0
+EOF
+check "--jobs 64: N must divide the L3's sets (32 at 2 ways; the L1s have 128)" \
+    cdat -q -p --jobs 64 --set dcache.size=8K --set icache.size=8K --set l3.assoc=2 rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --jobs 64: the l3 of j.ini has 32 sets (fully associative: 1); N must divide every cache's sets
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check "l3.size=0 is the machine without an L3, byte for byte" bash -c "
+    sed '/^\[l3\]/,+2d; /_l3 = /d' j.ini >no.ini && ! grep -q l3 no.ini && grep -c '^assoc = 1\$' no.ini &&
+    cdat -q -p --name a rs.4 no.ini && cdat -q -p --name b --set l3.size=0 --set timing.local_l3=0 --set timing.remote_l3=0 rs.4 j.ini &&
+    diff <(grep -v '^# \(command\|configuration\|set\)' rs.4.a.cdat_report) \
+         <(grep -v '^# \(command\|configuration\|set\)' rs.4.b.cdat_report) && echo same" <<'EOF'
+2
+same
+--- exit 0
+EOF
+
+# ---- bad configurations and options ------------------------------------------------------------
+printf '[l3]\nsize = 1M\ninclusion = inclusive\n' >bad.ini
+check "[l3]: an inclusion key, refused with the reason" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:3: [l3] inclusion: the L3 is memory-side (each node's L3 holds its own memory's lines, never a copy the directory tracks), so no inclusion policy applies; remove the key
+--- exit 2
+EOF
+check "[l3]: an unknown key" cdat -q --set l3.ways=4 rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --set l3.ways=4: [l3]: unknown key 'ways' (size, assoc)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+printf '[l3]\nsize = 1000\n' >bad.ini
+check "[l3]: a size that is not whole lines" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:2: [l3] size: 1000 bytes is not a whole number of 64-byte lines
+--- exit 2
+EOF
+printf '[l3]\nsize = lots\n' >bad.ini
+check "[l3]: a size that is no size" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:2: [l3] size: 'lots' is not a size (e.g. 64K, 1M)
+--- exit 2
+EOF
+printf '[l3]\nsize = 3M\n' >bad.ini
+check "[l3]: sets that are not a power of two (16 ways by default)" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:2: [l3]: 49152 lines in 16 ways do not make a power-of-two number of sets
+--- exit 2
+EOF
+printf '[system]\nnodes = 32\n[l3]\nsize = 512M\nassoc = 8\n' >bad.ini
+# 32 x (4K + 4K) = 256K (4 bytes a line) + 32 x 32M (512M of 64-byte lines) = 1G + 256K.
+check "[l3]: the L3s count toward the caches' memory" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:5: the caches need 1048832K of cdat's memory, more than the 1G it allows: 32 processors x (dcache 4K + icache 4K) + 32 nodes x l3 32M
+--- exit 2
+EOF
+printf '[timing]\nlocal_memory = 100\nremote_l3 = 5\n' >bad.ini
+check "[timing] remote_l3 without an L3" cdat -q rs.4 bad.ini <<'EOF'
+--- stderr
+cdat: bad.ini:3: [timing] remote_l3: the machine has no L3 ([l3] size = 0)
+--- exit 2
+EOF
+check "[timing] local_l3 without an L3, by --set" cdat -q --set timing.local_l3=5 rs.4 no.ini <<'EOF'
+--- stderr
+cdat: --set timing.local_l3=5: [timing] local_l3: the machine has no L3 ([l3] size = 0)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check "--miss-classes with an L3" cdat -q --miss-classes rs.4 j.ini <<'EOF'
+--- stderr
+cdat: --miss-classes with an L3 (j.ini has [l3]): the miss classes and the attribution are of a one-level machine's misses; run them without [l3] (--set l3.size=0)
+cdat: try 'cdat --help'
+--- exit 1
+EOF
+check_true "no report was left by the refusals" test ! -e rs.4.bad.cdat_report
