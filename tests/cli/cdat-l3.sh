@@ -268,7 +268,8 @@ cdat: bad.ini:2: [l3]: 49152 lines in 16 ways do not make a power-of-two number 
 --- exit 2
 EOF
 printf '[system]\nnodes = 32\n[l3]\nsize = 512M\nassoc = 8\n' >bad.ini
-# 32 x (4K + 4K) = 256K (4 bytes a line) + 32 x 32M (512M of 64-byte lines) = 1G + 256K.
+# 4 bytes a cache line: 32 processors x (64K + 64K of 64-byte lines: 4K + 4K) = 256K,
+# and 32 nodes x 512M of 64-byte lines (32M) = 1G: 1G + 256K = 1048832K.
 check "[l3]: the L3s count toward the caches' memory" cdat -q rs.4 bad.ini <<'EOF'
 --- stderr
 cdat: bad.ini:5: the caches need 1048832K of cdat's memory, more than the 1G it allows: 32 processors x (dcache 4K + icache 4K) + 32 nodes x l3 32M
