@@ -191,6 +191,88 @@ check "the random runs write memory in every way the protocol does (but 06, I/O)
 --- exit 0
 EOF
 
+# ---- the copies to the home: update_data (22), recall_c2c_data (51), recall_data (56) -----------
+# cdat-io.sh's 2x2.ini (protocol 1: DT, RL A; 2-line fully associative
+# caches; lines of page 0x2000 are node 0's) with a 2-line fully
+# associative L3 per node. P0, P1 on node 0, P2, P3 on node 1.
+# Step 1: T0 store A 0x2000 [03, 12]: L3(0) read miss [A]; store B 0x2040
+# [03, 12]: read miss [B A]. Step 2: T1 load B: P0 holds it dirty in the
+# node: the local snoop [02, 22 P0] (local_cache), and update_data writes
+# B home: write hit [B* A]. T2 load A: dirty at P0 on another node: recall
+# [02, 32, 42, 51] (remote_cache; P2 exclusive), recall_c2c_data writes A
+# home: write hit [A* B*]. Step 3: T3 load A: exclusive at P2, clean:
+# [02, 32, 54, 11], the home reads A: read HIT (remote_l3) [A* B*]; T0 load
+# D 0x20c0 [02, 12]: read miss, victim B* dirty to DRAM [D A*]. Node 0:
+# reads 4 (A B A D), hit 1; writes 2 (B A), both hits; write_backs 1.
+# L02: local 4 = local_memory 3 (A B D) + local_cache 1 (T1's B); remote 2 =
+# remote_cache 1 (T2's A) + remote_l3 1 (T3's A). Under protocol 6 (no DT)
+# T2's recall is [02, 32, 56, 12]: recall_data writes A home, the same counts.
+cat >c2c.txt <<'EOF'
+threads 4
+thread 0
+store 4 0x2000
+store 4 0x2040
+barrier 0x9000 4
+barrier 0x9000 4
+load 4 0x20c0
+thread 1
+barrier 0x9000 4
+load 4 0x2040
+barrier 0x9000 4
+thread 2
+barrier 0x9000 4
+load 4 0x2000
+barrier 0x9000 4
+thread 3
+barrier 0x9000 4
+barrier 0x9000 4
+load 4 0x2000
+EOF
+smait asm c2c.txt c2c
+{ cat "$CLI_DIR/cdat-iosim/2x2.ini"; printf '[l3]\nsize = 128\nassoc = full\n'; } >c2c.ini
+for p in 1 6; do
+    check "protocol $p: the copies to the home write its L3" bash -c "
+        cdat -p -q --name p$p --set system.protocol=$p c2c.4 c2c.ini &&
+        grep -E '^RxTxL(02|23):|^RxTxL11: txn (22|51|56) ' c2c.4.p$p.cdat_report | sed '/txn/s/ [0-9.]*%\$//'" <<EOF
+RxTxL02: data_miss_src local 4 66.67% remote 2 33.33% local_memory 3 50.00% local_cache 1 16.67% remote_memory 0 0.00% remote_cache 1 16.67% local_l3 0 0.00% remote_l3 1 16.67%
+RxTxL11: txn 22 update_data 1
+$([ $p = 1 ] && echo "RxTxL11: txn 51 recall_c2c_data 1" || echo "RxTxL11: txn 56 recall_data 1")
+RxTxL23: l3 node 0 reads 4 read_hits 1 25.00% read_misses 3 75.00% writes 2 write_hits 2 100.00% write_misses 0 0.00% write_backs 1
+RxTxL23: l3 node 1 reads 0 read_hits 0 0.00% read_misses 0 0.00% writes 0 write_hits 0 0.00% write_misses 0 0.00% write_backs 0
+RxTxL23: l3 node all reads 4 read_hits 1 25.00% read_misses 3 75.00% writes 2 write_hits 2 100.00% write_misses 0 0.00% write_backs 1
+--- exit 0
+EOF
+done
+
+# ---- I/O: write_purge writes the home's memory, read misses after it --------------------------
+# cdat-io.sh's raw read (tests/cli/cdat-iosim/raw-read.txt derives its
+# transactions) on its 2x2.ini, with a 2-line fully associative L3 per
+# node. Lines A 0x2000, B 0x2040, C 0x2080, D 0x20c0, all of node 0.
+# Step 1: T0 store A [03, 12]: L3(0) read miss [A]. T1 load C [02, 12]:
+# read miss [C A]. T2 (node 1) load B [02, 12]: read miss, victim A clean
+# [B C]. T3 (node 1) load C [02, 32, 54, 11]: the home supplies C after the
+# nack: read HIT, remote_l3 [C B]. Step 2: -1's write_purge (06) of A, B,
+# C, D: four writes into L3(0), all misses: A [A* C] (victim B clean),
+# B [B* A*] (C clean), C [C* B*] (A* dirty to DRAM: 1), D [D* C*] (B*: 2).
+# Step 3: T0 load A: read miss, victim C* (3) [A D*]; T2 load B: read miss,
+# victim D* (4) [B A]. Node 0: reads 6, hit 1; writes 4, all misses;
+# write_backs 4. L02: local 3 = local_memory 3 (T0's A twice, T1's C);
+# remote 3 = remote_memory 2 (T2's B twice) + remote_l3 1 (T3's C). L05:
+# -1's 4 write_purges, counted by the memory that received them (local).
+check "I/O: smait asm the raw read" smait asm "$CLI_DIR/cdat-iosim/raw-read.txt" raw-read <<'EOF'
+--- exit 0
+EOF
+{ cat "$CLI_DIR/cdat-iosim/2x2.ini"; printf '[l3]\nsize = 128\nassoc = full\n'; } >io.ini
+check "I/O: write_purge and the reads around it through the home's L3" bash -c '
+    cdat -p -q -handle_io raw-read.4 io.ini && grep -E "^RxTxL(02|05|23):" raw-read.4.cdat_report' <<'EOF'
+RxTxL02: data_miss_src local 3 50.00% remote 3 50.00% local_memory 3 50.00% local_cache 0 0.00% remote_memory 2 33.33% remote_cache 0 0.00% local_l3 0 0.00% remote_l3 1 16.67%
+RxTxL05: io requests 4 local 4 100.00% remote 0 0.00% local_memory 4 100.00% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00% local_l3 0 0.00% remote_l3 0 0.00%
+RxTxL23: l3 node 0 reads 6 read_hits 1 16.67% read_misses 5 83.33% writes 4 write_hits 0 0.00% write_misses 4 100.00% write_backs 4
+RxTxL23: l3 node 1 reads 0 read_hits 0 0.00% read_misses 0 0.00% writes 0 write_hits 0 0.00% write_misses 0 0.00% write_backs 0
+RxTxL23: l3 node all reads 6 read_hits 1 16.67% read_misses 5 83.33% writes 4 write_hits 0 0.00% write_misses 4 100.00% write_backs 4
+--- exit 0
+EOF
+
 # ---- --jobs, --shard, the machine without an L3 --------------------------------------------------
 # The L3 has 64 sets (4K of 1 way), the L1s 16 sets: --jobs 2 and 4 split
 # every cache's sets, and the parts' L3 counts (per home node, in each
