@@ -318,6 +318,36 @@ same
 --- exit 0
 EOF
 
+# ---- [timing] on random sets: time = instructions + counted events x cycles -------------------------
+# For every L19 line (each processor and Tx, each phase and the run), with
+# j.ini's cycles (local_memory 100, remote_memory 200, local_l3 20,
+# remote_l3 70, the others 0): local_memory = L02 + L04's local_memory (the
+# misses DRAM served) x 100, remote_memory likewise x 200, local_l3 = their
+# local_l3 x 20, remote_l3 x 70; stall = the sum of the fields;
+# busy_and_stall = busy + stall, busy = L14's active.
+cat >identity.awk <<'AWK'
+function key(tag) { return substr(tag, 1, index(tag, "L") - 1) }
+function field(name,    i) { for (i = 3; i < NF; i++) if ($i == name) return $(i + 1); return "none" }
+$2 == "data_miss_src" || $2 == "instr_miss_src" {
+    k = key($1); lm[k] += field("local_memory"); rm[k] += field("remote_memory")
+    ll[k] += field("local_l3"); rl[k] += field("remote_l3"); any += field("local_l3") + field("remote_l3") }
+$2 == "cpu" { act[key($1)] = $4 }
+$2 == "time" {
+    k = key($1); n++
+    sum = field("local_memory") + field("local_cache") + field("remote_memory") + field("remote_cache") + \
+          field("upgrade") + field("network") + field("local_l3") + field("remote_l3")
+    if (field("local_memory") != lm[k] * 100 || field("remote_memory") != rm[k] * 200 || \
+        field("local_l3") != ll[k] * 20 || field("remote_l3") != rl[k] * 70 || field("stall") != sum || \
+        field("busy") != act[k] || field("busy_and_stall") != field("busy") + sum) { bad++; print "wrong:", $0 }
+}
+END { print (n > 0 ? "lines 1" : "no lines"), (any > 0 ? "l3 hits 1" : "no l3 hits"), "wrong", bad + 0 }
+AWK
+check "random set 37, 2x2 with L3s: busy + stall = instructions + counts x cycles, on every L19 line" \
+    awk -f identity.awk rs.4.whole.cdat_report <<'EOF'
+lines 1 l3 hits 1 wrong 0
+--- exit 0
+EOF
+
 # ---- bad configurations and options ------------------------------------------------------------
 printf '[l3]\nsize = 1M\ninclusion = inclusive\n' >bad.ini
 check "[l3]: an inclusion key, refused with the reason" cdat -q rs.4 bad.ini <<'EOF'
