@@ -130,7 +130,7 @@ enum { CDAT_JOBS_MAX = 64 };
 static const char *const fig_names[] = { "misses", "remote", "false_sharing" };
 static const char *const class_names[MC_CLASSES] = { "cold", "capacity", "conflict", "true_sharing", "false_sharing" };
 static const char *const source_names[SRC_COUNT] = { "local_memory", "local_cache", "remote_memory", "remote_cache",
-                                                     "l2" };
+                                                     "l2", "local_l3", "remote_l3" };
 
 /* ---- simulation hooks ---- */
 
@@ -589,7 +589,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 static unsigned tx_lines(const cdat *c)
 {
     return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->show_classes ? STATS_CLASSES : 0) |
-           (c->m.l2 ? STATS_L2 : 0);
+           (c->m.l2 ? STATS_L2 : 0) | (c->m.l3 ? STATS_L3 : 0);
 }
 
 /* Per processor, then per I/O processor (-1, -2, …), then Tx: the lines of
@@ -602,14 +602,14 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
     unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0) |
-                   (c->m.l2 ? STATS_L2 : 0);
+                   (c->m.l2 ? STATS_L2 : 0) | (c->m.l3 ? STATS_L3 : 0);
     const cdat_timing *tm = c->cfg.timing.on ? &c->cfg.timing : NULL;
     uint64_t slowest = 0;                       /* [timing]: the largest busy + stall */
     for (int p = 0; p < stats_slots(c); p++) {
         if (!stats_any(&procs[p])) continue;
         stats_report(c->rep, phase, p, &procs[p], own);
         if (tm) {
-            uint64_t x = stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX, c->m.l2);
+            uint64_t x = stats_time_line(c->rep, phase, p, &procs[p], tm, UINT64_MAX, c->m.l2, c->m.l3);
             if (x > slowest) slowest = x;
         }
         stats_add(sum, &procs[p]);
@@ -617,7 +617,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
     }
     for (unsigned k = 0; k < c->io.nio; k++) {
         if (!stats_any(&ios[k])) continue;
-        stats_report(c->rep, phase, -(int)k - 1, &ios[k], STATS_IO);
+        stats_report(c->rep, phase, -(int)k - 1, &ios[k], STATS_IO | (c->m.l3 ? STATS_L3 : 0));
         stats_add(sum, &ios[k]);
         if (io_total) stats_add(&io_total[k], &ios[k]);
     }
@@ -630,11 +630,12 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
         sum->idle += n.idle;
     }
     stats_report(c->rep, phase, REPORT_ALL_THREADS, sum, tx_lines(c));
+    if (c->m.l3) stats_l3_lines(c->rep, phase, sum, c->m.nodes);
     if (tm) {
         /* A phase ends when its slowest processor does; the run is its phases one after another. */
         if (phase != REPORT_ALL_PHASES) c->est_time += slowest;
         stats_time_line(c->rep, phase, REPORT_ALL_THREADS, sum, tm, phase == REPORT_ALL_PHASES ? c->est_time : slowest,
-                        c->m.l2);
+                        c->m.l2, c->m.l3);
     }
     free(sum);
 }
@@ -769,12 +770,17 @@ static void config_header(cdat *c)
         report_header(c->rep, " l2: size %" PRIu64 " assoc %s inclusion %s", g->l2.size, ways,
                       config_inclusion_name(g->l2_inclusion));
     }
+    if (g->l3.size) {
+        char ways[16] = "full";
+        if (g->l3.assoc) snprintf(ways, sizeof ways, "%u", g->l3.assoc);
+        report_header(c->rep, " l3: size %" PRIu64 " assoc %s", g->l3.size, ways);
+    }
     mapping_header(c);
     if (g->timing.on) {
         char buf[256];
         size_t len = 0;
         for (int k = 0; k < TIMING_KEYS; k++)
-            if (k != TIMING_L2_HIT || g->l2.size)
+            if ((k != TIMING_L2_HIT || g->l2.size) && ((k != TIMING_LOCAL_L3 && k != TIMING_REMOTE_L3) || g->l3.size))
                 len += (size_t)snprintf(buf + len, sizeof buf - len, " %s %u", config_timing_keys[k],
                                         g->timing.cycles[k]);
         if (config_contention(&g->timing))
@@ -882,7 +888,8 @@ static void shard_begin(cdat *c, const tool *t, const cdat_run *r)
     char *whole = partial_whole_command(t->argc, t->argv);
     cdat_trace_outputs to = { c->cfg.general, c->cfg.detailed, r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN };
     cdat_partial_begin(c->partial, r->shard_i, r->shard_n, whole, r->json, (const char *const *)t->ts.paths,
-                       t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1, &c->cfg.timing, &to, h, nh);
+                       t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1,
+                       c->m.l3 ? c->m.nodes : 0, &c->cfg.timing, &to, h, nh);
     free(whole);
     free(h);
     report_free(c->rep);
@@ -918,6 +925,11 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->speedup && !c->uni && !c->cfg.timing.on)
         diag_usage_error("--speedup compares estimated times, and %s has no [timing] section (configs/README.md)",
                          where);
+    if (c->cfg.l3.size && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace))
+        diag_usage_error("%s with an L3 (%s has [l3]): the miss classes and the attribution are of a one-level"
+                         " machine's misses; run them without [l3] (--set l3.size=0)",
+                         r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
+                         : "--by-code, --by-data or --annotate", where);
     if (r->din && nprocs > 1)
         diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
                          " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
@@ -1073,8 +1085,8 @@ static void summary_lines(void *ctx, report *r)
     uint64_t local = 0, remote = 0;
     const ref_counts *rc[2] = { &sum->data, &sum->instr };
     for (int i = 0; i < 2; i++) {
-        local += rc[i]->src[SRC_LOCAL_MEMORY] + rc[i]->src[SRC_LOCAL_CACHE];
-        remote += rc[i]->src[SRC_REMOTE_MEMORY] + rc[i]->src[SRC_REMOTE_CACHE];
+        local += rc[i]->src[SRC_LOCAL_MEMORY] + rc[i]->src[SRC_LOCAL_CACHE] + rc[i]->src[SRC_LOCAL_L3];
+        remote += rc[i]->src[SRC_REMOTE_MEMORY] + rc[i]->src[SRC_REMOTE_CACHE] + rc[i]->src[SRC_REMOTE_L3];
     }
     report_header(r, " summary: misses %" PRIu64 " local %" PRIu64 " %s remote %" PRIu64 " %s",
                   sum->data.misses + sum->instr.misses, local, report_pct(a, local, local + remote), remote,
@@ -1388,9 +1400,10 @@ static void jobs_check_machine(const cdat *c, const char *opt, const char *label
         diag_usage_error("%s with contention (%s has [timing] bank_busy or link_busy): requests to lines of"
                          " different parts queue at the same banks and links, which no part sees all of; run"
                          " without %s, or with bank_busy = link_busy = 0", label, where, opt);
-    const cache *cs[4] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL };
-    static const char *const names[4] = { "dcache", "icache", "interconnect_cache", "l2" };
-    for (int k = 0; k < 4; k++)
+    const cache *cs[5] = { &c->m.p[0].d, &c->m.p[0].i, c->m.icc ? &c->m.icc[0] : NULL, c->m.l2 ? &c->m.p[0].l2 : NULL,
+                           c->m.l3c ? &c->m.l3c[0] : NULL };
+    static const char *const names[5] = { "dcache", "icache", "interconnect_cache", "l2", "l3" };
+    for (int k = 0; k < 5; k++)
         if (cs[k] && cache_sets(cs[k]) % (unsigned)n)
             diag_usage_error("%s: the %s of %s has %u set%s (fully associative: 1); N must divide every"
                              " cache's sets", label, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
@@ -1427,6 +1440,8 @@ static int merge_main(tool *t)
     cdat c = { .t = t, .n = partial_traces(in) };
     c.m.nprocs = cdat_merge_slots(mg);
     c.m.l2 = cdat_merge_levels(mg) == 2;
+    c.m.nodes = cdat_merge_l3_nodes(mg);
+    c.m.l3 = c.m.nodes > 0;
     c.cfg.timing = *cdat_merge_timing(mg);
     c.rep = report_open(rep_path);
     if (partial_json(in)) report_add_json(c.rep);

@@ -29,7 +29,8 @@ typedef struct parse_state {
 #define SET_LINE 0x40000000u
 
 enum { L_NODES, L_PPN, L_BANKS, L_LINE, L_PAGE, L_PROTO, L_ALLOC, L_MEMUSE,
-       L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC, L_L2SIZE, L_L2ASSOC, L_L2HIT, L_SLOTS };
+       L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC, L_L2SIZE, L_L2ASSOC, L_L2HIT,
+       L_L3SIZE, L_L3ASSOC, L_L3HIT, L_SLOTS };
 _Static_assert(L_SLOTS <= 24, "parse_state.line_of has a slot for each key checked");
 
 static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -38,8 +39,8 @@ static void read_file(cdat_config *c, parse_state *p, const char *given);
 static void check_config(cdat_config *c, parse_state *p);
 
 static const char *const sections[] = { "system", "output", "dcache", "icache",
-                                        "interconnect_cache", "l2", "mapping", "timing" };
-#define SECTION_NAMES "system, output, dcache, icache, interconnect_cache, l2, mapping, timing"
+                                        "interconnect_cache", "l2", "l3", "mapping", "timing" };
+#define SECTION_NAMES "system, output, dcache, icache, interconnect_cache, l2, l3, mapping, timing"
 
 static bool known_section(const char *name, size_t len)
 {
@@ -183,6 +184,19 @@ static int set_l2(parse_state *p, const char *key, const char *v)
     return set_cache(p, "l2", key, v, &c->l2, L_L2SIZE, L_L2ASSOC);
 }
 
+/* [l3]: the keys of a cache. No inclusion: the L3 is memory-side (it holds
+ * the home's memory, never a copy the directory tracks), so it includes or
+ * excludes nothing (docs/cdat-protocol.md §10). */
+static int set_l3(parse_state *p, const char *key, const char *v)
+{
+    if (strcmp(key, "inclusion") == 0)
+        return fail(p, "[l3] inclusion: the L3 is memory-side (each node's L3 holds its own memory's lines, never a"
+                    " copy the directory tracks), so no inclusion policy applies; remove the key");
+    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0)
+        return fail(p, "[l3]: unknown key '%s' (size, assoc)", key);
+    return set_cache(p, "l3", key, v, &p->c->l3, L_L3SIZE, L_L3ASSOC);
+}
+
 static int set_mapping(parse_state *p, const char *key, const char *v)
 {
     cdat_config *c = p->c;
@@ -276,19 +290,21 @@ static int handler(void *user, const char *section, const char *key, const char 
     if (strcmp(section, "interconnect_cache") == 0)
         return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC);
     if (strcmp(section, "l2") == 0) return set_l2(p, key, v);
+    if (strcmp(section, "l3") == 0) return set_l3(p, key, v);
     if (strcmp(section, "mapping") == 0) return set_mapping(p, key, v);
     if (strcmp(section, "timing") == 0) {
         for (int k = 0; k < TIMING_KEYS; k++)
             if (strcmp(key, config_timing_keys[k]) == 0) {
                 c->timing.on = true;
-                return set_uint(p, key, v, &c->timing.cycles[k], 0, TIMING_MAX, k == TIMING_L2_HIT ? L_L2HIT : -1);
+                return set_uint(p, key, v, &c->timing.cycles[k], 0, TIMING_MAX, k == TIMING_L2_HIT ? L_L2HIT
+                                : k == TIMING_LOCAL_L3 || k == TIMING_REMOTE_L3 ? L_L3HIT : -1);
             }
         if (strcmp(key, "bank_busy") == 0 || strcmp(key, "link_busy") == 0) {
             c->timing.on = true;
             return set_uint(p, key, v, key[0] == 'b' ? &c->timing.bank_busy : &c->timing.link_busy, 0, TIMING_MAX, -1);
         }
         return fail(p, "[timing]: unknown key '%s' (local_memory, local_cache, remote_memory, remote_cache, upgrade,"
-                    " hop, l2_hit, bank_busy, link_busy)", key);
+                    " hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy)", key);
     }
     if (!*section) return fail(p, "'%s' is outside any section", key);
     return fail(p, "unknown section [%s] (" SECTION_NAMES ")", section);
@@ -380,23 +396,28 @@ static void check_cache_memory(const cdat_config *c, const parse_state *p)
     uint64_t i = cache_memory(c->icache.size, c->icache.assoc, c->line_size);
     uint64_t n = cache_memory(c->icc.size, c->icc.assoc, c->line_size);
     uint64_t l2 = cache_memory(c->l2.size, c->l2.assoc, c->line_size);
-    uint64_t total = procs * (d + i + l2) + c->nodes * n;  /* < 2^7 * 3 * 2^35 + 2^5 * 2^35: no overflow */
+    uint64_t l3 = cache_memory(c->l3.size, c->l3.assoc, c->line_size);
+    uint64_t total = procs * (d + i + l2) + c->nodes * (n + l3);  /* < 2^7 * 3 * 2^35 + 2^5 * 2 * 2^35: no overflow */
     if (total <= CFG_MAX_CACHE_MEMORY) return;
     static const int slots[] = { L_NODES, L_PPN, L_LINE, L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC,
-                                 L_L2SIZE, L_L2ASSOC };
+                                 L_L2SIZE, L_L2ASSOC, L_L3SIZE, L_L3ASSOC };
     unsigned at = 0;
     for (size_t k = 0; k < sizeof slots / sizeof *slots; k++)
         if ((c->icc.size || (slots[k] != L_CSIZE && slots[k] != L_CASSOC)) &&
-            (c->l2.size || (slots[k] != L_L2SIZE && slots[k] != L_L2ASSOC)))
+            (c->l2.size || (slots[k] != L_L2SIZE && slots[k] != L_L2ASSOC)) &&
+            (c->l3.size || (slots[k] != L_L3SIZE && slots[k] != L_L3ASSOC)))
             at = later(at, p->line_of[slots[k]]);
-    char t[40], ds[40], is[40], ns[40], ls[40], msg[512];
+    char t[40], ds[40], is[40], ns[40], ls[40], l3s[40], msg[512];
     int len = snprintf(msg, sizeof msg, "the caches need %s of cdat's memory, more than the 1G it"
                        " allows: %u processor%s x (dcache %s + icache %s%s%s)", size_text(total, t, sizeof t),
                        procs, procs == 1 ? "" : "s", size_text(d, ds, sizeof ds), size_text(i, is, sizeof is),
                        c->l2.size ? " + l2 " : "", c->l2.size ? size_text(l2, ls, sizeof ls) : "");
     if (c->icc.size)
-        snprintf(msg + len, sizeof msg - (size_t)len, " + %u node%s x interconnect_cache %s", c->nodes,
-                 c->nodes == 1 ? "" : "s", size_text(n, ns, sizeof ns));
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " + %u node%s x interconnect_cache %s", c->nodes,
+                        c->nodes == 1 ? "" : "s", size_text(n, ns, sizeof ns));
+    if (c->l3.size)
+        snprintf(msg + len, sizeof msg - (size_t)len, " + %u node%s x l3 %s", c->nodes, c->nodes == 1 ? "" : "s",
+                 size_text(l3, l3s, sizeof l3s));
     config_error(c, at, msg);
 }
 
@@ -421,6 +442,7 @@ void config_load_sets(const char *path, char *const *sets, unsigned nsets, cdat_
     c->icache = (cache_config){ 64 * 1024, 2 };
     c->icc = (cache_config){ 0, 4 };
     c->l2 = (cache_config){ 0, 8 };
+    c->l3 = (cache_config){ 0, 16 };
     parse_state p = { .c = c };
     if (path) read_file(c, &p, path);
     for (unsigned k = 0; k < nsets; k++) apply_set(&p, k);
@@ -485,6 +507,11 @@ static void check_config(cdat_config *c, parse_state *p_)
     if (c->timing.cycles[TIMING_L2_HIT] && !c->l2.size)
         config_error(c, later(p.line_of[L_L2HIT], p.line_of[L_L2SIZE]),
                      "[timing] l2_hit: the machine has no L2 ([l2] size = 0)");
+    check_cache(c, &p, "l3", &c->l3, L_L3SIZE, L_L3ASSOC, true);
+    if ((c->timing.cycles[TIMING_LOCAL_L3] || c->timing.cycles[TIMING_REMOTE_L3]) && !c->l3.size)
+        config_error(c, later(p.line_of[L_L3HIT], p.line_of[L_L3SIZE]),
+                     c->timing.cycles[TIMING_LOCAL_L3] ? "[timing] local_l3: the machine has no L3 ([l3] size = 0)"
+                     : "[timing] remote_l3: the machine has no L3 ([l3] size = 0)");
     check_cache_memory(c, &p);
     /* A mapping to a processor the machine lacks: the first such line of the file. */
     unsigned bad = UINT32_MAX;
@@ -531,7 +558,8 @@ int config_thread_proc(const cdat_config *c, int t, int nthreads)
 }
 
 const char *const config_timing_keys[TIMING_KEYS] = { "local_memory", "local_cache", "remote_memory",
-                                                      "remote_cache", "upgrade", "hop", "l2_hit" };
+                                                      "remote_cache", "upgrade", "hop", "l2_hit",
+                                                      "local_l3", "remote_l3" };
 
 const char *config_inclusion_name(cfg_inclusion i)
 {

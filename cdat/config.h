@@ -47,7 +47,7 @@ typedef enum cfg_map_policy {
  * cycles per miss by where it was satisfied, per upgrade, and per critical
  * transaction (a network hop). It changes no interleaving. */
 enum { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY, TIMING_REMOTE_CACHE, TIMING_UPGRADE,
-       TIMING_HOP, TIMING_L2_HIT, TIMING_KEYS };
+       TIMING_HOP, TIMING_L2_HIT, TIMING_LOCAL_L3, TIMING_REMOTE_L3, TIMING_KEYS };
 enum { TIMING_MAX = 1000000 };
 typedef struct cdat_timing {
     bool on;
@@ -76,6 +76,8 @@ typedef struct cdat_config {
     cache_config dcache, icache, icc;
     cache_config l2;                    /* [l2]: size 0 = none */
     cfg_inclusion l2_inclusion;
+    cache_config l3;                    /* [l3]: each node's memory-side L3; size 0 = none
+                                         * (docs/cdat-protocol.md §10) */
     /* [mapping] thread.N = node.proc: per thread, or -1 for the policy's
      * choice. */
     cfg_map_policy map_policy;

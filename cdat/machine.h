@@ -31,6 +31,8 @@
 typedef enum mach_source {
     SRC_NONE = -1, SRC_LOCAL_MEMORY = 0, SRC_LOCAL_CACHE = 1, SRC_REMOTE_MEMORY = 2, SRC_REMOTE_CACHE = 3,
     SRC_L2 = 4,                 /* an L1 miss the processor's own L2 served */
+    SRC_LOCAL_L3 = 5, SRC_REMOTE_L3 = 6,    /* [l3]: what the home's memory supplied, its L3 served
+                                             * (the memory sources then count what DRAM served) */
     SRC_COUNT
 } mach_source;
 
@@ -58,6 +60,11 @@ typedef struct mach_ref {
 
 #define MACH_REF(o, s) ((mach_ref){ .outcome = (o), .source = (s) })
 
+/* What a sequence did in its home's L3 (docs/cdat-protocol.md §10), in
+ * mach_seq.l3: at most one access a sequence (bits 0-2), and whether its
+ * victim was dirty, written to DRAM (bit 3). 0 without an L3. */
+enum { L3_READ_HIT = 1, L3_READ_MISS = 2, L3_WRITE_HIT = 3, L3_WRITE_MISS = 4, L3_ACCESS = 7, L3_WRITE_BACK = 8 };
+
 /* One sequence of transactions, as handed to on_seq. */
 typedef struct mach_seq {
     uint64_t clock;
@@ -72,6 +79,7 @@ typedef struct mach_seq {
     int8_t source;              /* requests that bring data: mach_source; else SRC_NONE */
     unsigned critical;          /* critical-path transactions (0 for returns) */
     unsigned n;                 /* transactions */
+    uint8_t l3;                 /* [l3]: the home L3's part, above (set by the machine before on_seq) */
     cdat_txn *tx;               /* their codes; every other field only when the machine's tx_fields */
 } mach_seq;
 
@@ -91,6 +99,8 @@ typedef struct machine {
     bool dt;                    /* DT: direct cache-to-cache transactions */
     bool l2;                    /* [l2]: every processor has an L2 (mach_proc.l2) */
     uint8_t l2_inclusion;       /* cfg_inclusion */
+    bool l3;                    /* [l3]: every node has a memory-side L3 (l3c) */
+    cache *l3c;                 /* per node, or NULL: the L3s in front of the nodes' memories */
     bool simple_misses;         /* the commonest data misses take protocol.c's short path when
                                  * only codes are counted (simple_data_miss; tests turn it off) */
     mach_proc *p;               /* nprocs */

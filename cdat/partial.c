@@ -15,14 +15,15 @@ _Static_assert(sizeof(cpu_stats) % sizeof(uint64_t) == 0, "cpu_stats holds uint6
 
 void cdat_partial_begin(out_file *f, uint32_t i, uint32_t n, const char *command, bool json,
                         const char *const *paths, int ntraces, unsigned slots, unsigned levels,
-                        const cdat_timing *tm, const cdat_trace_outputs *to, const char *const *config_lines,
-                        size_t nconfig)
+                        unsigned l3_nodes, const cdat_timing *tm, const cdat_trace_outputs *to,
+                        const char *const *config_lines, size_t nconfig)
 {
     partial_begin(f, "cdat", i, n, command, json, paths, ntraces);
-    uint64_t w = CDAT_STATS_WORDS, s = slots, l = levels;
+    uint64_t w = CDAT_STATS_WORDS, s = slots, l = levels, n3 = l3_nodes;
     partial_u64s(f, "words", -1, &w, 1);
     partial_u64s(f, "slots", -1, &s, 1);
     partial_u64s(f, "levels", -1, &l, 1);
+    partial_u64s(f, "l3", -1, &n3, 1);
     uint64_t t[1 + TIMING_KEYS] = { tm->on };
     for (int k = 0; k < TIMING_KEYS; k++) t[1 + k] = tm->on ? tm->cycles[k] : 0;
     partial_u64s(f, "timing", -1, t, 1 + TIMING_KEYS);
@@ -79,6 +80,7 @@ struct cdat_merge {
     partial_in *in;
     unsigned slots;
     unsigned levels;            /* 1, or 2: the processors have an L2 (L22, L02/L04's l2 field) */
+    unsigned l3_nodes;          /* the nodes' L3s (L23; L02/L04's l3 fields), 0: none */
     cdat_timing tm;
     cdat_trace_outputs to;
     partial_rec pending;        /* part 0's record after the last phase */
@@ -92,6 +94,7 @@ unsigned cdat_merge_slots(const cdat_merge *m) { return m->slots; }
 const cdat_timing *cdat_merge_timing(const cdat_merge *m) { return &m->tm; }
 unsigned cdat_merge_levels(const cdat_merge *m) { return m->levels; }
 const cdat_trace_outputs *cdat_merge_trace_outputs(const cdat_merge *m) { return &m->to; }
+unsigned cdat_merge_l3_nodes(const cdat_merge *m) { return m->l3_nodes; }
 
 /* Part 0's next record, which must have the tag and be alike in every part. */
 static char *alike_record(cdat_merge *m, const char *tag)
@@ -120,6 +123,9 @@ cdat_merge *cdat_merge_open(char **paths, int n)
     partial_parse_u64s(in, 0, alike_record(m, "levels"), v, 1);
     if (v[0] < 1 || v[0] > 2) partial_fail(in, 0, "levels 1 or 2 expected");
     m->levels = (unsigned)v[0];
+    partial_parse_u64s(in, 0, alike_record(m, "l3"), v, 1);
+    if (v[0] > CFG_MAX_NODES) partial_fail(in, 0, "no such number of nodes with an L3");
+    m->l3_nodes = (unsigned)v[0];
     partial_parse_u64s(in, 0, alike_record(m, "timing"), v, 1 + TIMING_KEYS);
     if (v[0] > 1) partial_fail(in, 0, "timing 0 or 1 expected");
     m->tm.on = v[0] == 1;

@@ -37,12 +37,13 @@ typedef struct cdat_trace_outputs {
 
 /* The first records (common/partial.h's), then cdat's: the word count, the
  * stats slots, the processors' cache levels (1, or 2 with an [l2]), the
- * [timing] cycles, the traces written; config_lines (n of them) are the
- * resolved configuration's and options' header lines. */
+ * nodes with an L3 (0 without an [l3]), the [timing] cycles, the traces
+ * written; config_lines (n of them) are the resolved configuration's and
+ * options' header lines. */
 void cdat_partial_begin(out_file *f, uint32_t i, uint32_t n, const char *command, bool json,
                         const char *const *paths, int ntraces, unsigned slots, unsigned levels,
-                        const cdat_timing *tm, const cdat_trace_outputs *to, const char *const *config_lines,
-                        size_t nconfig);
+                        unsigned l3_nodes, const cdat_timing *tm, const cdat_trace_outputs *to,
+                        const char *const *config_lines, size_t nconfig);
 /* A phase: its record, the slots' counters (the part's), then the slots'
  * active and idle cycles (the interleaving's). */
 void cdat_partial_phase(out_file *f, const sched_phase *ph, const cpu_stats *st, unsigned slots,
@@ -66,6 +67,8 @@ cdat_merge *cdat_merge_open(char **paths, int n);
 const partial_in *cdat_merge_in(const cdat_merge *m);
 unsigned cdat_merge_slots(const cdat_merge *m);
 unsigned cdat_merge_levels(const cdat_merge *m);
+/* The nodes with an L3 (L23's lines), 0 without an [l3]. */
+unsigned cdat_merge_l3_nodes(const cdat_merge *m);
 const cdat_timing *cdat_merge_timing(const cdat_merge *m);
 const cdat_trace_outputs *cdat_merge_trace_outputs(const cdat_merge *m);
 /* The next phase: true with ph and st (slots of them: the parts' counters

@@ -46,6 +46,13 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     }
     m->l2 = cfg->l2.size > 0;
     m->l2_inclusion = (uint8_t)cfg->l2_inclusion;
+    if (cfg->l3.size > 0) {
+        m->l3 = true;
+        m->l3c = xcalloc(m->nodes, sizeof *m->l3c);
+        for (unsigned n = 0; n < m->nodes; n++)
+            if (!cache_init(&m->l3c[n], cfg->l3.size, cfg->l3.assoc, cfg->line_size))
+                diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+    }
     if (cfg->icc.size > 0) {
         m->icc = xcalloc(m->nodes, sizeof *m->icc);
         for (unsigned n = 0; n < m->nodes; n++)
@@ -74,6 +81,9 @@ void mach_free(machine *m)
     if (m->icc)
         for (unsigned n = 0; n < m->nodes; n++) cache_free(&m->icc[n]);
     free(m->icc);
+    if (m->l3c)
+        for (unsigned n = 0; n < m->nodes; n++) cache_free(&m->l3c[n]);
+    free(m->l3c);
     free(m->node_slots);
     free(m->p);
     dir_free(&m->dir);
@@ -87,6 +97,7 @@ uint64_t mach_cached_lines(const machine *m)
     for (unsigned i = 0; i < m->nprocs; i++)
         n += cache_count(&m->p[i].d) + cache_count(&m->p[i].i) + (m->l2 ? cache_count(&m->p[i].l2) : 0);
     for (unsigned k = 0; m->icc && k < m->nodes; k++) n += cache_count(&m->icc[k]);
+    for (unsigned k = 0; m->l3c && k < m->nodes; k++) n += cache_count(&m->l3c[k]);
     return n;
 }
 
@@ -318,7 +329,60 @@ static bool invalidate_holders(machine *m, const holder_set *h, int except, uint
     return k > 0;
 }
 
-static void emit(machine *m) { m->on_seq(m->ctx, &m->seq); }
+/* ---- the home's memory and its L3 (docs/cdat-protocol.md §10) ----
+ *
+ * Every sequence makes at most one access to its home's memory, and which
+ * follows from the sequence alone: a read when the memory supplied the data
+ * (the source is local or remote memory: sections 2, 3, 4b, 4c and the I/O
+ * read_current), else a write when a transaction carried data into it:
+ * write_back (21), update_data (22), flush (24), recall_c2c_data (51),
+ * recall_data (56), write_purge (06). recall_c2c_done (52), update_tag (23),
+ * req_inv (04) carry none. With an L3, the access goes through the home's L3
+ * here, the one place, just before the sequence is handed on; the source of a
+ * read it served becomes local_l3 or remote_l3. */
+
+static inline bool writes_memory(uint8_t code)
+{
+    return code == TX_WRITE_BACK || code == TX_UPDATE_DATA || code == TX_FLUSH || code == TX_RECALL_C2C_DATA ||
+           code == TX_RECALL_DATA || code == TX_WRITE_PURGE;
+}
+
+static void l3_access(machine *m)
+{
+    mach_seq *s = &m->seq;
+    cache *c = &m->l3c[s->home];
+    uint32_t line = s->addr >> m->line_shift, victim;
+    cache_state vst = CS_INVALID;
+    bool read = s->source == SRC_LOCAL_MEMORY || s->source == SRC_REMOTE_MEMORY;
+    if (!read) {
+        unsigned i = 0;
+        while (i < s->n && !writes_memory(s->tx[i].code)) i++;
+        if (i == s->n) return;
+    }
+    if (cache_access(c, line) != CS_INVALID) {          /* a hit: now the most recent of its set */
+        if (read) {
+            s->l3 = L3_READ_HIT;
+            s->source = (int8_t)(s->source == SRC_LOCAL_MEMORY ? SRC_LOCAL_L3 : SRC_REMOTE_L3);
+        } else {
+            s->l3 = L3_WRITE_HIT;
+            cache_set_mru_state(c, line, CS_DIRTY);
+        }
+        return;
+    }
+    /* A miss: a read fills clean from DRAM; a write takes a line, dirty (the
+     * whole line is written: no DRAM read). A dirty victim goes to DRAM. */
+    s->l3 = read ? L3_READ_MISS : L3_WRITE_MISS;
+    if (cache_fill(c, line, read ? CS_EXCLUSIVE : CS_DIRTY, &victim, &vst) && vst == CS_DIRTY) s->l3 |= L3_WRITE_BACK;
+}
+
+static inline void emit(machine *m)
+{
+    if (__builtin_expect(m->l3, 0)) {
+        m->seq.l3 = 0;
+        l3_access(m);
+    }
+    m->on_seq(m->ctx, &m->seq);
+}
 
 /* seq_begin for the commonest views when only codes are counted
  * (!tx_fields): the line's view st is idle, or held by owner alone, and

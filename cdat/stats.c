@@ -34,6 +34,17 @@ void stats_seq_rare(cpu_stats *s, const mach_seq *q)
     }
 }
 
+void stats_seq_l3(cpu_stats *s, const mach_seq *q)
+{
+    uint64_t *n = s->l3[q->home];
+    unsigned a = q->l3 & L3_ACCESS;
+    bool write = a == L3_WRITE_HIT || a == L3_WRITE_MISS;
+    n[write ? L3_WRITES : L3_READS]++;
+    n[L3_READ_MISSES] += a == L3_READ_MISS;
+    n[L3_WRITE_MISSES] += a == L3_WRITE_MISS;
+    n[L3_WRITE_BACKS] += (q->l3 & L3_WRITE_BACK) != 0;
+}
+
 bool stats_any(const cpu_stats *s)
 {
     return ref_total(&s->data) || ref_total(&s->instr) || ref_total(&s->io) || s->transactions || s->active ||
@@ -77,6 +88,9 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
     into->l2_write_backs += from->l2_write_backs;
     into->l2_back_inv += from->l2_back_inv;
     into->queue += from->queue;
+    uint64_t *a3 = &into->l3[0][0];
+    const uint64_t *b3 = &from->l3[0][0];
+    for (size_t i = 0; i < sizeof into->l3 / sizeof *a3; i++) a3[i] += b3[i];
 }
 
 void stats_l2(cpu_stats *s, mach_ref r)
@@ -124,15 +138,22 @@ static void refs_line(report *r, int phase, int t, int ll, const char *name, con
                 report_pct(p2, c->misses, refs), c->upgrades, report_pct(p3, c->upgrades, refs));
 }
 
-/* The six sources, as L02/L04 fields, after prefix; l2: then the misses the L2 served. */
+/* The six sources, as L02/L04 fields, after prefix; l2: then the misses the
+ * L2 served; l3: then those the home's L3 served, local and remote. */
 static void sources_line(report *r, int phase, int t, int ll, const char *name, const char *prefix,
-                         const ref_counts *c, bool l2)
+                         const ref_counts *c, bool l2, bool l3)
 {
     const uint64_t *s = c->src;
-    uint64_t local = s[SRC_LOCAL_MEMORY] + s[SRC_LOCAL_CACHE], remote = s[SRC_REMOTE_MEMORY] + s[SRC_REMOTE_CACHE];
+    uint64_t local = s[SRC_LOCAL_MEMORY] + s[SRC_LOCAL_CACHE] + s[SRC_LOCAL_L3],
+             remote = s[SRC_REMOTE_MEMORY] + s[SRC_REMOTE_CACHE] + s[SRC_REMOTE_L3];
     uint64_t d = c->misses;
-    char p[7][REPORT_NUM], l2s[64] = "";
-    if (l2) snprintf(l2s, sizeof l2s, " l2 %" PRIu64 " %s", s[SRC_L2], report_pct(p[6], s[SRC_L2], d));
+    char p[9][REPORT_NUM], l2s[160] = "";
+    int len = 0;
+    if (l2) len = snprintf(l2s, sizeof l2s, " l2 %" PRIu64 " %s", s[SRC_L2], report_pct(p[6], s[SRC_L2], d));
+    if (l3)
+        snprintf(l2s + len, sizeof l2s - (size_t)len, " local_l3 %" PRIu64 " %s remote_l3 %" PRIu64 " %s",
+                 s[SRC_LOCAL_L3], report_pct(p[7], s[SRC_LOCAL_L3], d), s[SRC_REMOTE_L3],
+                 report_pct(p[8], s[SRC_REMOTE_L3], d));
     report_line(r, phase, t, ll, name, "%slocal %" PRIu64 " %s remote %" PRIu64 " %s local_memory %" PRIu64
                 " %s local_cache %" PRIu64 " %s remote_memory %" PRIu64 " %s remote_cache %" PRIu64 " %s%s",
                 prefix, local, report_pct(p[0], local, d), remote, report_pct(p[1], remote, d),
@@ -173,16 +194,16 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
 {
     char p[REPORT_NUM];
     if (lines & STATS_PROC) {
-        bool l2 = lines & STATS_L2;
+        bool l2 = lines & STATS_L2, l3 = lines & STATS_L3;
         refs_line(r, phase, t, 1, "data", &s->data);
-        sources_line(r, phase, t, 2, "data_miss_src", "", &s->data, l2);
+        sources_line(r, phase, t, 2, "data_miss_src", "", &s->data, l2, l3);
         refs_line(r, phase, t, 3, "instr", &s->instr);
-        sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr, l2);
+        sources_line(r, phase, t, 4, "instr_miss_src", "", &s->instr, l2, l3);
     }
     if (lines & STATS_IO) {
         char prefix[48];
         snprintf(prefix, sizeof prefix, "requests %" PRIu64 " ", ref_total(&s->io));
-        sources_line(r, phase, t, 5, "io", prefix, &s->io, false);
+        sources_line(r, phase, t, 5, "io", prefix, &s->io, false, lines & STATS_L3);
     }
     traffic_lines(r, phase, t, s);
     if (!(lines & STATS_PROC)) return;
@@ -198,6 +219,28 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
     if (lines & STATS_L2) l2_line(r, phase, t, s);
 }
 
+void stats_l3_lines(report *r, int phase, const cpu_stats *s, unsigned nodes)
+{
+    uint64_t all[STATS_L3_COUNTS] = { 0 };
+    for (unsigned n = 0; n <= nodes; n++) {
+        const uint64_t *c = all;
+        char node[16] = "all";
+        if (n < nodes) {
+            c = s->l3[n];
+            snprintf(node, sizeof node, "%u", n);
+            for (int k = 0; k < STATS_L3_COUNTS; k++) all[k] += c[k];
+        }
+        char p[4][REPORT_NUM];
+        uint64_t rh = c[L3_READS] - c[L3_READ_MISSES], wh = c[L3_WRITES] - c[L3_WRITE_MISSES];
+        report_line(r, phase, REPORT_ALL_THREADS, 23, "l3", "node %s reads %" PRIu64 " read_hits %" PRIu64 " %s"
+                    " read_misses %" PRIu64 " %s writes %" PRIu64 " write_hits %" PRIu64 " %s write_misses %" PRIu64
+                    " %s write_backs %" PRIu64, node, c[L3_READS], rh, report_pct(p[0], rh, c[L3_READS]),
+                    c[L3_READ_MISSES], report_pct(p[1], c[L3_READ_MISSES], c[L3_READS]), c[L3_WRITES], wh,
+                    report_pct(p[2], wh, c[L3_WRITES]), c[L3_WRITE_MISSES],
+                    report_pct(p[3], c[L3_WRITE_MISSES], c[L3_WRITES]), c[L3_WRITE_BACKS]);
+    }
+}
+
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS])
 {
     /* mach_source order: local memory, local cache, remote memory, remote cache */
@@ -210,20 +253,27 @@ uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_caus
             by_cause[key_of_source[src]] += rc[i]->src[src] * tm->cycles[key_of_source[src]];
     by_cause[TIMING_UPGRADE] = (s->data.upgrades + s->instr.upgrades + s->l2_upgrades) * tm->cycles[TIMING_UPGRADE];
     by_cause[TIMING_HOP] = s->critical * tm->cycles[TIMING_HOP];
-    for (int i = 0; i < 2; i++) by_cause[TIMING_L2_HIT] += rc[i]->src[SRC_L2] * tm->cycles[TIMING_L2_HIT];
+    for (int i = 0; i < 2; i++) {
+        by_cause[TIMING_L2_HIT] += rc[i]->src[SRC_L2] * tm->cycles[TIMING_L2_HIT];
+        by_cause[TIMING_LOCAL_L3] += rc[i]->src[SRC_LOCAL_L3] * tm->cycles[TIMING_LOCAL_L3];
+        by_cause[TIMING_REMOTE_L3] += rc[i]->src[SRC_REMOTE_L3] * tm->cycles[TIMING_REMOTE_L3];
+    }
     uint64_t sum = 0;
     for (int k = 0; k < TIMING_KEYS; k++) sum += by_cause[k];
     return sum + s->queue;
 }
 
 uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
-                         bool l2)
+                         bool l2, bool l3)
 {
     uint64_t by[TIMING_KEYS];
     uint64_t stall = stats_stall(s, tm, by);
-    char est[48] = "", more[80] = "";
+    char est[48] = "", more[112] = "";
     if (estimate != UINT64_MAX) snprintf(est, sizeof est, " estimated_time %" PRIu64, estimate);
     size_t n = l2 ? (size_t)snprintf(more, sizeof more, " l2 %" PRIu64, by[TIMING_L2_HIT]) : 0;
+    if (l3)
+        n += (size_t)snprintf(more + n, sizeof more - n, " local_l3 %" PRIu64 " remote_l3 %" PRIu64,
+                              by[TIMING_LOCAL_L3], by[TIMING_REMOTE_L3]);
     if (config_contention(tm)) snprintf(more + n, sizeof more - n, " queue %" PRIu64, s->queue);
     report_line(r, phase, t, 19, "time", "busy %" PRIu64 " stall %" PRIu64 " local_memory %" PRIu64 " local_cache %"
                 PRIu64 " remote_memory %" PRIu64 " remote_cache %" PRIu64 " upgrade %" PRIu64 " network %" PRIu64

@@ -19,6 +19,9 @@ typedef struct ref_counts {
 
 static inline uint64_t ref_total(const ref_counts *c) { return c->hits + c->misses + c->upgrades; }
 
+/* The counts of a node's L3 in cpu_stats.l3. */
+enum { L3_READS, L3_READ_MISSES, L3_WRITES, L3_WRITE_MISSES, L3_WRITE_BACKS, STATS_L3_COUNTS };
+
 /* The request and return codes of the L12 state table, in column order. */
 enum { STATE_CODES = 8 };
 
@@ -38,6 +41,10 @@ typedef struct cpu_stats {
     /* [timing] with contention (contention.h): the cycles its requests
      * waited at the home banks and links (L19 queue); else 0. */
     uint64_t queue;
+    /* [l3] (L23): per home node, what the sequences this processor started
+     * did in that node's L3 (mach_seq.l3): reads, read misses, writes,
+     * write misses, dirty victims written to DRAM. */
+    uint64_t l3[CFG_MAX_NODES][STATS_L3_COUNTS];
 } cpu_stats;
 
 static inline void ref_count(ref_counts *c, mach_ref r)
@@ -60,11 +67,15 @@ extern const uint8_t stats_code_class[CDAT_CODE_LIMIT];
  * that found the line shared (L13). */
 void stats_seq_rare(cpu_stats *s, const mach_seq *q);
 
+/* A sequence's access to its home's L3 (q->l3 not 0), out of line. */
+void stats_seq_l3(cpu_stats *s, const mach_seq *q);
+
 /* A sequence, counted for the processor (or I/O processor) that started it;
  * an I/O processor's request is also one L05 request. Inline: every miss
  * and every announced replacement comes here. */
 static inline void stats_seq(cpu_stats *s, const mach_seq *q)
 {
+    if (__builtin_expect(q->l3 != 0, 0)) stats_seq_l3(s, q);
     s->transactions += q->n;
     for (unsigned i = 0; i < q->n; i++) s->txn[q->tx[i].code]++;
     unsigned k = stats_code_class[q->code];
@@ -91,10 +102,14 @@ void stats_l2(cpu_stats *s, mach_ref r);
  * STATS_CLASSES (with STATS_PROC): also L17 and L18, the miss classes.
  * STATS_L2 (with STATS_PROC): the machine has an L2: L02 and L04 end with
  * the misses it served, and L22 follows L15. */
-enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8, STATS_L2 = 16 };
+enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8, STATS_L2 = 16, STATS_L3 = 32 };
+/* STATS_L3: the machine has an L3: L02, L04 (and L05) end with the misses
+ * (requests) the home's L3 served, local_l3 and remote_l3. */
 
 /* The lines for phase (or REPORT_ALL_PHASES) and tag t, in L order. */
 void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned lines);
+/* L23, with an L3 (Tx only): one line per node's L3 of nodes, then their sum. */
+void stats_l3_lines(report *r, int phase, const cpu_stats *s, unsigned nodes);
 
 /* [timing] (docs/cdat-report.md, L19): the stall cycles of s's references,
  * by cause (the misses by source, the upgrades, the critical transactions'
@@ -103,9 +118,10 @@ uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_caus
 /* Line L19: busy (the instructions executed, L14's active), the stall by
  * cause, busy + stall, L14's idle; estimate (Tx only, else UINT64_MAX: none)
  * the phase's (or run's) estimated time; l2: the machine has an L2 (the L2
- * hits' stall is a field of its own); with contention (tm's busy keys), the
- * queueing waits are one too. Returns busy + stall. */
+ * hits' stall is a field of its own); l3: it has an L3 (so have the misses
+ * the home's L3 served, local_l3 and remote_l3); with contention (tm's busy
+ * keys), the queueing waits are one too. Returns busy + stall. */
 uint64_t stats_time_line(report *r, int phase, int t, const cpu_stats *s, const cdat_timing *tm, uint64_t estimate,
-                         bool l2);
+                         bool l2, bool l3);
 
 #endif

@@ -22,7 +22,9 @@
  *           (m.ini, m2.ini) in one pass, which replays every batch to both;
  *           0x06 an L2 of 4 times the d-cache's lines, 2 ways (0 none, then
  *           non_inclusive, inclusive, exclusive; --miss-classes is left out
- *           then, since cdat refuses it with an L2)
+ *           then, since cdat refuses it with an L2); 0x08 a memory-side
+ *           L3 per node of 8 times the d-cache's lines, 4 ways
+ *           (--miss-classes left out too)
  *
  * Checks, beyond "no crash, no sanitizer report, no hang":
  *   - the two runs end alike: both succeed, or both fail with the same
@@ -74,8 +76,9 @@ static const char *write_config(const char *file, uint8_t a, uint8_t b, uint8_t 
              c & 1, (c >> 1) & 1, cache, ways[(b >> 4) & 3], cache, ways[(b >> 4) & 3],
              a & 0x20 ? 512 : 0, c & 0x10 ? "spread" : "compact");
     if (d & 0x06)
-        snprintf(text + len, sizeof text - (size_t)len, "[l2]\nsize = %u\nassoc = 2\ninclusion = %s\n", 4 * cache,
-                 inclusion[(d >> 1) & 3]);
+        len += snprintf(text + len, sizeof text - (size_t)len, "[l2]\nsize = %u\nassoc = 2\ninclusion = %s\n",
+                        4 * cache, inclusion[(d >> 1) & 3]);
+    if (d & 0x08) snprintf(text + len, sizeof text - (size_t)len, "[l3]\nsize = %u\nassoc = 4\n", 8 * cache);
     return fz_write(file, text, strlen(text));
 }
 
@@ -182,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4) return 0;
     uint8_t a = data[0], b = data[1], c = data[2], d = data[3];
-    if (d & 0x06) c &= (uint8_t)~0x04;          /* no --miss-classes with an L2 */
+    if (d & 0x0e) c &= (uint8_t)~0x04;          /* no --miss-classes with an L2 or an L3 */
     const uint8_t *part[MAX_TRACES];
     size_t len[MAX_TRACES];
     int n = fz_split(data + 4, size - 4, TRACE_SEP, sizeof TRACE_SEP - 1, MAX_TRACES, part, len);

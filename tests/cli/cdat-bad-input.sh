@@ -51,9 +51,9 @@ EOT
 
 # ---- configuration files: file:line and the reason (configs/README.md) -------------------
 cfg "unknown section" '[system]\nnodes = 2\n\n[caches]\nsize = 1K\n' \
-    "4: unknown section [caches] (system, output, dcache, icache, interconnect_cache, l2, mapping, timing)"
+    "4: unknown section [caches] (system, output, dcache, icache, interconnect_cache, l2, l3, mapping, timing)"
 cfg "unknown section without keys" '[system]\nnodes = 2\n[bogus]\n' \
-    "3: unknown section [bogus] (system, output, dcache, icache, interconnect_cache, l2, mapping, timing)"
+    "3: unknown section [bogus] (system, output, dcache, icache, interconnect_cache, l2, l3, mapping, timing)"
 cfg "unknown key in [system]" '; a comment\n[system]\nnodes = 2\nnode = 2\n' \
     "4: [system]: unknown key 'node'"
 cfg "unknown key in [output]" '[system]\nnodes = 2\n[output]\ntrace = 1\n' \

@@ -61,6 +61,10 @@ protocol = 5
 general = 1
 detailed = 1
 EOF
+# The memory-side L3 (docs/cdat-protocol.md §10): behind L2s on 8 nodes, and
+# alone on one node of 128, where most misses take the short path.
+printf '[system]\nnodes = 8\nprocs_per_node = 16\n[dcache]\nsize = 1K\n[icache]\nsize = 1K\n[l2]\nsize = 4K\n[l3]\nsize = 16K\nassoc = 4\n' >l3a.ini
+printf '[system]\nnodes = 1\nprocs_per_node = 128\n[dcache]\nsize = 2K\n[l3]\nsize = 64K\nassoc = 8\n' >l3b.ini
 for s in "${sets[@]}"; do
     both "$s: ciat" ciat -p -ciat_events "$s"
     both "$s: ciat, grain 1, false sharing, matrix" ciat -p -grain 1 --false-sharing --comm-matrix "$s"
@@ -69,4 +73,5 @@ for s in "${sets[@]}"; do
     both "$s: ciat, barriers and the critical path" ciat -p --barriers --critical-path "$s"
     both "$s: cdat, two machines, traces" cdat -p "$s" "$SRC/configs/32x4.ini" m.ini
     both "$s: cdat, miss classes, by code and data" cdat -p --miss-classes --by-code --by-data "$s" "$SRC/configs/32x4.ini"
+    both "$s: cdat, L3s (with L2s, and alone)" cdat -p "$s" l3a.ini l3b.ini
 done

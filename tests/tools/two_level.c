@@ -1,5 +1,6 @@
 /* two_level.c — an independent two-level cache model, for the tests'
- * comparison with cdat's [l2] (tests/cli/cdat-l2.sh).
+ * comparison with cdat's [l2] (tests/cli/cdat-l2.sh), with an optional
+ * third level for cdat's memory-side [l3] (tests/cli/cdat-l3.sh).
  *
  * It reads references in Dinero IV's din format (`LABEL ADDRESS`, hex; label
  * 0 read, 1 write, 2 instruction fetch; what `cdat --din` writes) and
@@ -10,13 +11,19 @@
  * write-allocate, the L2 neither inclusive nor exclusive. An L1 miss reads
  * the line from the L2 (a write miss reads it too), then a dirty L1 victim is
  * written into the L2, in that order; a dirty L2 victim goes to memory.
+ * With L3_SIZE L3_ASSOC, memory is a third level of the same kind, below the
+ * L2: an L2 read miss reads it, a dirty L2 victim is written into it (a
+ * write miss takes a line without reading below), in the order they happen.
+ * L2_SIZE 0 (only with an L3): no L2, the L1s' misses and dirty victims go
+ * to the third level directly.
  * Nothing of cdat is used: only the C library.
  *
  * Output, one line each:
  *   l1d refs N misses N
  *   l1i refs N misses N
- *   l2 reads N read_misses N writes N write_misses N write_backs N
- * Usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [FILE]
+ *   l2 reads N read_misses N writes N write_misses N write_backs N   (with an L2)
+ *   l3 reads N read_misses N writes N write_misses N write_backs N   (with an L3)
+ * Usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
  * (sizes in bytes; assoc 0 = fully associative). Exit 2 on bad input. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -79,37 +86,55 @@ static bool level_access(level *c, uint64_t b, bool write, bool *evicted, uint64
     return hit;
 }
 
-/* The L2: a read (an L1 miss) or a write (a dirty L1 victim). */
-static void l2_ref(level *l2, uint64_t b, bool write)
+/* A level below the L1s: a read (a miss above) or a write (a dirty victim
+ * from above). below: the next level, or NULL (memory). */
+static void lower_ref(level *c, level *below, uint64_t b, bool write)
 {
     bool ev, vd;
     uint64_t v;
-    bool hit = level_access(l2, b, write, &ev, &v, &vd);
+    bool hit = level_access(c, b, write, &ev, &v, &vd);
     if (write) {
-        l2->writes++;
-        l2->write_misses += !hit;
+        c->writes++;
+        c->write_misses += !hit;
     } else {
-        l2->reads++;
-        l2->read_misses += !hit;
+        c->reads++;
+        c->read_misses += !hit;
+        if (!hit && below) lower_ref(below, NULL, b, false);     /* the line is read from below first … */
     }
-    if (ev && vd) l2->write_backs++;
+    if (ev && vd) {
+        c->write_backs++;
+        if (below) lower_ref(below, NULL, v, true);             /* … then the victim written into it */
+    }
+}
+
+static void print_level(const char *name, const level *c)
+{
+    printf("%s reads %" PRIu64 " read_misses %" PRIu64 " writes %" PRIu64 " write_misses %" PRIu64 " write_backs %"
+           PRIu64 "\n", name, c->reads, c->read_misses, c->writes, c->write_misses, c->write_backs);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 8 && argc != 9) {
-        fprintf(stderr, "usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [FILE]\n");
+    if (argc < 8 || argc > 11) {
+        fprintf(stderr, "usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC"
+                " [L3_SIZE L3_ASSOC] [FILE]\n");
         return 1;
     }
-    uint64_t a[7];
-    for (int k = 0; k < 7; k++) a[k] = strtoull(argv[k + 1], NULL, 10);
+    bool three = argc >= 10;
+    uint64_t a[9] = { 0 };
+    for (int k = 0; k < (three ? 9 : 7); k++) a[k] = strtoull(argv[k + 1], NULL, 10);
     uint64_t line = a[0];
     if (!line || (line & (line - 1))) die("the line size is not a power of two", 0);
-    level l1i = { 0 }, l1d = { 0 }, l2 = { 0 };
+    level l1i = { 0 }, l1d = { 0 }, l2 = { 0 }, l3 = { 0 };
     level_init(&l1i, a[1], a[2], line);
     level_init(&l1d, a[3], a[4], line);
-    level_init(&l2, a[5], a[6], line);
-    FILE *f = argc == 9 ? fopen(argv[8], "r") : stdin;
+    bool two = a[5] != 0;
+    if (!two && !three) die("no L2 and no L3", 0);
+    if (two) level_init(&l2, a[5], a[6], line);
+    if (three) level_init(&l3, a[7], a[8], line);
+    /* The level below the L1s, and the one below it. */
+    level *next = two ? &l2 : &l3, *below = two && three ? &l3 : NULL;
+    FILE *f = argc == 9 || argc == 11 ? fopen(argv[argc - 1], "r") : stdin;
     if (!f) die("cannot open the input", 0);
     char buf[256];
     unsigned long n = 0;
@@ -132,16 +157,17 @@ int main(int argc, char **argv)
             dmiss += !hit;
         }
         if (hit) continue;
-        l2_ref(&l2, b, false);                  /* the fetch first … */
-        if (ev && vd) l2_ref(&l2, v, true);     /* … then the victim's write-back */
+        lower_ref(next, below, b, false);               /* the fetch first … */
+        if (ev && vd) lower_ref(next, below, v, true);  /* … then the victim's write-back */
     }
     printf("l1d refs %" PRIu64 " misses %" PRIu64 "\n", drefs, dmiss);
     printf("l1i refs %" PRIu64 " misses %" PRIu64 "\n", irefs, imiss);
-    printf("l2 reads %" PRIu64 " read_misses %" PRIu64 " writes %" PRIu64 " write_misses %" PRIu64 " write_backs %"
-           PRIu64 "\n", l2.reads, l2.read_misses, l2.writes, l2.write_misses, l2.write_backs);
+    if (two) print_level("l2", &l2);
+    if (three) print_level("l3", &l3);
     if (f != stdin) fclose(f);
     free(l1i.w);
     free(l1d.w);
     free(l2.w);
+    free(l3.w);
     return fflush(stdout) == 0 ? 0 : 2;
 }

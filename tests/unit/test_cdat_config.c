@@ -333,7 +333,7 @@ END_TEST
 
 START_TEST(unknown_sections_and_keys)
 {
-    static const char list[] = "(system, output, dcache, icache, interconnect_cache, l2, mapping, timing)";
+    static const char list[] = "(system, output, dcache, icache, interconnect_cache, l2, l3, mapping, timing)";
     char reason[256];
     snprintf(reason, sizeof reason, "unknown section [bogus] %s", list);
     EXPECT_ERROR("[system]\nnodes = 2\n[bogus]\nx = 1\n", 3, reason);
@@ -750,7 +750,7 @@ START_TEST(set_form_and_combinations)
     expect_set_error(NULL, ".protocol=3", NULL, "--set .protocol=3: " FORM, 1);
     expect_set_error(NULL, "system.=3", NULL, "--set system.=3: " FORM, 1);
     expect_set_error(NULL, "cpu.protocol=3", NULL, "--set cpu.protocol=3: unknown section [cpu] (system, output,"
-                     " dcache, icache, interconnect_cache, l2, mapping, timing)", 1);
+                     " dcache, icache, interconnect_cache, l2, l3, mapping, timing)", 1);
     expect_set_error(NULL, "system.speed=3", NULL, "--set system.speed=3: [system]: unknown key 'speed'", 1);
     /* A check of several keys names the last one involved: the setting. */
     expect_set_error(NULL, "system.line_size=128", "system.page_size=64", "--set system.page_size=64: page_size 64"
@@ -793,7 +793,7 @@ START_TEST(timing)
     EXPECT_ERROR("[timing]\nupgrade = -1\n", 2, "upgrade: '-1' is not a whole number");
     EXPECT_ERROR("[timing]\nhop = 1000001\n", 2, "hop: 1000001 is out of range (0..1000000)");
     EXPECT_ERROR("[timing]\nbus = 3\n", 2, "[timing]: unknown key 'bus' (local_memory, local_cache, remote_memory,"
-                 " remote_cache, upgrade, hop, l2_hit, bank_busy, link_busy)");
+                 " remote_cache, upgrade, hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy)");
     /* the contention keys: cycles of occupancy, in the same range */
     load_ok("[timing]\nbank_busy = 20\nlink_busy = 7\n", &c, path, sizeof path);
     ck_assert(c.timing.on);

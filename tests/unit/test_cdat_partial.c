@@ -27,7 +27,7 @@ static const char *write_part(uint32_t i, const cpu_stats *st, uint64_t director
     const cdat_timing tm = { .on = true, .cycles = { 100, 60, 300, 250, 40, 20 } };
     const char *config[2] = { " configuration: x.ini", " options: gap_limit 4096" };
     const cdat_trace_outputs to = { keyed != NULL, keyed != NULL, OUT_PLAIN };
-    cdat_partial_begin(f, i, 2, "cdat -p t.1 x.ini", true, traces, 1, 2, 1, &tm, &to, config, 2);
+    cdat_partial_begin(f, i, 2, "cdat -p t.1 x.ini", true, traces, 1, 2, 1, 0, &tm, &to, config, 2);
     sched_phase ph = { .number = 1, .kind = PHASE_PARALLEL, .by = PHASE_BY_START, .active = 1, .start_clock = 0,
                        .end_clock = 90, .last = true };
     const uint64_t active[2] = { 90, 0 }, idle[2] = { 5, 0 };

@@ -37,7 +37,8 @@ static void on_seq(void *ctx, const mach_seq *s)
                               s->requester, s->req_node, s->home, s->status, s->presence,
                               (unsigned long long)s->holders.w[0], (unsigned long long)s->holders.w[1],
                               (unsigned long long)s->holders.w[2]);
-    snprintf(r->log + n, sizeof r->log - n, " | cp %u src %d\n", s->critical, s->source);
+    snprintf(r->log + n, sizeof r->log - n, " | cp %u src %d%s", s->critical, s->source, s->l3 ? "" : "\n");
+    if (s->l3) snprintf(r->log + strlen(r->log), sizeof r->log - strlen(r->log), " l3 %u\n", s->l3);
 }
 
 /* The rig of nodes x ppn processors with d-caches of dassoc ways ("2",
@@ -327,6 +328,15 @@ static void same_machines(rig *g, rig *f, uint32_t lines)
             ck_abort_msg("the directory's view of line %u differs", (unsigned)line);
     }
     ck_assert_uint_eq(dir_lines(&g->m.dir), dir_lines(&f->m.dir));
+    for (unsigned n = 0; g->m.l3 && n < g->m.nodes; n++)
+        for (unsigned set = 0; set < cache_sets(&g->m.l3c[n]); set++) {
+            uint32_t lg[64], lf[64];
+            cache_state sg[64], sf[64];
+            unsigned ng = cache_set_contents(&g->m.l3c[n], set, lg, sg), nf = cache_set_contents(&f->m.l3c[n], set, lf, sf);
+            bool same = ng == nf;
+            for (unsigned k = 0; same && k < ng; k++) same = lg[k] == lf[k] && sg[k] == sf[k];
+            if (!same) ck_abort_msg("node %u's L3 set %u differs", n, set);
+        }
     for (unsigned n = 0; n < g->m.nodes; n++) ck_assert_uint_eq(g->pl.pages[n], f->pl.pages[n]);
 }
 
@@ -381,7 +391,9 @@ END_TEST
  * caches, views, lines and pages: for every protocol (RL, announced
  * replacements), d-caches of 1, 2 and 4 ways and fully associative, on one
  * processor alone, on 2 nodes of 2 processors, and on those with a 1 KiB
- * interconnect cache. Fetches of data lines put shared views in the table,
+ * interconnect cache, with L2s, and with memory-side L3s (1 x 1, and 2 x 2
+ * with L2s and interconnect caches: each sequence's L3 access and the L3s'
+ * contents too). Fetches of data lines put shared views in the table,
  * and the processors share lines, which the short path leaves to the general
  * one. */
 START_TEST(simple_miss_matches_general)
@@ -391,7 +403,9 @@ START_TEST(simple_miss_matches_general)
         { 1, 1, 0, "" }, { 2, 2, 0, "" }, { 2, 2, 1, "" },
         { 1, 1, 0, "[l2]\nsize = 2K\nassoc = 2\ninclusion = non_inclusive\n" },
         { 2, 2, 0, "[l2]\nsize = 2K\nassoc = 4\ninclusion = inclusive\n" },
-        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = exclusive\n" } };
+        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = exclusive\n" },
+        { 1, 1, 0, "[l3]\nsize = 4K\nassoc = 2\n" },
+        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = non_inclusive\n[l3]\nsize = 2K\nassoc = 4\n" } };
     const unsigned k = (unsigned)_i, nodes = shapes[k].nodes, nprocs = nodes * shapes[k].ppn;
     for (unsigned protocol = 1; protocol <= 8; protocol++)
         for (unsigned a = 0; a < 4; a++) {
@@ -633,7 +647,7 @@ Suite *machine_suite(void)
     tcase_set_timeout(tc, 60);      /* the random comparisons: a few seconds under ASan on a busy machine */
     tcase_add_test(tc, hit_path);
     tcase_add_test(tc, data_path_matches_load_store);
-    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 6);
+    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 8);
     suite_add_tcase(s, tc);
     tc = tcase_create("l2");
     tcase_set_timeout(tc, 60);
