@@ -7,18 +7,7 @@
 # on a single thread (where the two machines see the same misses: 1.0000),
 # with --sweep (a twin per value), and every refusal.
 smait asm "$CLI_DIR/../../examples/producer-consumer.txt" pc
-cat >t.ini <<'EOF'
-[system]
-nodes = 2
-procs_per_node = 2
-[timing]
-local_memory = 100
-local_cache = 60
-remote_memory = 300
-remote_cache = 250
-upgrade = 40
-hop = 20
-EOF
+cp "$CLI_DIR/cdat/timing-2x2.ini" t.ini
 uni="--set system.nodes=1 --set system.procs_per_node=1"
 
 # est FILE: the run's estimated time (the summary).
@@ -78,7 +67,7 @@ check "one thread, every page local: speedup 1" grep '^# summary: speedup' sp/rs
 EOF
 
 # ---- refused ----------------------------------------------------------------------------------
-head -4 t.ini >notime.ini
+sed '/^\[timing\]/,$d' t.ini >notime.ini
 check "--speedup without [timing]" cdat -q --speedup pc.4 notime.ini <<'EOF'
 --- stderr
 cdat: --speedup compares estimated times, and notime.ini has no [timing] section (configs/README.md)

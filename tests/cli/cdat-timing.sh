@@ -7,18 +7,7 @@
 D=$CLI_DIR/cdat-check
 
 smait asm "$CLI_DIR/../../examples/producer-consumer.txt" pc
-cat >t.ini <<'EOF'
-[system]
-nodes = 2
-procs_per_node = 2
-[timing]
-local_memory = 100
-local_cache = 60
-remote_memory = 300
-remote_cache = 250
-upgrade = 40
-hop = 20
-EOF
+cp "$CLI_DIR/cdat/timing-2x2.ini" t.ini
 cdat -q pc.4 t.ini
 # Processor 1 in phase 2 (R2T1): L01 data: 2 misses, both local_cache (L02),
 # 1 upgrade; L03/L04 instr: 1 miss from local_memory; L10: 4 requests with
