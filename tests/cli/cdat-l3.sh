@@ -273,6 +273,32 @@ RxTxL23: l3 node all reads 6 read_hits 1 16.67% read_misses 5 83.33% writes 4 wr
 --- exit 0
 EOF
 
+# A raw write (no kernel buffer): -1 reads the user buffer with read_current
+# (05). T0 load A [02, 12]: exclusive at P0, L3(0) read miss [A]; T1 load B
+# [02, 12]: read miss [B A]; T0 writes A (one line): A is exclusive at P0,
+# clean: [05, 31, 54, 11], the home reads A after the nack: read HIT
+# (docs/cdat-protocol.md §10: 54's memory read), L05 local_l3 (-1 is on node
+# 0, A's home). Node 0: reads 3, hit 1, no write.
+cat >raw-write.txt <<'EOF'
+threads 2
+thread 0
+load 4 0x2000
+write 0x2000 64 3
+thread 1
+load 4 0x2040
+EOF
+smait asm raw-write.txt raw-write
+check "I/O: read_current served by the home's L3" bash -c '
+    cdat -p -q -handle_io raw-write.2 io.ini && grep -E "^RxTxL(05|23):" raw-write.2.cdat_report &&
+    grep -c " 05 -1 \| 54 " raw-write.2.detailed' <<'EOF'
+RxTxL05: io requests 1 local 1 100.00% remote 0 0.00% local_memory 0 0.00% local_cache 0 0.00% remote_memory 0 0.00% remote_cache 0 0.00% local_l3 1 100.00% remote_l3 0 0.00%
+RxTxL23: l3 node 0 reads 3 read_hits 1 33.33% read_misses 2 66.67% writes 0 write_hits 0 0.00% write_misses 0 0.00% write_backs 0
+RxTxL23: l3 node 1 reads 0 read_hits 0 0.00% read_misses 0 0.00% writes 0 write_hits 0 0.00% write_misses 0 0.00% write_backs 0
+RxTxL23: l3 node all reads 3 read_hits 1 33.33% read_misses 2 66.67% writes 0 write_hits 0 0.00% write_misses 0 0.00% write_backs 0
+2
+--- exit 0
+EOF
+
 # ---- --jobs, --shard, the machine without an L3 --------------------------------------------------
 # The L3 has 64 sets (4K of 1 way), the L1s 16 sets: --jobs 2 and 4 split
 # every cache's sets, and the parts' L3 counts (per home node, in each
