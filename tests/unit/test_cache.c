@@ -471,6 +471,7 @@ static const geometry geometries[] = {
     { 128, 2, 32, 200000 },
     { 48, 3, 64, 200000 },      /* odd associativity */
     { 256, 8, 64, 200000 },
+    { 64, 16, 64, 200000 },     /* 4 sets of 16 (an L2's or L3's), lines from 0: line 0's compare */
     { 128, 64, 16, 200000 },    /* 2 sets of 64 */
     { 8, 0, 64, 200000 },       /* fully associative, array layout */
     { 64, 0, 4, 200000 },       /* the largest array layout; line size 4 */
@@ -510,7 +511,7 @@ START_TEST(random_against_reference)
     cache_state *states = malloc(cache_ways(&c) * sizeof *states);
 
     rng g = { 0x5eed0000u + (uint64_t)_i };
-    line_gen lg = { .base = 1000, .window = 3 * gm->lines };
+    line_gen lg = { .base = gm->assoc == 16 ? 0 : 1000, .window = 3 * gm->lines };
     for (int i = 0; i < 8; i++) lg.recent[i] = lg.base + (uint32_t)i;
     long hits = 0, misses = 0, evictions = 0;
     uint32_t missed = UINT32_MAX;   /* a missed line whose fill was put off */
