@@ -853,6 +853,9 @@ typedef struct cdat_run {
     bool speedup;               /* --speedup: each machine beside its one-processor twin */
 } cdat_run;
 
+/* How the general and detailed traces are compressed (-z, --gzip). */
+static out_format trace_format(const cdat_run *r) { return r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN; }
+
 /* --shard I/N. */
 static const char *parse_shard(void *target, const char *value)
 {
@@ -886,7 +889,7 @@ static void shard_begin(cdat *c, const tool *t, const cdat_run *r)
     const char **h = xcalloc(nh + 1, sizeof *h);
     for (size_t k = 0; k < nh; k++) h[k] = report_header_at(c->rep, k);
     char *whole = partial_whole_command(t->argc, t->argv);
-    cdat_trace_outputs to = { c->cfg.general, c->cfg.detailed, r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN };
+    cdat_trace_outputs to = { c->cfg.general, c->cfg.detailed, trace_format(r) };
     cdat_partial_begin(c->partial, r->shard_i, r->shard_n, whole, r->json, (const char *const *)t->ts.paths,
                        t->ts.count, (unsigned)stats_slots(c), c->m.l2 ? 2 : 1,
                        c->m.l3 ? c->m.nodes : 0, &c->cfg.timing, &to, h, nh);
@@ -917,19 +920,16 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (c->io_opt.handle && config_contention(&c->cfg.timing))
         diag_usage_error("-handle_io with contention ([timing] bank_busy or link_busy): the I/O processors' requests"
                          " have no accounted time to queue at; run without -handle_io or with bank_busy = link_busy = 0");
-    if (c->cfg.l2.size && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace))
-        diag_usage_error("%s with an L2 (%s has [l2]): the miss classes and the attribution are of a one-level"
-                         " machine's misses; run them without [l2] (--set l2.size=0)",
+    if ((c->cfg.l2.size || c->cfg.l3.size) && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace)) {
+        const char *l = c->cfg.l2.size ? "2" : "3";     /* the L2 named first when there are both */
+        diag_usage_error("%s with an L%s (%s has [l%s]): the miss classes and the attribution are of a one-level"
+                         " machine's misses; run them without [l%s] (--set l%s.size=0)",
                          r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
-                         : "--by-code, --by-data or --annotate", where);
+                         : "--by-code, --by-data or --annotate", l, where, l, l, l);
+    }
     if (r->speedup && !c->uni && !c->cfg.timing.on)
         diag_usage_error("--speedup compares estimated times, and %s has no [timing] section (configs/README.md)",
                          where);
-    if (c->cfg.l3.size && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace))
-        diag_usage_error("%s with an L3 (%s has [l3]): the miss classes and the attribution are of a one-level"
-                         " machine's misses; run them without [l3] (--set l3.size=0)",
-                         r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
-                         : "--by-code, --by-data or --annotate", where);
     if (r->din && nprocs > 1)
         diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
                          " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
@@ -1002,7 +1002,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
                           &c->ord_ref, &c->ord_line);
     } else {
         traces_open(&c->tr, &c->m, c->io_opt.handle ? c->io.nio : 0, c->cfg.general, c->cfg.detailed,
-                    r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN, output_name, c);
+                    trace_format(r), output_name, c);
     }
     if (c->uni) {
         c->rep = report_open_detached();        /* computed, never written */
@@ -1085,8 +1085,8 @@ static void summary_lines(void *ctx, report *r)
     uint64_t local = 0, remote = 0;
     const ref_counts *rc[2] = { &sum->data, &sum->instr };
     for (int i = 0; i < 2; i++) {
-        local += rc[i]->src[SRC_LOCAL_MEMORY] + rc[i]->src[SRC_LOCAL_CACHE] + rc[i]->src[SRC_LOCAL_L3];
-        remote += rc[i]->src[SRC_REMOTE_MEMORY] + rc[i]->src[SRC_REMOTE_CACHE] + rc[i]->src[SRC_REMOTE_L3];
+        local += ref_local(rc[i]);
+        remote += ref_remote(rc[i]);
     }
     report_header(r, " summary: misses %" PRIu64 " local %" PRIu64 " %s remote %" PRIu64 " %s",
                   sum->data.misses + sum->instr.misses, local, report_pct(a, local, local + remote), remote,
@@ -1196,8 +1196,7 @@ static void jobs_traces(cdat *c, const cdat_run *r)
     FILE **f = xcalloc(c->part_n, sizeof *f);
     for (uint32_t k = 0; k < c->part_n; k++) f[k] = c->parts[k].part_traces;
     cdat_traces out;
-    traces_open(&out, &c->m, 0, c->cfg.general, c->cfg.detailed, r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN,
-                output_name, c);
+    traces_open(&out, &c->m, 0, c->cfg.general, c->cfg.detailed, trace_format(r), output_name, c);
     traces_merge_keyed(&out, f, (int)c->part_n);
     traces_finish(&out);
     traces_free(&out);
@@ -1390,6 +1389,16 @@ static void jobs_usage(const cdat_run *r, int njobs, const tool *t, const char *
     if (t->ro.slice_cpus) diag_usage_error("%s in slice mode (-i): not split; run without %s", opt, opt);
 }
 
+/* The merge's outputs: <prefix>.<suffix>. */
+static char *merge_output_name(void *ctx, const char *suffix)
+{
+    const char *prefix = ctx;
+    size_t len = strlen(prefix) + strlen(suffix) + 2;
+    char *path = xmalloc(len);
+    snprintf(path, len, "%s.%s", prefix, suffix);
+    return path;
+}
+
 /* --jobs N or --shard I/N, with part 0's machine built: N must divide every
  * cache's sets (so each set, and each directory entry, is one part's). */
 static void jobs_check_machine(const cdat *c, const char *opt, const char *label, int n)
@@ -1409,16 +1418,6 @@ static void jobs_check_machine(const cdat *c, const char *opt, const char *label
                              " cache's sets", label, names[k], where, cache_sets(cs[k]), cache_sets(cs[k]) == 1 ? "" : "s");
 }
 
-/* The merge's outputs: <prefix>.<suffix>. */
-static char *merge_output_name(void *ctx, const char *suffix)
-{
-    const char *prefix = ctx;
-    size_t len = strlen(prefix) + strlen(suffix) + 2;
-    char *path = xmalloc(len);
-    snprintf(path, len, "%s.%s", prefix, suffix);
-    return path;
-}
-
 static bool merge_put_trace(void *ctx, const char *file, const char *record, size_t len)
 {
     return traces_put(ctx, file, record, len);
@@ -1434,9 +1433,7 @@ static int merge_main(tool *t)
     partial_merge_out_dir(t->ro.out_dir);
     const partial_in *in = cdat_merge_in(mg);
     char *prefix = partial_merge_prefix(partial_path(in, 0), "cdat", t->ro.out_dir);
-    size_t len = strlen(prefix) + 16;
-    char *rep_path = xmalloc(len);
-    snprintf(rep_path, len, "%s.cdat_report", prefix);
+    char *rep_path = merge_output_name(prefix, "cdat_report");
     cdat c = { .t = t, .n = partial_traces(in) };
     c.m.nprocs = cdat_merge_slots(mg);
     c.m.l2 = cdat_merge_levels(mg) == 2;

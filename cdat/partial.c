@@ -240,7 +240,7 @@ static void put_trace(void *ctx, int part, const char *text)
     bool ok = strspn(rec, "0123456789 -") == strlen(rec) &&
               (strcmp(file, "d") != 0 || cdat_parse_detailed(rec, &tx, why, sizeof why));
     if (!ok) partial_fail(p->in, part, "a damaged trace record: '%.60s'", rec);
-    if (!p->put(p->ctx, file, blank + 1, strlen(blank + 1)))
+    if (!p->put(p->ctx, file, rec, strlen(rec)))
         partial_fail(p->in, part, "a trace record for no file of the run: '%s' (d, or a processor's number),"
                      " or too long", file);
 }

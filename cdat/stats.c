@@ -144,8 +144,7 @@ static void sources_line(report *r, int phase, int t, int ll, const char *name, 
                          const ref_counts *c, bool l2, bool l3)
 {
     const uint64_t *s = c->src;
-    uint64_t local = s[SRC_LOCAL_MEMORY] + s[SRC_LOCAL_CACHE] + s[SRC_LOCAL_L3],
-             remote = s[SRC_REMOTE_MEMORY] + s[SRC_REMOTE_CACHE] + s[SRC_REMOTE_L3];
+    uint64_t local = ref_local(c), remote = ref_remote(c);
     uint64_t d = c->misses;
     char p[9][REPORT_NUM], l2s[160] = "";
     int len = 0;
@@ -243,21 +242,18 @@ void stats_l3_lines(report *r, int phase, const cpu_stats *s, unsigned nodes)
 
 uint64_t stats_stall(const cpu_stats *s, const cdat_timing *tm, uint64_t by_cause[TIMING_KEYS])
 {
-    /* mach_source order: local memory, local cache, remote memory, remote cache */
-    static const int key_of_source[4] = { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY,
-                                          TIMING_REMOTE_CACHE };
+    /* The key that prices each mach_source. */
+    static const int key_of_source[SRC_COUNT] = {
+        [SRC_LOCAL_MEMORY] = TIMING_LOCAL_MEMORY, [SRC_LOCAL_CACHE] = TIMING_LOCAL_CACHE,
+        [SRC_REMOTE_MEMORY] = TIMING_REMOTE_MEMORY, [SRC_REMOTE_CACHE] = TIMING_REMOTE_CACHE,
+        [SRC_L2] = TIMING_L2_HIT, [SRC_LOCAL_L3] = TIMING_LOCAL_L3, [SRC_REMOTE_L3] = TIMING_REMOTE_L3 };
     for (int k = 0; k < TIMING_KEYS; k++) by_cause[k] = 0;
-    const ref_counts *rc[3] = { &s->data, &s->instr, &s->io };
+    const ref_counts *rc[2] = { &s->data, &s->instr };
     for (int i = 0; i < 2; i++)                 /* a processor's streams; an I/O processor never stalls one */
-        for (int src = 0; src < 4; src++)
+        for (int src = 0; src < SRC_COUNT; src++)
             by_cause[key_of_source[src]] += rc[i]->src[src] * tm->cycles[key_of_source[src]];
     by_cause[TIMING_UPGRADE] = (s->data.upgrades + s->instr.upgrades + s->l2_upgrades) * tm->cycles[TIMING_UPGRADE];
     by_cause[TIMING_HOP] = s->critical * tm->cycles[TIMING_HOP];
-    for (int i = 0; i < 2; i++) {
-        by_cause[TIMING_L2_HIT] += rc[i]->src[SRC_L2] * tm->cycles[TIMING_L2_HIT];
-        by_cause[TIMING_LOCAL_L3] += rc[i]->src[SRC_LOCAL_L3] * tm->cycles[TIMING_LOCAL_L3];
-        by_cause[TIMING_REMOTE_L3] += rc[i]->src[SRC_REMOTE_L3] * tm->cycles[TIMING_REMOTE_L3];
-    }
     uint64_t sum = 0;
     for (int k = 0; k < TIMING_KEYS; k++) sum += by_cause[k];
     return sum + s->queue;

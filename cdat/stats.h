@@ -19,6 +19,18 @@ typedef struct ref_counts {
 
 static inline uint64_t ref_total(const ref_counts *c) { return c->hits + c->misses + c->upgrades; }
 
+/* The misses satisfied in the requester's node (L02's local: its memory, a
+ * cache there, its L3) and in another (remote). */
+static inline uint64_t ref_local(const ref_counts *c)
+{
+    return c->src[SRC_LOCAL_MEMORY] + c->src[SRC_LOCAL_CACHE] + c->src[SRC_LOCAL_L3];
+}
+
+static inline uint64_t ref_remote(const ref_counts *c)
+{
+    return c->src[SRC_REMOTE_MEMORY] + c->src[SRC_REMOTE_CACHE] + c->src[SRC_REMOTE_L3];
+}
+
 /* The counts of a node's L3 in cpu_stats.l3. */
 enum { L3_READS, L3_READ_MISSES, L3_WRITES, L3_WRITE_MISSES, L3_WRITE_BACKS, STATS_L3_COUNTS };
 

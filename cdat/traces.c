@@ -67,7 +67,7 @@ void traces_open_keyed(cdat_traces *t, const machine *m, FILE *keyed, bool gener
     t->line = line;
     t->scratch = xmalloc(CDAT_RECORD_MAX);
     if (general) t->general = xcalloc(m->nprocs, sizeof *t->general);   /* only as the flag; no files */
-    if (detailed) t->detailed.buf = t->scratch;                         /* likewise */
+    t->keyed_detailed = detailed;
 }
 
 /* A keyed line: the key, the file, the record (len bytes with its newline). */
@@ -80,7 +80,7 @@ static void keyed_line(cdat_traces *t, uint32_t line, int file, size_t len)
 
 static void keyed_seq(cdat_traces *t, const mach_seq *s)
 {
-    if (t->detailed.buf)
+    if (t->keyed_detailed)
         for (unsigned i = 0; i < s->n; i++) keyed_line(t, *t->line, -1, cdat_format_detailed(t->scratch, &s->tx[i]));
     if (t->general)
         keyed_line(t, *t->line, s->requester, cdat_format_general(t->scratch, &s->tx[0], s->status, t->sharing,
@@ -225,7 +225,7 @@ void traces_free(cdat_traces *t)
 {
     if (t->general && !t->keyed)
         for (unsigned i = 0; i < t->nio + t->m->nprocs; i++) buf_done(&t->general[i], false);
-    if (!t->keyed) buf_done(&t->detailed, false);
+    buf_done(&t->detailed, false);
     free(t->general);
     free(t->scratch);
     free(t->sharing);

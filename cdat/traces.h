@@ -38,6 +38,7 @@ typedef struct cdat_traces {
     trace_buf detailed;         /* .f NULL when not written */
     FILE *keyed;                /* a --shard part's keyed records (above), or NULL */
     bool status;                /* keyed: write the status records too (part 0) */
+    bool keyed_detailed;        /* keyed: the detailed trace's records too (general: general is set) */
     const uint64_t *event;      /* keyed: the key of the record being written */
     const uint32_t *line;
     char *scratch;              /* keyed: one record */
