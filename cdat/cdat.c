@@ -52,7 +52,10 @@ static const char usage_text[] =
     "(or --sweep) are simulated in one pass over the traces, each machine on its\n"
     "own thread while processors are free, with the results of separate runs;\n"
     "their outputs are named <prefix>.<cfg name>.cdat_report, ... (--name NAME\n"
-    "names one run's). Documents (in " DSM_DOCDIR ", or the source\n"
+    "names one run's). A [timing] section prices the misses (line L19); with\n"
+    "mode = feedback the stalls also move the processors' clocks, so the order\n"
+    "of the references is the simulated machine's (one configuration a run).\n"
+    "Documents (in " DSM_DOCDIR ", or the source\n"
     "tree): report lines docs/cdat-report.md; protocol docs/cdat-protocol.md;\n"
     "I/O simulation (-handle_io) docs/cdat-io.md; trace formats\n"
     "formats/CDAT-TRACES.md (cdat-traces(5)); --json docs/json.md; --jobs,\n"
@@ -89,6 +92,11 @@ struct cdat {
     uint64_t est_time;          /* [timing]: the phases' estimated times so far */
     uint64_t phase_clock;       /* the pseudo clock at the phase's start */
     contention *ct;             /* [timing] bank_busy, link_busy: the queues (L19 queue, L24); else NULL */
+    /* [timing] mode = feedback: each reference's stall moves its thread's
+     * clock on (sched_stall); fb_prev: per stats slot, the stall of the
+     * phase's references priced so far. */
+    bool feedback;
+    uint64_t *fb_prev;
     /* --by-code, --by-data, --miss-trace (they classify misses, so c->mc is
      * set; L17/L18 only with --miss-classes): figures per pc and address,
      * the miss stream, per thread the pc of the last fetch and its clock, and
@@ -123,6 +131,10 @@ struct cdat {
      * time the configuration's machine gets as uni_time at the end. */
     bool uni;
     uint64_t uni_time;
+    /* --speedup with feedback: the one-processor machine, whose hooks this
+     * machine's call first (no fanout: the stalls must reach the scheduler
+     * at once); else NULL. */
+    cdat *twin;
 };
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
@@ -146,15 +158,18 @@ static void on_seq(void *ctx, const mach_seq *q)
  * the phase's start (the estimated time of the ended phases: every
  * processor starts a phase together, as after a barrier), plus its pseudo
  * clock since, plus the stall of its earlier references and waits in the
- * phase; its waits join its stall. Slice mode and -handle_io are refused
+ * phase; its waits join its stall (feedback: its clock, which holds all
+ * that, plus what the reference being made has counted so far). Slice mode and -handle_io are refused
  * with contention, so the requester is a processor and its slot is itself. */
 static void on_seq_contention(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;
     cpu_stats *st = &c->phase[q->requester];
     uint64_t by[TIMING_KEYS];
-    uint64_t t = c->est_time + (q->clock > c->phase_clock ? q->clock - c->phase_clock : 0) +
-                 stats_stall(st, &c->cfg.timing, by);
+    uint64_t stall = stats_stall(st, &c->cfg.timing, by);
+    /* Feedback: the clock is the processor's time, less this reference's stall so far. */
+    uint64_t t = c->feedback ? q->clock + (stall - c->fb_prev[q->requester])
+                             : c->est_time + (q->clock > c->phase_clock ? q->clock - c->phase_clock : 0) + stall;
     st->queue += contention_seq(c->ct, q, t);
     on_seq(ctx, q);
 }
@@ -182,9 +197,25 @@ static __attribute__((noinline)) void fetch_slow(cdat *c, int p, uint64_t clock,
     count_ref(st, &st->instr, mach_fetch(&c->m, p, clock, line));
 }
 
-static inline __attribute__((always_inline)) void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+/* Feedback ([timing] mode = feedback): after a reference of thread t on
+ * processor p that was no plain hit, its stall (what it added to the
+ * processor's priced stall, L19) moves t's clock on. Returns it. A hit adds
+ * nothing, so the hit paths skip this. */
+static __attribute__((noinline)) uint64_t feedback_stall(cdat *c, int t, int p)
 {
-    (void)t;
+    uint64_t by[TIMING_KEYS];
+    int slot = c->slot_of[p];
+    uint64_t now = stats_stall(&c->phase[slot], &c->cfg.timing, by), d = now - c->fb_prev[slot];
+    c->fb_prev[slot] = now;
+    if (d) sched_stall(c->s, t, d);
+    return d;
+}
+
+/* fb: a constant, true in the feedback hooks only (the others compile as
+ * without it). */
+static inline __attribute__((always_inline)) void
+on_fetch_with(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, const bool fb)
+{
     cdat *c = ctx;
     int p = c->proc_of[cpu];
     uint32_t line = mach_line(&c->m, addr);
@@ -193,14 +224,19 @@ static inline __attribute__((always_inline)) void on_fetch(void *ctx, int t, int
         return;
     }
     fetch_slow(c, p, clock, line);
+    if (fb) feedback_stall(c, t, p);
+}
+
+static inline __attribute__((always_inline)) void on_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    on_fetch_with(ctx, t, cpu, clock, addr, false);
 }
 
 /* n instructions at addr, addr+4, …: after the first fetch of a line the
  * rest of the line hits (only fetches change the i-cache). */
 static inline __attribute__((always_inline)) void
-on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+on_fetch_run_with(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n, const bool fb)
 {
-    (void)t;
     cdat *c = ctx;
     int p = c->proc_of[cpu];
     unsigned shift = c->m.line_shift;
@@ -215,6 +251,7 @@ on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t 
             hits += k;
         } else {
             fetch_slow(c, p, clock, line);
+            if (fb) clock += feedback_stall(c, t, p);   /* the run's later fetches wait for it */
             hits += k - 1;
         }
         n -= k;
@@ -222,6 +259,12 @@ on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t 
         addr += k * ISTREAM_INSN_BYTES;
     }
     stats_of(c, p)->instr.hits += hits;
+}
+
+static inline __attribute__((always_inline)) void
+on_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    on_fetch_run_with(ctx, t, cpu, clock, addr, n, false);
 }
 
 /* A data access of processor p: size bytes at addr, one reference per line;
@@ -257,9 +300,9 @@ static __attribute__((noinline)) void mem_line_slow(cdat *c, int p, uint64_t clo
     count_ref(s, &s->data, mach_data_rest(&c->m, p, clock, line, store, st));
 }
 
-static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+static inline __attribute__((always_inline)) void
+on_mem_with(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec, const bool fb)
 {
-    (void)t;
     cdat *c = ctx;
     uint32_t f1 = rec->f1, addr = rec->f2;
     unsigned access = smait_mem_access(f1);
@@ -269,6 +312,7 @@ static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int c
     if (!FAST_PATHS ||
         __builtin_expect(((addr + smait_size_last_byte(smait_mem_size_code(f1))) ^ addr) >> c->m.line_shift, 0)) {
         mem_slow(c, p, clock, addr, smait_size_bytes(smait_mem_size_code(f1)), access);
+        if (fb) feedback_stall(c, t, p);
         return;
     }
     /* Within one line: a load, or a store or atomic to a dirty line, that hits needs nothing else. */
@@ -279,6 +323,29 @@ static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int c
         return;
     }
     mem_line_slow(c, p, clock, line, store, st);
+    if (fb) feedback_stall(c, t, p);
+}
+
+static inline __attribute__((always_inline)) void on_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    on_mem_with(ctx, t, cpu, clock, rec, false);
+}
+
+/* The feedback hooks: the plain ones, each stall sent back to the scheduler. */
+static inline __attribute__((always_inline)) void on_fetch_fb(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    on_fetch_with(ctx, t, cpu, clock, addr, true);
+}
+
+static inline __attribute__((always_inline)) void
+on_fetch_run_fb(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    on_fetch_run_with(ctx, t, cpu, clock, addr, n, true);
+}
+
+static inline __attribute__((always_inline)) void on_mem_fb(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    on_mem_with(ctx, t, cpu, clock, rec, true);
 }
 
 /* The look-ahead: a data access AHEAD_RECORDS records on in the same trace
@@ -461,12 +528,14 @@ static void fetch_classified(cdat *c, int p, uint64_t clock, uint32_t addr)
     if (cls >= 0 && c->attr_on) note_miss(c, p, clock, MC_INSTR, addr, addr, cls, r);
 }
 
+/* With feedback (no attribution then: its pcs are found by clock), every
+ * reference's stall goes back to the scheduler: a hit's is 0. */
 static void on_fetch_classified(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
 {
-    (void)t;
     cdat *c = ctx;
     if (c->attr_on) attr_pcs_fetch(&c->pcs, t, clock, addr);
     fetch_classified(c, c->proc_of[cpu], clock, addr);
+    if (c->feedback) feedback_stall(c, t, c->proc_of[cpu]);
 }
 
 /* As on_fetch_run: the rest of a line after its first fetch hits, and
@@ -483,6 +552,7 @@ static void on_fetch_run_classified(void *ctx, int t, int cpu, uint64_t clock, u
         uint32_t k = (uint32_t)((in_line + ISTREAM_INSN_BYTES - 1) / ISTREAM_INSN_BYTES);
         if (k > n) k = n;
         fetch_classified(c, p, clock, addr);
+        if (c->feedback) clock += feedback_stall(c, t, p);
         stats_of(c, p)->instr.hits += k - 1;
         n -= k;
         clock += k;
@@ -520,6 +590,7 @@ static void on_mem_classified(void *ctx, int t, int cpu, uint64_t clock, const s
     if (c->attr_on) c->cur_pc = attr_pcs_at(&c->pcs, t, clock);
     data_access_classified(c, c->proc_of[cpu], clock, rec->f2, smait_size_bytes(smait_mem_size_code(rec->f1)),
                            access != SMAIT_LOAD);
+    if (c->feedback) feedback_stall(c, t, c->proc_of[cpu]);
 }
 
 /* File reads and writes (-handle_io): the I/O requests now; the wait goes
@@ -580,8 +651,10 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
     c->phase_clock = ph->start_clock;
-    if (c->ct) contention_phase(c->ct, c->est_time);     /* every processor starts the phase together */
+    /* Every processor starts the phase together; with feedback at its clock. */
+    if (c->ct) contention_phase(c->ct, c->feedback ? ph->start_clock : c->est_time);
     memset(c->phase, 0, (size_t)stats_slots(c) * sizeof *c->phase);
+    if (c->feedback) memset(c->fb_prev, 0, (size_t)stats_slots(c) * sizeof *c->fb_prev);
     memset(c->io_phase, 0, c->io.nio * sizeof *c->io_phase);
 }
 
@@ -598,7 +671,7 @@ static unsigned tx_lines(const cdat *c)
  * …), then, in slice mode, each processor's L14, then Tx: the lines of those
  * with anything to show; total (when not NULL) gets them added. */
 static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_stats *ios, cpu_stats *total,
-                         cpu_stats *io_total)
+                         cpu_stats *io_total, uint64_t span)
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
     unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0) |
@@ -632,7 +705,10 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
     stats_report(c->rep, phase, REPORT_ALL_THREADS, sum, tx_lines(c));
     if (c->m.l3) stats_l3_lines(c->rep, phase, sum, c->m.nodes);
     if (tm) {
-        /* A phase ends when its slowest processor does; the run is its phases one after another. */
+        /* A phase ends when its slowest processor does; the run is its phases
+         * one after another. Feedback: the phase's span of the clocks, which
+         * hold every stall and every wait for another processor. */
+        if (c->feedback) slowest = span;
         if (phase != REPORT_ALL_PHASES) c->est_time += slowest;
         stats_time_line(c->rep, phase, REPORT_ALL_THREADS, sum, tm, phase == REPORT_ALL_PHASES ? c->est_time : slowest,
                         c->m.l2, c->m.l3);
@@ -644,7 +720,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 static void phase_report(cdat *c, const sched_phase *ph)
 {
     tool_phase_line(c->rep, ph);
-    report_block(c, ph->number, c->phase, c->io_phase, c->total, c->io_total);
+    report_block(c, ph->number, c->phase, c->io_phase, c->total, c->io_total, ph->end_clock - ph->start_clock);
     c->phases = ph->number;
     c->end_clock = ph->end_clock;
 }
@@ -707,7 +783,7 @@ static void placement_to_report(void *ctx, const char *text)
 static void run_block(cdat *c)
 {
     tool_run_line(c->rep, c->phases, c->end_clock, c->n);
-    report_block(c, REPORT_ALL_PHASES, c->total, c->io_total, NULL, NULL);
+    report_block(c, REPORT_ALL_PHASES, c->total, c->io_total, NULL, NULL, 0);
 }
 
 static void aggregate_report(cdat *c)
@@ -786,7 +862,7 @@ static void config_header(cdat *c)
         if (config_contention(&g->timing))
             snprintf(buf + len, sizeof buf - len, " bank_busy %u link_busy %u", g->timing.bank_busy,
                      g->timing.link_busy);
-        report_header(c->rep, " timing: accounting%s", buf);
+        report_header(c->rep, " timing: %s%s", g->timing.feedback ? "feedback" : "accounting", buf);
     }
     if (c->slice_cpus)
         for (int k = 0; k < c->slice_cpus; k++)
@@ -930,6 +1006,26 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->speedup && !c->uni && !c->cfg.timing.on)
         diag_usage_error("--speedup compares estimated times, and %s has no [timing] section (configs/README.md)",
                          where);
+    c->feedback = c->cfg.timing.feedback && !c->uni;
+    if (c->feedback) {
+        /* The stalls move the clocks, so the interleaving is this machine's own. */
+        const char *fb = "[timing] mode = feedback";
+        if (r->jobs > 1 || r->shard_n)
+            diag_usage_error("%s with %s: every reference's stall moves its processor's clock, so the order of"
+                             " all the references depends on every line's, which a part that simulates some of"
+                             " the lines cannot know; run it whole, or with mode = accounting", fb,
+                             r->jobs > 1 ? "--jobs" : "--shard");
+        if (c->io_opt.handle)
+            diag_usage_error("%s with -handle_io: the kernel's copies are made within a file call, where a stall"
+                             " cannot move the clock; run -handle_io with mode = accounting", fb);
+        if (r->din)
+            diag_usage_error("%s with --din: Dinero IV has no time, and its references are compared in the pseudo"
+                             " clock's order; run --din with mode = accounting", fb);
+        if (attr_options_any(&r->attr) || r->miss_trace)
+            diag_usage_error("%s with %s: the pc of an access is found by its pseudo clock, which the stalls move;"
+                             " run it with mode = accounting", fb,
+                             r->miss_trace ? "--miss-trace" : "--by-code, --by-data or --annotate");
+    }
     if (r->din && nprocs > 1)
         diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
                          " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
@@ -953,6 +1049,7 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     c->thread_node = xcalloc((size_t)c->n, sizeof *c->thread_node);
     for (int k = 0; k < c->n; k++) c->thread_node[k] = c->proc_of[k % ncpu] / (int)c->cfg.procs_per_node;
     c->slot_of = xcalloc(nprocs, sizeof *c->slot_of);
+    if (c->feedback) c->fb_prev = xcalloc(nprocs, sizeof *c->fb_prev);
     for (unsigned p = 0; p < nprocs; p++) c->slot_of[p] = c->slice_cpus ? 0 : (int)p;
     if (c->cfg.allocation == ALLOC_RR2 || c->cfg.allocation == ALLOC_ORACLE) load_memory_usage(c);
 
@@ -1041,6 +1138,73 @@ static inline __attribute__((always_inline)) sched_hooks plain_hooks(cdat *c)
                           .hint = { .fetch_run = on_fetch_run, .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS } };
 }
 
+/* [timing] mode = feedback: the plain hooks, each stall sent back to the
+ * scheduler (no I/O: refused with feedback). */
+static inline __attribute__((always_inline)) sched_hooks feedback_hooks(cdat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_fb, .mem = on_mem_fb, .phase_begin = on_phase_begin,
+                          .phase_end = on_phase_end, .thread_stop = on_stop, .thread_resume = on_resume,
+                          .hint = { .fetch_run = on_fetch_run_fb, .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS } };
+}
+
+/* Feedback with --speedup: the one-processor machine (c->twin, accounting
+ * only) sees each event first, at the clock before this machine's stall. */
+static void on_fetch_twin(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
+{
+    cdat *c = ctx;
+    on_fetch(c->twin, t, cpu, clock, addr);
+    on_fetch_fb(c, t, cpu, clock, addr);
+}
+
+static void on_fetch_run_twin(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
+{
+    cdat *c = ctx;
+    on_fetch_run(c->twin, t, cpu, clock, addr, n);
+    on_fetch_run_fb(c, t, cpu, clock, addr, n);
+}
+
+static void on_mem_twin(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    cdat *c = ctx;
+    on_mem(c->twin, t, cpu, clock, rec);
+    on_mem_fb(c, t, cpu, clock, rec);
+}
+
+static void on_phase_begin_twin(void *ctx, const sched_phase *ph)
+{
+    cdat *c = ctx;
+    on_phase_begin(c->twin, ph);
+    on_phase_begin(c, ph);
+}
+
+static void on_phase_end_twin(void *ctx, const sched_phase *ph)
+{
+    cdat *c = ctx;
+    on_phase_end(c->twin, ph);
+    on_phase_end(c, ph);
+}
+
+static void on_stop_twin(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
+{
+    cdat *c = ctx;
+    on_stop(c->twin, t, cpu, clock, why);
+    on_stop(c, t, cpu, clock, why);
+}
+
+static void on_resume_twin(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
+{
+    cdat *c = ctx;
+    on_resume(c->twin, t, cpu, clock, idle);
+    on_resume(c, t, cpu, clock, idle);
+}
+
+static inline __attribute__((always_inline)) sched_hooks feedback_twin_hooks(cdat *c)
+{
+    return (sched_hooks){ .ctx = c, .fetch = on_fetch_twin, .mem = on_mem_twin, .phase_begin = on_phase_begin_twin,
+                          .phase_end = on_phase_end_twin, .thread_stop = on_stop_twin,
+                          .thread_resume = on_resume_twin, .hint = { .fetch_run = on_fetch_run_twin } };
+}
+
 /* --jobs N: one part's hooks (no miss classes, no I/O: refused with --jobs). */
 static inline __attribute__((always_inline)) sched_hooks part_hooks(cdat *c)
 {
@@ -1062,12 +1226,16 @@ CONSUMER_LOOPS_DEFINE(direct_classified_hooks, classified_hooks)
 CONSUMER_LOOPS_DEFINE(direct_din_hooks, din_hooks)
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
+CONSUMER_LOOPS_DEFINE(direct_feedback_hooks, feedback_hooks)
+CONSUMER_LOOPS_DEFINE(direct_feedback_twin_hooks, feedback_twin_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
     if (c->part_n > 1 || c->shard) return direct_part_hooks(c);     /* --shard 0/1 too: the keys */
     if (c->din) return direct_din_hooks(c);
-    return c->mc ? direct_classified_hooks(c) : direct_plain_hooks(c);
+    if (c->mc) return direct_classified_hooks(c);       /* feedback there too (c->feedback) */
+    if (c->feedback) return c->twin ? direct_feedback_twin_hooks(c) : direct_feedback_hooks(c);
+    return direct_plain_hooks(c);
 }
 
 /* The summary block: the whole run's figures a reader looks for first. */
@@ -1252,6 +1420,7 @@ static void machine_free(cdat *c)
     free(c->io_total);
     free(c->proc_of);
     free(c->slot_of);
+    free(c->fb_prev);
     free(c->thread_node);
     if (c->uni) report_free(c->rep);
 }
@@ -1281,7 +1450,7 @@ typedef struct job {
 static void uni_setup(cdat *c, const tool *t, cdat_run *r, const job *j)
 {
     int n = t->ts.count;
-    size_t nsets = r->nsets + (j->set != NULL) + 4 + (size_t)n, k = 0;
+    size_t nsets = r->nsets + (j->set != NULL) + 5 + (size_t)n, k = 0;
     char **sets = xcalloc(nsets, sizeof *sets);
     for (unsigned i = 0; i < r->nsets; i++) sets[k++] = xstrdup(r->sets[i]);
     if (j->set) sets[k++] = xstrdup(j->set);
@@ -1289,6 +1458,7 @@ static void uni_setup(cdat *c, const tool *t, cdat_run *r, const job *j)
     sets[k++] = xstrdup("system.procs_per_node=1");
     sets[k++] = xstrdup("output.general=0");
     sets[k++] = xstrdup("output.detailed=0");
+    sets[k++] = xstrdup("timing.mode=accounting");     /* its time is a sum: no interleaving of its own */
     for (int i = 0; i < n; i++) {
         char buf[48];
         snprintf(buf, sizeof buf, "mapping.thread.%d=0.0", i);
@@ -1534,7 +1704,8 @@ int main(int argc, char **argv)
             "simulate the machine in N parts on threads of this process, each the lines whose number mod N"
             " is its own (its cache sets and directory entries): the same report (N a power of two dividing"
             " every cache's sets; one configuration; not with miss classes, attribution, contention ([timing]"
-            " bank_busy, link_busy), -handle_io or slice mode; docs/sharding.md)" }, NULL, NULL, false },
+            " bank_busy, link_busy), [timing] mode = feedback, -handle_io or slice mode; docs/sharding.md)" },
+          NULL, NULL, false },
         { { "shard", 0, NULL, OPT_CALL, "I/N", &r, parse_shard, 0, 0,
             "simulate part I of N (the lines whose number mod N is I, as --jobs) and write its partial result"
             " <prefix>.cdat_partial.I-of-N where the report would go, for --merge (the same limits as --jobs;"
@@ -1630,13 +1801,22 @@ int main(int argc, char **argv)
     }
     free(sets);
     for (int k = 0; k < nuni; k++) uni_setup(&m[nm + k], &t, &r, &jobs[k]);
+    for (int k = 0; k < nm && njobs > 1; k++)
+        if (m[k].feedback)
+            diag_usage_error("[timing] mode = feedback with several configurations (%s): each machine's stalls"
+                             " make its own interleaving, and one run reads the traces in one; run each"
+                             " configuration on its own", r.sweep ? "--sweep" : "several files");
+    /* Feedback: the hooks run at once, beside no fanout (the scheduler needs
+     * each stall before the next record); --speedup's machine through them. */
+    if (m[0].feedback && nuni) m[0].twin = &m[nm];
     nm += nuni;
 
     scheduler *s;
-    if (nm == 1) {
-        sched_hooks h = machine_hooks(&m[0]), run;
-        fanout *pipe = fanout_pipeline(&h, (int)r.workers, t.ts.count, &run);
+    if (nm == 1 || m[0].twin) {
+        sched_hooks h = machine_hooks(&m[0]), run = h;
+        fanout *pipe = m[0].feedback ? NULL : fanout_pipeline(&h, (int)r.workers, t.ts.count, &run);
         s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &run);
+        if (m[0].twin) m[0].twin->s = s;
         sched_run(s);
         if (pipe) fanout_finish(pipe);
     } else {

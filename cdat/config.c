@@ -299,12 +299,19 @@ static int handler(void *user, const char *section, const char *key, const char 
                 return set_uint(p, key, v, &c->timing.cycles[k], 0, TIMING_MAX, k == TIMING_L2_HIT ? L_L2HIT
                                 : k == TIMING_LOCAL_L3 || k == TIMING_REMOTE_L3 ? L_L3HIT : -1);
             }
+        if (strcmp(key, "mode") == 0) {
+            c->timing.on = true;
+            if (strcmp(v, "accounting") == 0) c->timing.feedback = false;
+            else if (strcmp(v, "feedback") == 0) c->timing.feedback = true;
+            else return fail(p, "[timing] mode: '%s' must be accounting or feedback", v);
+            return 1;
+        }
         if (strcmp(key, "bank_busy") == 0 || strcmp(key, "link_busy") == 0) {
             c->timing.on = true;
             return set_uint(p, key, v, key[0] == 'b' ? &c->timing.bank_busy : &c->timing.link_busy, 0, TIMING_MAX, -1);
         }
         return fail(p, "[timing]: unknown key '%s' (local_memory, local_cache, remote_memory, remote_cache, upgrade,"
-                    " hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy)", key);
+                    " hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy, mode)", key);
     }
     if (!*section) return fail(p, "'%s' is outside any section", key);
     return fail(p, "unknown section [%s] (" SECTION_NAMES ")", section);

@@ -43,9 +43,10 @@ typedef enum cfg_map_policy {
     MAP_SPREAD          /* round robin over nodes: node t mod nodes, proc t / nodes */
 } cfg_map_policy;
 
-/* [timing]: the accounting-only timing model (docs/cdat-report.md, L19):
- * cycles per miss by where it was satisfied, per upgrade, and per critical
- * transaction (a network hop). It changes no interleaving. */
+/* [timing]: the timing model (docs/cdat-report.md, L19): cycles per miss by
+ * where it was satisfied, per upgrade, and per critical transaction (a
+ * network hop). mode accounting (the default) changes no interleaving;
+ * feedback moves each processor's clock on by its stalls. */
 enum { TIMING_LOCAL_MEMORY, TIMING_LOCAL_CACHE, TIMING_REMOTE_MEMORY, TIMING_REMOTE_CACHE, TIMING_UPGRADE,
        TIMING_HOP, TIMING_L2_HIT, TIMING_LOCAL_L3, TIMING_REMOTE_L3, TIMING_KEYS };
 enum { TIMING_MAX = 1000000 };
@@ -55,6 +56,9 @@ typedef struct cdat_timing {
     /* Contention (cdat/contention.h): the cycles a sequence occupies its
      * home bank, and a node's network link; both 0 (the default): none. */
     unsigned bank_busy, link_busy;
+    /* mode = feedback: the stalls move the threads' clocks (sched_stall),
+     * so the interleaving follows the simulated machine. */
+    bool feedback;
 } cdat_timing;
 extern const char *const config_timing_keys[TIMING_KEYS];
 /* Whether tm asks for contention (a busy key not 0). */

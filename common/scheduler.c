@@ -68,7 +68,7 @@ static uint64_t max_clock(const scheduler *s, int upto)
 void sched_snapshot(scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->at_phase_start = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
+    x->at_phase_start = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle, x->stall };
 }
 
 static void begin_phase(scheduler *s, sched_phase_kind kind, sched_phase_cause by, int active)
@@ -407,6 +407,16 @@ uint64_t sched_call_hook(scheduler *s, int t, const smait_raw *rec)
                                "a smaller -disk_latency, -mhz or -ipc or a larger -dma_bw shortens the waits");
     x->io_idle += delay;
     return delay;
+}
+
+void sched_stall(scheduler *s, int t, uint64_t cycles)
+{
+    thread *x = &s->th[t];
+    if (cycles > SCHED_CLOCK_LIMIT || x->lane.clock > SCHED_CLOCK_LIMIT - cycles)
+        sched_clock_past_limit(&x->lane, cycles, "a stall", "cycles",
+                               "smaller latencies ([timing]) or a shorter trace stay below it");
+    x->lane.clock += cycles;
+    x->stall += cycles;
 }
 
 /* A synchronous disk read: t waits `delay` cycles while the others go on. */
@@ -940,6 +950,7 @@ void sched_counts_add(sched_counts *into, const sched_counts *from)
     add_sat(&into->sync_idle, from->sync_idle);
     add_sat(&into->phase_end_idle, from->phase_end_idle);
     add_sat(&into->io_idle, from->io_idle);
+    add_sat(&into->stall, from->stall);
 }
 
 int sched_threads(const scheduler *s) { return s->n; }
@@ -1016,7 +1027,7 @@ const char *sched_unmodelled_warning(const scheduler *s, unsigned cause, char *b
 const sched_counts *sched_total_counts(const scheduler *s, int t)
 {
     thread *x = &s->th[t];
-    x->view = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle };
+    x->view = (sched_counts){ x->lane.is.n, x->records, x->sync_idle, x->phase_end_idle, x->io_idle, x->stall };
     return &x->view;
 }
 
@@ -1037,6 +1048,7 @@ const sched_counts *sched_phase_counts(const scheduler *s, int t)
         .sync_idle = x->sync_idle - a->sync_idle,
         .phase_end_idle = x->phase_end_idle - a->phase_end_idle,
         .io_idle = x->io_idle - a->io_idle,
+        .stall = x->stall - a->stall,
     };
     return &x->view;
 }

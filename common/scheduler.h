@@ -31,6 +31,7 @@ typedef struct sched_counts {
     uint64_t sync_idle;         /* cycles lost waiting at barriers and locks */
     uint64_t phase_end_idle;    /* cycles lost waiting for the end of a phase */
     uint64_t io_idle;           /* cycles lost waiting for the disk (call hook delays) */
+    uint64_t stall;             /* cycles the consumer added with sched_stall */
 } sched_counts;
 
 typedef struct sched_options {
@@ -100,6 +101,14 @@ sched_problems sched_problem_counts(const scheduler *s);
 _Noreturn void sched_record_error(scheduler *s, int thread, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int sched_phase_count(const scheduler *s);
+
+/* For a fetch, fetch_run or mem hook, thread mode only: thread t's reference
+ * took `cycles` more than its instruction (a simulated machine's stall), so
+ * t's clock moves on by them now (docs/scheduler.md §1, "Stalls"): the hook's
+ * later fetches of a fetch_run, t's next records, and which thread runs next
+ * see the later clock. Counted as the thread's `stall`. A clock that would
+ * pass SCHED_CLOCK_LIMIT stops the run (a data error naming the record). */
+void sched_stall(scheduler *s, int t, uint64_t cycles);
 
 /* The synchronisation rule in force: "recorded", or "simulated (REASON)". */
 const char *sched_sync_mode(const scheduler *s);

@@ -31,7 +31,7 @@ typedef struct thread {
     bool wait_wake;             /* … a section taken again after a condition wait (wake=1):
                                  * replayed after those releases, its clock not raised to theirs */
     uint64_t records;
-    uint64_t sync_idle, phase_end_idle, io_idle;
+    uint64_t sync_idle, phase_end_idle, io_idle, stall;
     sched_counts at_phase_start;    /* totals when the current phase began */
     sched_counts view;              /* scratch for the count getters */
 } thread;

@@ -90,7 +90,7 @@ done
 # ---- bad configurations ------------------------------------------------------------------------
 check "[timing]: an unknown key" cdat -q --set timing.bus=3 pc.4 t.ini <<'EOF'
 --- stderr
-cdat: --set timing.bus=3: [timing]: unknown key 'bus' (local_memory, local_cache, remote_memory, remote_cache, upgrade, hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy)
+cdat: --set timing.bus=3: [timing]: unknown key 'bus' (local_memory, local_cache, remote_memory, remote_cache, upgrade, hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy, mode)
 cdat: try 'cdat --help'
 --- exit 1
 EOF

@@ -793,7 +793,7 @@ START_TEST(timing)
     EXPECT_ERROR("[timing]\nupgrade = -1\n", 2, "upgrade: '-1' is not a whole number");
     EXPECT_ERROR("[timing]\nhop = 1000001\n", 2, "hop: 1000001 is out of range (0..1000000)");
     EXPECT_ERROR("[timing]\nbus = 3\n", 2, "[timing]: unknown key 'bus' (local_memory, local_cache, remote_memory,"
-                 " remote_cache, upgrade, hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy)");
+                 " remote_cache, upgrade, hop, l2_hit, local_l3, remote_l3, bank_busy, link_busy, mode)");
     /* the contention keys: cycles of occupancy, in the same range */
     load_ok("[timing]\nbank_busy = 20\nlink_busy = 7\n", &c, path, sizeof path);
     ck_assert(c.timing.on);
@@ -802,6 +802,18 @@ START_TEST(timing)
     config_free(&c);
     EXPECT_ERROR("[timing]\nbank_busy = -5\n", 2, "bank_busy: '-5' is not a whole number");
     EXPECT_ERROR("[timing]\nlink_busy = 1000001\n", 2, "link_busy: 1000001 is out of range (0..1000000)");
+    /* mode: accounting by default; feedback; the last one given wins; alone it is a [timing] section */
+    load_ok("[timing]\nhop = 3\n", &c, path, sizeof path);
+    ck_assert(!c.timing.feedback);
+    config_free(&c);
+    load_ok("[timing]\nmode = feedback\n", &c, path, sizeof path);
+    ck_assert(c.timing.on && c.timing.feedback);
+    ck_assert_uint_eq(c.timing.cycles[TIMING_LOCAL_MEMORY], 0);
+    config_free(&c);
+    load_ok("[timing]\nmode = feedback\nmode = accounting\n", &c, path, sizeof path);
+    ck_assert(c.timing.on && !c.timing.feedback);
+    config_free(&c);
+    EXPECT_ERROR("[timing]\nmode = Feedback\n", 2, "[timing] mode: 'Feedback' must be accounting or feedback");
 }
 END_TEST
 

@@ -177,7 +177,39 @@ typedef struct real_ctx {
      * and the batches it ran. */
     sched_hooks own_hooks;
     uint64_t own_batches;
+    /* Stalls (sched_stall): the run's seed (0: none), whether fetches stall
+     * too (not with the fetch_mem hint, whose access comes at its fetch's
+     * clock), and each thread's fetches so far (a fetch's key). */
+    uint64_t stall_seed;
+    bool stall_fetches;
+    uint64_t *nfetch;
+    uint64_t stalled;
 } real_ctx;
+
+/* The stall of a thread's reference: the access of record `index` (key
+ * index * 2) or its fetch number k (key k * 2 + 1); most are 0, a few far
+ * (past the clock queue's window). The same rule for the real run's hooks
+ * and the reference. */
+static uint64_t stall_of(uint64_t seed, int t, uint64_t key)
+{
+    if (!seed) return 0;
+    uint64_t h = (seed ^ ((uint64_t)t << 40) ^ key) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    unsigned r = (unsigned)(h % 100);
+    return r < 70 ? 0 : r < 97 ? 1 + (h >> 8) % 40 : 300 + (h >> 8) % 3000;
+}
+
+/* A fetch of thread t in the real run: its stall, sent to the scheduler. */
+static uint64_t real_fetch_stall(real_ctx *c, int t)
+{
+    if (!c->stall_fetches) return 0;
+    uint64_t s = stall_of(c->stall_seed, t, c->nfetch[t]++ * 2 + 1);
+    if (s) sched_stall(c->s, t, s);
+    c->stalled += s;
+    return s;
+}
 
 /* No ahead call may wait for thread t's delivery (t < 0: for anyone's) when
  * another event comes. */
@@ -225,6 +257,7 @@ static void h_fetch(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     ahead_quiet(c, t);
     push(c->log, EV_FETCH, t, clock, addr, 0, 0);
+    real_fetch_stall(c, t);
 }
 
 /* The optional one-call form of a gap fill: logged as the n fetches it stands for. */
@@ -234,7 +267,11 @@ static void h_fetch_run(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     REQUIRE(n > 0, "fetch_run with n = 0");
     ahead_quiet(c, t);
-    for (uint32_t i = 0; i < n; i++) push(c->log, EV_FETCH, t, clock + i, addr + 4 * i, 0, 0);
+    uint64_t later = 0;         /* the run's stalls so far delay its later fetches */
+    for (uint32_t i = 0; i < n; i++) {
+        push(c->log, EV_FETCH, t, clock + i + later, addr + 4 * i, 0, 0);
+        later += real_fetch_stall(c, t);
+    }
 }
 
 static void h_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
@@ -242,7 +279,13 @@ static void h_record(void *ctx, int t, int cpu, uint64_t clock, const smait_raw 
     real_ctx *c = ctx;
     REQUIRE(cpu == t, "hook: cpu %d for thread %d in thread mode", cpu, t);
     ahead_check(c, t);
-    push(c->log, EV_REC, t, clock, trace_reader_index(c->rd[t]), rec->f1, rec->f2);
+    uint64_t index = trace_reader_index(c->rd[t]);
+    push(c->log, EV_REC, t, clock, index, rec->f1, rec->f2);
+    if ((rec->f1 >> 28) == 0 && c->stall_seed) {        /* an access (this is the branch hook too) */
+        uint64_t s = stall_of(c->stall_seed, t, index * 2);
+        if (s) sched_stall(c->s, t, s);
+        c->stalled += s;
+    }
 }
 
 /* The optional one-call form of an access and its instruction's fetch:
@@ -373,6 +416,8 @@ typedef struct ref {
     size_t nlocks;
     sched_problems pr;
     evlog *log;
+    uint64_t stall_seed;        /* as real_ctx's */
+    bool stall_fetches;
 } ref;
 
 static void r_resume(ref *s, int t, uint64_t to)
@@ -597,6 +642,9 @@ static void r_fetch(ref *s, int t)
 {
     rthread *x = &s->th[t];
     push(s->log, EV_FETCH, t, x->clock, x->pc, 0, 0);
+    uint64_t st = s->stall_fetches ? stall_of(s->stall_seed, t, x->c.is.fetched * 2 + 1) : 0;
+    x->clock += st;
+    x->c.stall += st;
     x->c.is.fetched++;
     x->pc += 4;
 }
@@ -624,11 +672,13 @@ static void r_step(ref *s, int t)
         return;
     }
     x->pos++;
+    uint64_t stall = 0;
     switch (f1 >> 28) {
     case 0x0:                                   /* memory access: one instruction */
         x->clock++;
         x->c.is.executed++;
         if (x->valid) r_fetch(s, t);
+        stall = stall_of(s->stall_seed, t, index * 2);
         break;
     case 0x4:                                   /* procedure start */
         x->pc = rec->f2;
@@ -654,6 +704,8 @@ static void r_step(ref *s, int t)
     }
     }
     push(s->log, EV_REC, t, x->clock, index, f1, rec->f2);
+    x->clock += stall;                          /* the access's stall, after it */
+    x->c.stall += stall;
 }
 
 static int r_pick(const ref *s)
@@ -1116,6 +1168,7 @@ typedef struct coverage {
     uint64_t records, fetches, phases, deadlocks, bad_unlocks, unprocessed, barrier_waits,
              lock_waits, joins, far_jumps, ties, acquire_waits, unmodelled;
     uint64_t ahead_shown;       /* records the ahead hook showed */
+    uint64_t stalled;           /* cycles of sched_stall */
     uint64_t own_batches;       /* batches run by the consumer's own loop */
 } coverage;
 
@@ -1274,6 +1327,12 @@ static void one_run(const run_spec *rs, coverage *cov)
     if (fetch_hooks == 0) h.fetch = NULL;
     if (fetch_hooks == 2) h.hint.fetch_run = h_fetch_run;       /* gap fills in one call */
     if (fetch_hooks == 3) h.hint.fetch_mem = h_fetch_mem;       /* an access with its fetch */
+    /* Stalls in a third of the runs (their own generator): the accesses', and
+     * the fetches' unless the fetch_mem hint delivers them. */
+    rng rs_ = { r.s ^ 0x5bd1e9955bd1e995ull };
+    if (rchance(&rs_, 33)) ctx.stall_seed = rnext(&rs_) | 1;
+    ctx.stall_fetches = ctx.stall_seed && fetch_hooks != 3 && (fetch_hooks != 0);
+    ctx.nfetch = calloc((size_t)P, sizeof *ctx.nfetch);
     /* Half of the runs through the consumer's own loop (its own generator). */
     bool own = rchance(&ra, 50);
     if (own) {
@@ -1293,12 +1352,14 @@ static void one_run(const run_spec *rs, coverage *cov)
     ahead_quiet(&ctx, -1);
     cov->ahead_shown += ctx.ahead_shown;
     cov->own_batches += ctx.own_batches;
+    cov->stalled += ctx.stalled;
     if (!own) ck_assert_uint_eq(ctx.own_batches, 0);
 
     /* The reference. */
     evlog want = { 0 };
     ref s = { .n = P, .parallel_start = parallel_start, .lenient = lenient, .gap = gap,
-              .prev = -1, .log = &want, .recorded = recorded };
+              .prev = -1, .log = &want, .recorded = recorded, .stall_seed = ctx.stall_seed,
+              .stall_fetches = ctx.stall_fetches };
     s.um = calloc((size_t)SMAIT_UM_COUNT * (size_t)P, sizeof *s.um);
     s.th = calloc((size_t)P, sizeof *s.th);
     for (int i = 0; i < P; i++) s.th[i] = (rthread){ .rec = t[i].r, .n = t[i].n };
@@ -1390,6 +1451,7 @@ static void one_run(const run_spec *rs, coverage *cov)
     free(s.keys);
     free(s.um);
     free(ctx.sync);
+    free(ctx.nfetch);
     free(got.e);
     free(want.e);
     tu_rmtree(dir);
@@ -1428,6 +1490,7 @@ START_TEST(random_parallel)
     ck_assert_uint_gt(c.barrier_waits, 100);
     ck_assert_uint_gt(c.lock_waits, 20);
     ck_assert_uint_gt(c.phases, 5);         /* markers of thread 0 */
+    ck_assert_uint_gt(c.stalled, 1000);     /* sched_stall moved clocks */
     if (FAST_PATHS) {                       /* a build taking the general paths ignores the hints */
         ck_assert_uint_gt(c.ahead_shown, 1000);
         ck_assert_uint_gt(c.own_batches, 1000);
@@ -1445,6 +1508,7 @@ START_TEST(random_regions)
     ck_assert_uint_gt(c.lock_waits, 20);
     ck_assert_uint_gt(c.joins, 100);
     ck_assert_uint_gt(c.unprocessed, 0);
+    ck_assert_uint_gt(c.stalled, 1000);
 }
 END_TEST
 
