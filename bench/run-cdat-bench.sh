@@ -143,7 +143,9 @@ done
 # one-level machine run once per set just before them; then the three-level
 # machine of issue 44 (target: at most 1.5x the one-level time): the
 # non-inclusive L2 and a 32 MiB 16-way memory-side L3 per node ([l3], §10),
-# with configs/server2s.ini's [timing].
+# with configs/server2s.ini's [timing], in accounting mode and then in
+# feedback mode (docs/cdat-report.md, "Feedback": its cost against
+# accounting's, and its estimate).
 echo "== cdat with an L2 (1 MiB, 16 ways), and with an L3 (32 MiB, 16 ways) and [timing], against the one-level machine"
 l2_vs_plain() {    # LABEL SET CONFIG
     cdat_run "$1, one level" "$DIR/$2" "$3" -p
@@ -161,6 +163,15 @@ l2_vs_plain() {    # LABEL SET CONFIG
     cdat_run "$1, L2 non_inclusive + L3 + [timing]" "$DIR/$2" "$DIR/cd-l3.ini" -p
     awk -v l="$1" -v a="$secs" -v b="$one" 'BEGIN {
         printf "cdat %s: with an L2, an L3 and [timing] %.2fx the one-level time\n", l, a / (b > 0 ? b : 0.01) }'
+    # The same machine in feedback mode (the stalls move the clocks), against
+    # the accounting run: its cost, and how the estimate moves.
+    local acc=$secs est
+    est=$(awk '/^# summary: estimated_time/ { print $4 }' "$DIR/$2.cdat_report")
+    cdat_run "$1, L2 + L3 + [timing] mode = feedback" "$DIR/$2" "$DIR/cd-l3.ini" -p --set timing.mode=feedback
+    awk -v l="$1" -v a="$secs" -v b="$acc" -v e="$est" \
+        -v f="$(awk '/^# summary: estimated_time/ { print $4 }' "$DIR/$2.cdat_report")" 'BEGIN {
+        printf "cdat %s: feedback %.2fx the accounting time; estimated_time %d (accounting %d)\n", l,
+               a / (b > 0 ? b : 0.01), f, e }'
 }
 "$BENCH/gen_kernel" "$DIR/cdb" 16 $(( MK / 8 > 0 ? MK / 8 : 1 )) blocked
 l2_vs_plain "1x1 tiled mat_mul 1 thread" cdb.1 "$CONFIGS/1x1.ini"

@@ -14,8 +14,10 @@
 # cdat in 2 processes (--shard, docs/sharding.md §9) and in 2 parts of one
 # process (--jobs 2) against the whole run, and on configs/server2s.ini (L2s
 # and [timing]) against the same machine without its L2s ("a hierarchy
-# costs", issue 44's target is 1.5x) and with --speedup (its one-processor
-# twin beside it). Times only; asserts nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
+# costs", issue 44's target is 1.5x), with --speedup (its one-processor
+# twin beside it), and with --speedup in [timing] mode = feedback (the
+# stalls move the clocks: its estimate against accounting's, and its cost).
+# Times only; asserts nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
 # extra flags for both programs (e.g. -DKEYS=16384 -DOPS=5000: smaller).
 set -euo pipefail
 : "${BIN:?}"
@@ -53,5 +55,18 @@ for prog in kvstore radix_sort; do
     cdat_run "server2s $prog, --speedup" "$set_name" "$ROOT/configs/server2s.ini" --speedup
     awk -v l="$prog" -v a="$secs" -v b="$flat" -v s="$(awk '/^# summary: speedup/ { print $4 }' "$set_name.cdat_report")" 'BEGIN {
         printf "cdat server2s %s: speedup %s; --speedup %.2fx the time\n", l, s, a / (b > 0 ? b : 0.01) }'
+    # [timing] mode = feedback (docs/cdat-report.md, "Feedback"): the stalls
+    # move the clocks; the estimate and the speedup against the accounting
+    # run's, and its cost (on one thread: the simulation cannot run beside
+    # the scheduler).
+    acc_est=$(awk '/^# summary: estimated_time/ { print $4 }' "$set_name.cdat_report")
+    flat=$secs
+    cdat_run "server2s $prog, mode = feedback, --speedup" "$set_name" "$ROOT/configs/server2s.ini" --speedup \
+        --set timing.mode=feedback
+    awk -v l="$prog" -v a="$secs" -v b="$flat" -v e="$acc_est" \
+        -v f="$(awk '/^# summary: estimated_time/ { print $4 }' "$set_name.cdat_report")" \
+        -v s="$(awk '/^# summary: speedup/ { print $4 }' "$set_name.cdat_report")" 'BEGIN {
+        printf "cdat server2s %s: feedback estimated_time %d (accounting %d), speedup %s; %.2fx the time of accounting (both --speedup)\n",
+               l, f, e, s, a / (b > 0 ? b : 0.01) }'
     rm -f "$DIR"/t.*
 done
