@@ -137,9 +137,10 @@ struct cdat {
     cdat *twin;
 };
 
-enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE };
+enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE, FIG_L2_MISSES };
 enum { CDAT_JOBS_MAX = 64 };
-static const char *const fig_names[] = { "misses", "remote", "false_sharing" };
+/* With an L2 a fourth figure: the L1 misses the L2 missed too (L22's misses). */
+static const char *const fig_names[] = { "misses", "remote", "false_sharing", "l2_misses" };
 static const char *const class_names[MC_CLASSES] = { "cold", "capacity", "conflict", "true_sharing", "false_sharing" };
 static const char *const source_names[SRC_COUNT] = { "local_memory", "local_cache", "remote_memory", "remote_cache",
                                                      "l2", "local_l3", "remote_l3" };
@@ -490,17 +491,20 @@ static void on_io_copy(void *ctx, int p, uint64_t clock, uint32_t addr, unsigned
 static __attribute__((noinline)) void note_miss(cdat *c, int p, uint64_t clock, int stream, uint64_t pc,
                                                  uint32_t addr, int cls, mach_ref r)
 {
-    bool remote = r.source == SRC_REMOTE_MEMORY || r.source == SRC_REMOTE_CACHE;
+    bool remote = r.source == SRC_REMOTE_MEMORY || r.source == SRC_REMOTE_CACHE || r.source == SRC_REMOTE_L3;
+    bool l2_miss = c->m.l2 && (r.l2 & L2_ACCESS) == L2_MISS;
     if (c->acode) {
         attr_add(c->acode, pc, FIG_MISSES);
         if (remote) attr_add(c->acode, pc, FIG_REMOTE);
         if (cls == MC_FALSE) attr_add(c->acode, pc, FIG_FALSE);
+        if (l2_miss) attr_add(c->acode, pc, FIG_L2_MISSES);
     }
     if (c->adata && stream == MC_DATA) {
         uint64_t key = attr_data_key(c->amap, addr, c->cfg.line_size);
         attr_add(c->adata, key, FIG_MISSES);
         if (remote) attr_add(c->adata, key, FIG_REMOTE);
         if (cls == MC_FALSE) attr_add(c->adata, key, FIG_FALSE);
+        if (l2_miss) attr_add(c->adata, key, FIG_L2_MISSES);
     }
     if (c->mtrace) {
         char pcs[16];
@@ -996,13 +1000,6 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (c->io_opt.handle && config_contention(&c->cfg.timing))
         diag_usage_error("-handle_io with contention ([timing] bank_busy or link_busy): the I/O processors' requests"
                          " have no accounted time to queue at; run without -handle_io or with bank_busy = link_busy = 0");
-    if ((c->cfg.l2.size || c->cfg.l3.size) && (r->miss_classes || attr_options_any(&r->attr) || r->miss_trace)) {
-        const char *l = c->cfg.l2.size ? "2" : "3";     /* the L2 named first when there are both */
-        diag_usage_error("%s with an L%s (%s has [l%s]): the miss classes and the attribution are of a one-level"
-                         " machine's misses; run them without [l%s] (--set l%s.size=0)",
-                         r->miss_classes ? "--miss-classes" : r->miss_trace ? "--miss-trace"
-                         : "--by-code, --by-data or --annotate", l, where, l, l, l);
-    }
     if (r->speedup && !c->uni && !c->cfg.timing.on)
         diag_usage_error("--speedup compares estimated times, and %s has no [timing] section (configs/README.md)",
                          where);
@@ -1069,8 +1066,9 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     }
     if (c->attr_on) {
         c->amap = r->amap;
-        if (r->attr.by_code || r->attr.annotate) c->acode = attr_new(3, fig_names);
-        if (r->attr.by_data) c->adata = attr_new(3, fig_names);
+        int nfig = c->m.l2 ? 4 : 3;
+        if (r->attr.by_code || r->attr.annotate) c->acode = attr_new(nfig, fig_names);
+        if (r->attr.by_data) c->adata = attr_new(nfig, fig_names);
         attr_pcs_init(&c->pcs, c->n);
     }
     if (r->attr.annotate) {

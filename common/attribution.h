@@ -22,7 +22,7 @@
 /* A pc the instruction stream does not know (no procedure start yet). */
 #define ATTR_UNKNOWN ((uint64_t)1 << 32)
 
-enum { ATTR_MAX_FIGURES = 3, ATTR_DEFAULT_TOP = 10 };
+enum { ATTR_MAX_FIGURES = 4, ATTR_DEFAULT_TOP = 10 };
 
 typedef struct attr attr;
 

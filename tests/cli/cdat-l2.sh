@@ -304,12 +304,65 @@ check "[timing] l2_hit without an L2" cdat -q rs.4 bad.ini <<'EOF'
 cdat: bad.ini:2: [timing] l2_hit: the machine has no L2 ([l2] size = 0)
 --- exit 2
 EOF
-check "--miss-classes with an L2" cdat -q --miss-classes rs.4 j.ini <<'EOF'
---- stderr
-cdat: --miss-classes with an L2 (j.ini has [l2]): the miss classes and the attribution are of a one-level machine's misses; run them without [l2] (--set l2.size=0)
-cdat: try 'cdat --help'
---- exit 1
+# ---- miss classes and attribution with an L2 (docs/cdat-report.md, L17, L20) -----------------------
+# Golden, one processor: a fully associative d-cache of 2 lines, an
+# inclusive L2 of 2 sets of 1 way. Lines 0x20000000 (A) and 0x20000080 (C)
+# share L2 set 0. load A: cold, the L2 misses. load C: cold, the L2 misses
+# and its fill evicts A, whose d-cache copy goes with it (back-invalidation
+# 1). load A: the d-cache lost A to the L2's replacement, but a fully
+# associative cache of 2 lines would still hold it (A, C): conflict; the L2
+# misses again and evicts C (back-invalidation 2). By address: A 2 misses,
+# both L2 misses; C 1 and 1.
+printf 'threads 1\nthread 0\nload 4 0x20000000\nload 4 0x20000080\nload 4 0x20000000\n' >bi.txt
+smait asm bi.txt bi
+printf '[system]\nnodes = 1\nprocs_per_node = 1\n[dcache]\nsize = 128\nassoc = full\n[l2]\nsize = 128\nassoc = 1\ninclusion = inclusive\n' >bi.ini
+check "golden: a back-invalidated line's next miss is a conflict miss, and an L2 miss by address" bash -c "
+    cdat -q -p --miss-classes --by-data bi.1 bi.ini && grep -E '^RxT0L(17|22)|^RxTxL21' bi.1.cdat_report" <<'EOF'
+RxT0L17: data_classes cold 2 capacity 0 conflict 1 true_sharing 0 false_sharing 0 upgrades 0 mpki 0.0000
+RxT0L22: l2 refs 3 hits 0 0.00% misses 3 100.00% upgrades 0 0.00% writes 0 write_misses 0 write_backs 0 back_invalidations 2
+RxTxL21: data_misses rank 1 count 2 kind address name 0x20000000 where -
+RxTxL21: data_misses rank 2 count 1 kind address name 0x20000080 where -
+RxTxL21: data_l2_misses rank 1 count 2 kind address name 0x20000000 where -
+RxTxL21: data_l2_misses rank 2 count 1 kind address name 0x20000080 where -
+--- exit 0
 EOF
+# Every policy on the random set: the classified run simulates the same
+# machine (every other line as without the options); the classes add up to
+# the L1 misses (L17 = L01's, L18 = L03's); code_misses add up to L01 + L03,
+# code_l2_misses and data_l2_misses to L22's misses (its data part: the
+# data misses the L2 missed), code_remote to the remote sources of L02 + L04.
+cat >sums.awk <<'AWK'
+function f(name,    i) { for (i = 2; i < NF; i++) if ($i == name) return $(i + 1); return 0 }
+$1 == "RxTxL01:" { dm = f("misses") }
+$1 == "RxTxL03:" { im = f("misses") }
+$1 == "RxTxL02:" || $1 == "RxTxL04:" { rem += f("remote_memory") + f("remote_cache") + f("remote_l3") }
+$1 == "RxTxL17:" { dc = $4 + $6 + $8 + $10 + $12 }
+$1 == "RxTxL18:" { ic = $4 + $6 + $8 + $10 + $12 }
+$1 == "RxTxL22:" { l2m = f("misses") }
+$1 == "RxTxL20:" { code[$2] += $6 }
+$1 == "RxTxL21:" { data[$2] += $6 }
+END {
+    print "classes", (dc == dm && ic == im) ? "ok" : "wrong"
+    print "code_misses", (code["code_misses"] == dm + im) ? "ok" : "wrong"
+    print "code_remote", (code["code_remote"] == rem) ? "ok" : "wrong"
+    print "code_l2_misses", (code["code_l2_misses"] == l2m && l2m > 0) ? "ok" : "wrong"
+    print "data_l2_misses", (data["data_l2_misses"] <= l2m && data["data_l2_misses"] > 0 && data["data_misses"] == dm) ? "ok" : "wrong"
+}
+AWK
+for incl in non_inclusive inclusive exclusive; do
+    check "--miss-classes, --by-code, --by-data with a $incl L2: the same machine, and the sums" bash -c "
+        cdat -q -p --set l2.inclusion=$incl --name plain rs.4 j.ini &&
+        cdat -q -p --set l2.inclusion=$incl --miss-classes --by-code=1000000 --by-data=1000000 --name mc rs.4 j.ini &&
+        diff <(grep -v '^# command\|^# options\|^# attribution\|^R[0-9x]*T[0-9x-]*L\(17\|18\|20\|21\):' rs.4.mc.cdat_report) \
+             <(grep -v '^# command\|^# options' rs.4.plain.cdat_report) && awk -f sums.awk rs.4.mc.cdat_report" <<'EOF'
+classes ok
+code_misses ok
+code_remote ok
+code_l2_misses ok
+data_l2_misses ok
+--- exit 0
+EOF
+done
 check "--din on a machine of 4 processors" cdat -q --din x.din rs.4 j.ini <<'EOF'
 --- stderr
 cdat: --din: Dinero IV simulates one processor, and j.ini has 4; give a machine of one (--set system.nodes=1 --set system.procs_per_node=1)

@@ -425,10 +425,22 @@ cdat: --set timing.local_l3=5: [timing] local_l3: the machine has no L3 ([l3] si
 cdat: try 'cdat --help'
 --- exit 1
 EOF
-check "--miss-classes with an L3" cdat -q --miss-classes rs.4 j.ini <<'EOF'
---- stderr
-cdat: --miss-classes with an L3 (j.ini has [l3]): the miss classes and the attribution are of a one-level machine's misses; run them without [l3] (--set l3.size=0)
-cdat: try 'cdat --help'
---- exit 1
+# The L3 is memory-side: the processors' caches, so their miss classes, are
+# the machine's without it; a miss the other node's L3 served is remote.
+check "--miss-classes with an L3: the classes of the machine without it" bash -c "
+    cdat -q -p --miss-classes --name l3 rs.4 j.ini && cdat -q -p --miss-classes --set l3.size=0 --set timing.local_l3=0 --set timing.remote_l3=0 --name nol3 rs.4 j.ini &&
+    diff <(grep -E '^R[0-9x]*T[0-9x-]*L1[78]:' rs.4.l3.cdat_report) <(grep -E '^R[0-9x]*T[0-9x-]*L1[78]:' rs.4.nol3.cdat_report) &&
+    grep -c '^RxTxL1[78]:' rs.4.l3.cdat_report" <<'EOF'
+2
+--- exit 0
+EOF
+check "--by-code with an L3: code_remote counts the misses a remote L3 served" bash -c "
+    cdat -q -p --by-code=1000000 --name l3c rs.4 j.ini &&
+    awk 'function f(name,    i) { for (i = 2; i < NF; i++) if (\$i == name) return \$(i + 1); return 0 }
+         \$1 == \"RxTxL02:\" || \$1 == \"RxTxL04:\" { rem += f(\"remote_memory\") + f(\"remote_cache\") + f(\"remote_l3\"); rl3 += f(\"remote_l3\") }
+         \$1 == \"RxTxL20:\" && \$2 == \"code_remote\" { code += \$6 }
+         END { print (code == rem && rl3 > 0) ? \"ok\" : \"wrong \" code \" \" rem \" \" rl3 }' rs.4.l3c.cdat_report" <<'EOF'
+ok
+--- exit 0
 EOF
 check_true "no report was left by the refusals" test ! -e rs.4.bad.cdat_report
