@@ -655,8 +655,11 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 {
     cdat *c = ctx;
     c->phase_clock = ph->start_clock;
-    /* Every processor starts the phase together; with feedback at its clock. */
-    if (c->ct) contention_phase(c->ct, c->feedback ? ph->start_clock : c->est_time);
+    /* Every processor starts the phase together; with feedback at its clock,
+     * but for a marker's phase, whose start moved no clock (the processors
+     * behind it go on from theirs: their arrivals may come before it). */
+    if (c->ct && !c->feedback) contention_phase(c->ct, c->est_time);
+    if (c->ct && c->feedback && ph->by != PHASE_BY_MARKER) contention_phase(c->ct, ph->start_clock);
     memset(c->phase, 0, (size_t)stats_slots(c) * sizeof *c->phase);
     if (c->feedback) memset(c->fb_prev, 0, (size_t)stats_slots(c) * sizeof *c->fb_prev);
     memset(c->io_phase, 0, c->io.nio * sizeof *c->io_phase);

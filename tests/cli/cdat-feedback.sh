@@ -138,6 +138,21 @@ check_true "random set 43: the same bytes twice, and with --workers 1" bash -c "
     cdat -q -p --name again r43.16 fb.ini && cdat -q -p --workers 1 --name one r43.16 fb.ini &&
     cmp <(grep -v '^# command' r43.16.cdat_report) <(grep -v '^# command' r43.16.again.cdat_report) &&
     cmp <(grep -v '^# command' r43.16.cdat_report) <(grep -v '^# command' r43.16.one.cdat_report)"
+# With contention on the same set (thread 0's markers start phases that move
+# no clock: the queues keep their history there): the identity still holds,
+# and the processors' queue adds up to the waits of L24 (with one bank a
+# node, the 4 nodes have 8 resources, the 4 banks and 4 links, and L24 ranks
+# up to 8: all of them).
+check "random set 43 with contention: the identity, and the queues = L24's waits" bash -c "
+    cdat -q -p --name ct --set system.banks_per_node=1 --set timing.bank_busy=35 --set timing.link_busy=10 r43.16 fb.ini &&
+    awk -f identity.awk r43.16.ct.cdat_report &&
+    awk '\$1 == \"RxTxL19:\" { for (i = 2; i < NF; i++) if (\$i == \"queue\") q = \$(i + 1) }
+         \$1 == \"RxTxL24:\" { for (i = 2; i < NF; i++) if (\$i == \"wait\") w += \$(i + 1); n++ }
+         END { print \"ranks\", n, (q == w && q > 0) ? \"queue = waits\" : \"queue \" q \" waits \" w }' r43.16.ct.cdat_report" <<'EOF'
+processors yes wrong 0
+ranks 8 queue = waits
+--- exit 0
+EOF
 # --miss-classes takes its own hooks (every reference through the
 # classification): the same simulation, so the same counts and time.
 check_true "random set 43: --miss-classes gives the same counts and time" bash -c "
