@@ -102,6 +102,7 @@ struct cdat {
      * the miss stream, per thread the pc of the last fetch and its clock, and
      * the pc of the data access being simulated. */
     bool show_classes;
+    miss_class *mc2;            /* --miss-classes with an L2: its misses' classes (L25); else NULL */
     bool attr_on;
     attr *acode, *adata;
     const addr_map *amap;
@@ -519,14 +520,23 @@ static __attribute__((noinline)) void note_miss(cdat *c, int p, uint64_t clock, 
  * taxonomy (miss_class.h), which must see hits too (its shadow LRU cache).
  * These hooks replace the ones above, so those stay as they are. */
 
+/* The class of the L2 miss the reference just made, if it made one (L25). */
+static inline void l2_classified(cdat *c, cpu_stats *st)
+{
+    if (c->m.l2_class) st->l2cls[c->m.l2_class - 1]++;
+    c->m.l2_class = 0;
+}
+
 static void fetch_classified(cdat *c, int p, uint64_t clock, uint32_t addr)
 {
     cpu_stats *st = stats_of(c, p);
     uint32_t line = mach_line(&c->m, addr);
-    mach_ref r = mach_fetch(&c->m, p, clock, line);
-    count_ref(st, &st->instr, r);
     unsigned off = addr & ((1u << c->m.line_shift) - 1);
     uint64_t words = mc_words(c->mc, off, off + ISTREAM_INSN_BYTES - 1);
+    c->m.ref_words = words;                     /* for the L2's classification (L25) */
+    mach_ref r = mach_fetch(&c->m, p, clock, line);
+    count_ref(st, &st->instr, r);
+    l2_classified(c, st);
     int cls = mc_ref(c->mc, (unsigned)p, MC_INSTR, line, words, r.outcome == REF_MISS);
     if (cls >= 0) st->cls[MC_INSTR][cls]++;
     if (cls >= 0 && c->attr_on) note_miss(c, p, clock, MC_INSTR, addr, addr, cls, r);
@@ -577,12 +587,15 @@ static void data_access_classified(cdat *c, int p, uint64_t clock, uint32_t addr
         uint64_t base = (uint64_t)l << shift;
         unsigned lo = l == first ? addr & in_line : 0, hi = l == last ? (unsigned)(end - base) : in_line;
         uint64_t words = mc_words(c->mc, lo, hi);
+        c->m.ref_words = words;
         mach_ref r = store ? mach_store(&c->m, p, clock, l) : mach_load(&c->m, p, clock, l);
         count_ref(st, &st->data, r);
+        l2_classified(c, st);
         int cls = mc_ref(c->mc, (unsigned)p, MC_DATA, l, words, r.outcome == REF_MISS);
         if (cls >= 0) st->cls[MC_DATA][cls]++;
         if (cls >= 0 && c->attr_on) note_miss(c, p, clock, MC_DATA, c->cur_pc, (uint32_t)(base + lo), cls, r);
         if (store) mc_write(c->mc, (unsigned)p, l, words);
+        if (store && c->mc2) mc_write(c->mc2, (unsigned)p, l, words);
         if (l == last) break;
     }
 }
@@ -669,6 +682,7 @@ static void on_phase_begin(void *ctx, const sched_phase *ph)
 static unsigned tx_lines(const cdat *c)
 {
     return STATS_PROC | (c->io_opt.handle ? STATS_IO : 0) | (c->show_classes ? STATS_CLASSES : 0) |
+           (c->mc2 ? STATS_L2_CLASSES : 0) |
            (c->m.l2 ? STATS_L2 : 0) | (c->m.l3 ? STATS_L3 : 0);
 }
 
@@ -682,6 +696,7 @@ static void report_block(cdat *c, int phase, const cpu_stats *procs, const cpu_s
 {
     cpu_stats *sum = xcalloc(1, sizeof *sum);
     unsigned own = STATS_PROC | (c->slice_cpus ? STATS_NO_CPU : 0) | (c->show_classes ? STATS_CLASSES : 0) |
+                   (c->mc2 ? STATS_L2_CLASSES : 0) |
                    (c->m.l2 ? STATS_L2 : 0) | (c->m.l3 ? STATS_L3 : 0);
     const cdat_timing *tm = c->cfg.timing.on ? &c->cfg.timing : NULL;
     uint64_t slowest = 0;                       /* [timing]: the largest busy + stall */
@@ -1066,6 +1081,13 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->miss_classes || c->attr_on) {
         c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
         c->m.mc = c->mc;
+        /* The L2's misses too (unified: one stream), but for an exclusive
+         * one, which lines enter only as victims: a fully associative cache
+         * seeing its references would hold lines it never got. */
+        if (r->miss_classes && c->m.l2 && c->cfg.l2_inclusion != INCL_EXCLUSIVE) {
+            c->mc2 = mc_new(c->m.nprocs, &c->m.p[0].l2, &c->m.p[0].l2, c->m.line_shift);
+            c->m.mc2 = c->mc2;
+        }
     }
     if (c->attr_on) {
         c->amap = r->amap;
@@ -1405,6 +1427,7 @@ static void machine_free(cdat *c)
     if (c->part_traces) fclose(c->part_traces);     /* --jobs: a part's keyed records */
     mach_free(&c->m);
     mc_free(c->mc);
+    mc_free(c->mc2);
     attr_free(c->acode);
     attr_free(c->adata);
     attr_pcs_free(&c->pcs);
@@ -1690,10 +1713,12 @@ int main(int argc, char **argv)
             "also write each report as JSON, <report>.json (docs/json.md)" }, NULL, NULL, false },
         { { "miss-classes", 0, NULL, OPT_FLAG, NULL, &r.miss_classes, NULL, 0, 0,
             "also classify every miss (cold, capacity, conflict, true and false sharing) and give"
-            " misses per thousand instructions: lines L17 and L18 (slower)" }, "miss_classes", NULL, true },
+            " misses per thousand instructions: lines L17 and L18, and with an [l2] its misses' classes, L25"
+            " (slower)" }, "miss_classes", NULL, true },
         { { "by-code", 0, NULL, OPT_CALL, "[=N]", &r.attr.by_code, attr_top_parse, 0, 0,
             "also list the N functions and source lines (default 10) with the most misses, remote misses"
-            " and false sharing misses: lines L20 (classifies the misses as --miss-classes does: slower)" },
+            " and false sharing misses, and with an [l2] L2 misses: lines L20 (classifies the misses as"
+            " --miss-classes does: slower)" },
           "by_code", attr_top_show, true },
         { { "by-data", 0, NULL, OPT_CALL, "[=N]", &r.attr.by_data, attr_top_parse, 0, 0,
             "the same for data misses by data object, heap allocation site or mapping: lines L21" },

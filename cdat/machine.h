@@ -115,6 +115,15 @@ typedef struct machine {
     mach_seq_fn on_seq;
     void *ctx;
     struct miss_class *mc;      /* --miss-classes: told of every copy another's request invalidates; else NULL */
+    /* --miss-classes with an L2: the L2's classification (every L2 lookup,
+     * victim written into it and copy invalidated in it goes there); the
+     * words of the reference being made (mc_words), which the caller sets
+     * before each reference; and the class + 1 of the L2 miss it made (0:
+     * none), which the caller reads after it and clears (not in mach_ref,
+     * which the hit paths return in a register). Else NULL, unused. */
+    struct miss_class *mc2;
+    uint64_t ref_words;
+    uint8_t l2_class;
 } machine;
 
 /* Protocol variant n (1..8) as its three switches (docs/cdat-protocol.md;

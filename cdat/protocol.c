@@ -267,7 +267,8 @@ static inline void lose(machine *m, unsigned q, int s, uint32_t line)
 {
     cache *c = s == MC_DATA ? &m->p[q].d : &m->p[q].i;
     if (cache_invalidate(c, line) != CS_INVALID && m->mc) mc_invalidated(m->mc, q, s, line);
-    if (s == MC_DATA && m->l2) cache_invalidate(&m->p[q].l2, line);
+    if (s == MC_DATA && m->l2 && cache_invalidate(&m->p[q].l2, line) != CS_INVALID && m->mc2)
+        mc_invalidated(m->mc2, q, MC_DATA, line);
 }
 
 /* Processor q's state of line over its data levels, the d-cache and the L2:
@@ -502,6 +503,10 @@ static void l2_put(machine *m, int cpu, uint64_t clock, uint32_t line, cache_sta
 static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_state vst, mach_ref *r)
 {
     mach_proc *P = &m->p[cpu];
+    /* A victim written (moved) into the L2 is a reference of it: its
+     * classification's shadow cache sees it (no miss to classify). */
+    if (m->mc2 && (m->l2_inclusion == INCL_EXCLUSIVE || vst == CS_DIRTY))
+        mc_ref(m->mc2, (unsigned)cpu, MC_DATA, v, 0, 0);
     if (m->l2_inclusion == INCL_EXCLUSIVE) {             /* every victim moves down, its dirt with it */
         r->l2 |= L2_WRITE_MISS;
         l2_put(m, cpu, clock, v, vst, r);
@@ -811,6 +816,8 @@ static mach_ref l2_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int 
     r.l2 = L2_HIT;
     mach_proc *P = &m->p[cpu];
     cache_state s2 = cache_access(&P->l2, line);
+    /* --miss-classes: the lookup, before the fills and victims it leads to. */
+    if (m->mc2) m->l2_class = (uint8_t)(mc_ref(m->mc2, (unsigned)cpu, MC_DATA, line, m->ref_words, s2 == CS_INVALID) + 1);
     if (s2 != CS_INVALID) {
         cache_state s1 = s2 == CS_DIRTY ? CS_EXCLUSIVE : s2;    /* clean above the L2's copy */
         if (kind == MACH_STORE) {

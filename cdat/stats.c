@@ -87,6 +87,7 @@ void stats_add(cpu_stats *into, const cpu_stats *from)
     into->l2_write_misses += from->l2_write_misses;
     into->l2_write_backs += from->l2_write_backs;
     into->l2_back_inv += from->l2_back_inv;
+    for (int k = 0; k < MC_CLASSES; k++) into->l2cls[k] += from->l2cls[k];
     into->queue += from->queue;
     uint64_t *a3 = &into->l3[0][0];
     const uint64_t *b3 = &from->l3[0][0];
@@ -216,6 +217,10 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
         classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
     }
     if (lines & STATS_L2) l2_line(r, phase, t, s);
+    if (lines & STATS_L2_CLASSES)
+        report_line(r, phase, t, 25, "l2_classes", "cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64
+                    " true_sharing %" PRIu64 " false_sharing %" PRIu64, s->l2cls[MC_COLD], s->l2cls[MC_CAPACITY],
+                    s->l2cls[MC_CONFLICT], s->l2cls[MC_TRUE], s->l2cls[MC_FALSE]);
 }
 
 void stats_l3_lines(report *r, int phase, const cpu_stats *s, unsigned nodes)

@@ -50,6 +50,7 @@ typedef struct cpu_stats {
      * victims written (moved) into it and those that found no copy there,
      * its victims returned dirty, the L1 copies its victims removed. */
     uint64_t l2_hits, l2_misses, l2_upgrades, l2_writes, l2_write_misses, l2_write_backs, l2_back_inv;
+    uint64_t l2cls[MC_CLASSES];             /* --miss-classes with an [l2] (L25): the classes of its misses */
     /* [timing] with contention (contention.h): the cycles its requests
      * waited at the home banks and links (L19 queue); else 0. */
     uint64_t queue;
@@ -113,8 +114,10 @@ void stats_l2(cpu_stats *s, mach_ref r);
  * leaves L14 out (slice mode: a process's lines; L14 is per processor).
  * STATS_CLASSES (with STATS_PROC): also L17 and L18, the miss classes.
  * STATS_L2 (with STATS_PROC): the machine has an L2: L02 and L04 end with
- * the misses it served, and L22 follows L15. */
-enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8, STATS_L2 = 16, STATS_L3 = 32 };
+ * the misses it served, and L22 follows L15. STATS_L2_CLASSES (with
+ * STATS_L2): L25, the classes of the L2's misses, follows L22. */
+enum { STATS_PROC = 1, STATS_IO = 2, STATS_NO_CPU = 4, STATS_CLASSES = 8, STATS_L2 = 16, STATS_L3 = 32,
+       STATS_L2_CLASSES = 64 };
 /* STATS_L3: the machine has an L3: L02, L04 (and L05) end with the misses
  * (requests) the home's L3 served, local_l3 and remote_l3. */
 

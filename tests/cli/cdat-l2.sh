@@ -210,17 +210,29 @@ for seed in 1 2 3; do
              /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
                            "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
             "r$seed.1.cdat_report" >cdat.txt
-        "$TWO_LEVEL" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" r.din >model.txt || echo "the model failed" >>model.txt
-        check "seed $seed, d $ds/$da i $is/$ia l2 $ls/$la: cdat's L1 and L2 are the two-level model's" \
+        # The L2's miss classes (L25, --miss-classes: a run of its own, --din refuses it; one
+        # processor: no sharing) against the model's Hill's rule (-c).
+        cdat -p -q --miss-classes --name mc "r$seed.1" one.ini
+        awk '/^RxTxL25:/ { print "l2_classes cold", $4, "capacity", $6, "conflict", $8 (($10 + $12) ? " sharing?" : "") }' \
+            "r$seed.1.mc.cdat_report" >>cdat.txt
+        "$TWO_LEVEL" -c 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" r.din >model.txt || echo "the model failed" >>model.txt
+        cat model.txt >>models.txt
+        check "seed $seed, d $ds/$da i $is/$ia l2 $ls/$la: cdat's L1 and L2 (and its miss classes) are the two-level model's" \
             diff model.txt cdat.txt <<'EOF'
 --- exit 0
 EOF
     done
 done
-check "the model's comparison is not empty (seed 3, the last geometry)" awk '{ print $1, ($4 > 0) }' model.txt <<'EOF'
+check "the model's comparison is not empty (seed 3, the last geometry)" awk '{ print $1, ($3 > 0) }' model.txt <<'EOF'
 l1d 1
 l1i 1
 l2 1
+l2_classes 1
+--- exit 0
+EOF
+check "… and its classes, over every run, have some of each (the fully associative L2 has no conflicts)" \
+    awk '/^l2_classes/ { c += $3; p += $5; f += $7 } END { print (c > 0), (p > 0), (f > 0) }' models.txt <<'EOF'
+1 1 1
 --- exit 0
 EOF
 
@@ -312,25 +324,50 @@ EOF
 # 1). load A: the d-cache lost A to the L2's replacement, but a fully
 # associative cache of 2 lines would still hold it (A, C): conflict; the L2
 # misses again and evicts C (back-invalidation 2). By address: A 2 misses,
-# both L2 misses; C 1 and 1.
+# both L2 misses; C 1 and 1. The L2's own misses (L25) by the same rule, with
+# a shadow of the L2's 2 lines: A and C cold, then A a conflict miss (a
+# fully associative L2 of 2 lines would still hold A: the direct-mapped one
+# lost it to C).
 printf 'threads 1\nthread 0\nload 4 0x20000000\nload 4 0x20000080\nload 4 0x20000000\n' >bi.txt
 smait asm bi.txt bi
 printf '[system]\nnodes = 1\nprocs_per_node = 1\n[dcache]\nsize = 128\nassoc = full\n[l2]\nsize = 128\nassoc = 1\ninclusion = inclusive\n' >bi.ini
 check "golden: a back-invalidated line's next miss is a conflict miss, and an L2 miss by address" bash -c "
-    cdat -q -p --miss-classes --by-data bi.1 bi.ini && grep -E '^RxT0L(17|22)|^RxTxL21' bi.1.cdat_report" <<'EOF'
+    cdat -q -p --miss-classes --by-data bi.1 bi.ini && grep -E '^RxT0L(17|22|25)|^RxTxL21' bi.1.cdat_report" <<'EOF'
 RxT0L17: data_classes cold 2 capacity 0 conflict 1 true_sharing 0 false_sharing 0 upgrades 0 mpki 0.0000
 RxT0L22: l2 refs 3 hits 0 0.00% misses 3 100.00% upgrades 0 0.00% writes 0 write_misses 0 write_backs 0 back_invalidations 2
+RxT0L25: l2_classes cold 2 capacity 0 conflict 1 true_sharing 0 false_sharing 0
 RxTxL21: data_misses rank 1 count 2 kind address name 0x20000000 where -
 RxTxL21: data_misses rank 2 count 1 kind address name 0x20000080 where -
 RxTxL21: data_l2_misses rank 1 count 2 kind address name 0x20000000 where -
 RxTxL21: data_l2_misses rank 2 count 1 kind address name 0x20000080 where -
 --- exit 0
 EOF
+# Coherence in the L2's classes: processor 0 loads A (0x20000000) and C,
+# processor 1 loads B, then stores to A at clock 2: the ownership request
+# invalidates processor 0's copies in its d-cache and its L2. Processor 0's
+# load of A at clock 3 misses in both, and both misses are true sharing (the
+# word it loads was written since), or false sharing when processor 1 wrote
+# the line's next word (0x20000004) instead.
+printf 'threads 2\nthread 0\nload 4 0x20000000\nload 4 0x20000200\nload 4 0x20000000\nthread 1\nload 4 0x20000100\nstore 4 0x20000000\n' >ts.txt
+sed 's/^store 4 0x20000000/store 4 0x20000004/' ts.txt >fs.txt
+smait asm ts.txt ts
+smait asm fs.txt fs
+printf '[system]\nnodes = 1\nprocs_per_node = 2\n[dcache]\nsize = 1K\nassoc = 2\n[l2]\nsize = 4K\nassoc = 4\ninclusion = inclusive\n' >ts.ini
+check "golden: an L2 copy invalidated by another's store: true, then false sharing in L17 and L25" bash -c "
+    cdat -q -p --miss-classes ts.2 ts.ini && cdat -q -p --miss-classes fs.2 ts.ini &&
+    grep -hE '^RxT0L(17|25)' ts.2.cdat_report fs.2.cdat_report" <<'EOF'
+RxT0L17: data_classes cold 2 capacity 0 conflict 0 true_sharing 1 false_sharing 0 upgrades 0 mpki 0.0000
+RxT0L25: l2_classes cold 2 capacity 0 conflict 0 true_sharing 1 false_sharing 0
+RxT0L17: data_classes cold 2 capacity 0 conflict 0 true_sharing 0 false_sharing 1 upgrades 0 mpki 0.0000
+RxT0L25: l2_classes cold 2 capacity 0 conflict 0 true_sharing 0 false_sharing 1
+--- exit 0
+EOF
 # Every policy on the random set: the classified run simulates the same
 # machine (every other line as without the options); the classes add up to
 # the L1 misses (L17 = L01's, L18 = L03's); code_misses add up to L01 + L03,
 # code_l2_misses and data_l2_misses to L22's misses (its data part: the
-# data misses the L2 missed), code_remote to the remote sources of L02 + L04.
+# data misses the L2 missed), code_remote to the remote sources of L02 + L04;
+# the L2's classes (L25) to L22's misses, and an exclusive L2 has none.
 cat >sums.awk <<'AWK'
 function f(name,    i) { for (i = 2; i < NF; i++) if ($i == name) return $(i + 1); return 0 }
 $1 == "RxTxL01:" { dm = f("misses") }
@@ -339,6 +376,7 @@ $1 == "RxTxL02:" || $1 == "RxTxL04:" { rem += f("remote_memory") + f("remote_cac
 $1 == "RxTxL17:" { dc = $4 + $6 + $8 + $10 + $12 }
 $1 == "RxTxL18:" { ic = $4 + $6 + $8 + $10 + $12 }
 $1 == "RxTxL22:" { l2m = f("misses") }
+$1 == "RxTxL25:" { l2c = $4 + $6 + $8 + $10 + $12; has25 = 1 }
 $1 == "RxTxL20:" { code[$2] += $6 }
 $1 == "RxTxL21:" { data[$2] += $6 }
 END {
@@ -347,19 +385,22 @@ END {
     print "code_remote", (code["code_remote"] == rem) ? "ok" : "wrong"
     print "code_l2_misses", (code["code_l2_misses"] == l2m && l2m > 0) ? "ok" : "wrong"
     print "data_l2_misses", (data["data_l2_misses"] <= l2m && data["data_l2_misses"] > 0 && data["data_misses"] == dm) ? "ok" : "wrong"
+    print "l2_classes", (excl ? !has25 : has25 && l2c == l2m) ? "ok" : "wrong"
 }
 AWK
 for incl in non_inclusive inclusive exclusive; do
     check "--miss-classes, --by-code, --by-data with a $incl L2: the same machine, and the sums" bash -c "
         cdat -q -p --set l2.inclusion=$incl --name plain rs.4 j.ini &&
         cdat -q -p --set l2.inclusion=$incl --miss-classes --by-code=1000000 --by-data=1000000 --name mc rs.4 j.ini &&
-        diff <(grep -v '^# command\|^# options\|^# attribution\|^R[0-9x]*T[0-9x-]*L\(17\|18\|20\|21\):' rs.4.mc.cdat_report) \
-             <(grep -v '^# command\|^# options' rs.4.plain.cdat_report) && awk -f sums.awk rs.4.mc.cdat_report" <<'EOF'
+        diff <(grep -v '^# command\|^# options\|^# attribution\|^R[0-9x]*T[0-9x-]*L\(17\|18\|20\|21\|25\):' rs.4.mc.cdat_report) \
+             <(grep -v '^# command\|^# options' rs.4.plain.cdat_report) &&
+        awk -v excl=$([ $incl = exclusive ] && echo 1 || echo 0) -f sums.awk rs.4.mc.cdat_report" <<'EOF'
 classes ok
 code_misses ok
 code_remote ok
 code_l2_misses ok
 data_l2_misses ok
+l2_classes ok
 --- exit 0
 EOF
 done

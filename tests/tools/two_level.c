@@ -18,12 +18,19 @@
  * to the third level directly.
  * Nothing of cdat is used: only the C library.
  *
+ * With -c first, the L2's read misses are also classified by Hill's rule
+ * (cdat's L25): cold, the first reference of the L2 to the line (a read or a
+ * written victim); conflict, one a fully associative LRU cache of the L2's
+ * lines, seeing the same reads and writes, would have hit; capacity, the
+ * rest.
+ *
  * Output, one line each:
  *   l1d refs N misses N
  *   l1i refs N misses N
  *   l2 reads N read_misses N writes N write_misses N write_backs N   (with an L2)
+ *   l2_classes cold N capacity N conflict N                          (with -c)
  *   l3 reads N read_misses N writes N write_misses N write_backs N   (with an L3)
- * Usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
+ * Usage: two_level [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
  * (sizes in bytes; assoc 0 = fully associative). Exit 2 on bad input. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -86,6 +93,45 @@ static bool level_access(level *c, uint64_t b, bool write, bool *evicted, uint64
     return hit;
 }
 
+/* -c: the L2 being classified, its fully associative shadow, the lines it
+ * ever referenced (an open-addressing set of line + 1), and the counts. */
+static const level *classified;
+static level shadow;
+static uint64_t *seen, seen_cap, seen_n, cls_cold, cls_capacity, cls_conflict;
+
+/* Whether b was referenced before; it is from now on. */
+static bool seen_before(uint64_t b)
+{
+    if (2 * (seen_n + 1) > seen_cap) {
+        uint64_t *old = seen, cap = seen_cap;
+        seen_cap = cap ? 2 * cap : 1024;
+        seen = calloc(seen_cap, sizeof *seen);
+        if (!seen) die("out of memory", 0);
+        seen_n = 0;
+        for (uint64_t i = 0; i < cap; i++)
+            if (old[i]) (void)seen_before(old[i] - 1);
+        free(old);
+    }
+    uint64_t i = (b * 0x9e3779b97f4a7c15ull) & (seen_cap - 1);
+    while (seen[i] && seen[i] != b + 1) i = (i + 1) & (seen_cap - 1);
+    if (seen[i]) return true;
+    seen[i] = b + 1;
+    seen_n++;
+    return false;
+}
+
+/* A reference of the classified level to b (missed: a read that missed). */
+static void classify(uint64_t b, bool missed)
+{
+    bool ev, vd;
+    uint64_t v;
+    bool before = seen_before(b), shadow_hit = level_access(&shadow, b, false, &ev, &v, &vd);
+    if (!missed) return;
+    if (!before) cls_cold++;
+    else if (shadow_hit) cls_conflict++;
+    else cls_capacity++;
+}
+
 /* A level below the L1s: a read (a miss above) or a write (a dirty victim
  * from above). below: the next level, or NULL (memory). */
 static void lower_ref(level *c, level *below, uint64_t b, bool write)
@@ -93,6 +139,7 @@ static void lower_ref(level *c, level *below, uint64_t b, bool write)
     bool ev, vd;
     uint64_t v;
     bool hit = level_access(c, b, write, &ev, &v, &vd);
+    if (c == classified) classify(b, !write && !hit);
     if (write) {
         c->writes++;
         c->write_misses += !hit;
@@ -115,6 +162,11 @@ static void print_level(const char *name, const level *c)
 
 int main(int argc, char **argv)
 {
+    bool classes = argc > 1 && strcmp(argv[1], "-c") == 0;
+    if (classes) {
+        argv++;
+        argc--;
+    }
     if (argc < 8 || argc > 11) {
         fprintf(stderr, "usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC"
                 " [L3_SIZE L3_ASSOC] [FILE]\n");
@@ -131,6 +183,11 @@ int main(int argc, char **argv)
     bool two = a[5] != 0;
     if (!two && !three) die("no L2 and no L3", 0);
     if (two) level_init(&l2, a[5], a[6], line);
+    if (classes && !two) die("-c needs an L2", 0);
+    if (classes) {
+        classified = &l2;
+        level_init(&shadow, a[5], 0, line);
+    }
     if (three) level_init(&l3, a[7], a[8], line);
     /* The level below the L1s, and the one below it. */
     level *next = two ? &l2 : &l3, *below = two && three ? &l3 : NULL;
@@ -163,11 +220,16 @@ int main(int argc, char **argv)
     printf("l1d refs %" PRIu64 " misses %" PRIu64 "\n", drefs, dmiss);
     printf("l1i refs %" PRIu64 " misses %" PRIu64 "\n", irefs, imiss);
     if (two) print_level("l2", &l2);
+    if (classes)
+        printf("l2_classes cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64 "\n", cls_cold, cls_capacity,
+               cls_conflict);
     if (three) print_level("l3", &l3);
     if (f != stdin) fclose(f);
     free(l1i.w);
     free(l1d.w);
     free(l2.w);
     free(l3.w);
+    free(shadow.w);
+    free(seen);
     return fflush(stdout) == 0 ? 0 : 2;
 }
