@@ -254,6 +254,26 @@ check_true "--speedup: with 8 threads it runs, and leaves the report as it was" 
     diff <(grep -v '^# command\|^# options\|^# summary: speedup' r44.8.sp.cdat_report) \
          <(grep -v '^# command\|^# options' r44.8.nsp.cdat_report)"
 
+# Spawns, a barrier, a critical section and joins (the producer-consumer
+# example, no -p), with contention and --speedup: thread 0 takes part in
+# every phase, so its processor's busy + stall + idle is the run's time
+# (the others are not counted while they wait to be spawned); every phase's
+# estimated time is its L00 span.
+smait asm "$CLI_DIR/../../examples/producer-consumer.txt" pc
+{ cat "$CLI_DIR/cdat/timing-2x2.ini"; printf 'mode = feedback\nbank_busy = 30\n'; } >pc.ini
+check "producer-consumer with contention and --speedup: thread 0's identity, the phases' spans" bash -c "
+    cdat -q --speedup pc.4 pc.ini && awk '
+        function f(name,    i) { for (i = 2; i < NF; i++) if (\$i == name) return \$(i + 1); return -1 }
+        \$2 == \"phase\" { span[substr(\$1, 1, index(\$1, \"L\") - 1)] = f(\"end\") - f(\"start\") }
+        \$1 == \"RxT0L19:\" { t0 = f(\"busy_and_stall\") + f(\"idle\") }
+        \$2 == \"time\" && \$1 ~ /Tx/ { k = substr(\$1, 1, index(\$1, \"L\") - 1); n++; bad += f(\"estimated_time\") != span[k]; est = f(\"estimated_time\") }
+        END { print \"phases\", n, \"wrong\", bad + 0, (t0 == est ? \"thread 0 = run\" : \"thread 0 \" t0 \" run \" est) }' pc.4.cdat_report &&
+    grep -c '^# summary: speedup ' pc.4.cdat_report" <<'EOF'
+phases 4 wrong 0 thread 0 = run
+1
+--- exit 0
+EOF
+
 # ---- refusals and bad values -----------------------------------------------------------------------
 check "refused: --jobs" cdat -q -p --jobs 2 fb.2 fb.ini <<'EOF'
 --- stderr
