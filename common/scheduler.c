@@ -414,7 +414,7 @@ void sched_stall(scheduler *s, int t, uint64_t cycles)
     thread *x = &s->th[t];
     if (cycles > SCHED_CLOCK_LIMIT || x->lane.clock > SCHED_CLOCK_LIMIT - cycles)
         sched_clock_past_limit(&x->lane, cycles, "a stall", "cycles",
-                               "smaller latencies ([timing]) or a shorter trace stay below it");
+                               "smaller [timing] latencies or a shorter trace keep it below");
     x->lane.clock += cycles;
     x->stall += cycles;
 }

@@ -107,7 +107,9 @@ int sched_phase_count(const scheduler *s);
  * t's clock moves on by them now (docs/scheduler.md §1, "Stalls"): the hook's
  * later fetches of a fetch_run, t's next records, and which thread runs next
  * see the later clock. Counted as the thread's `stall`. A clock that would
- * pass SCHED_CLOCK_LIMIT stops the run (a data error naming the record). */
+ * pass SCHED_CLOCK_LIMIT stops the run (a data error naming the record).
+ * The fetch_mem hint delivers an access at its fetch's clock: a consumer
+ * that stalls fetches does not give it (cdat does not). */
 void sched_stall(scheduler *s, int t, uint64_t cycles);
 
 /* The synchronisation rule in force: "recorded", or "simulated (REASON)". */

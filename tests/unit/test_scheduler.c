@@ -1532,7 +1532,16 @@ typedef struct limit_run {
     uint64_t waits[4];
     int calls;
     uint64_t end_clock;
+    uint64_t stall;             /* the mem hook stalls every access this much (sched_stall) */
+    scheduler *s;
 } limit_run;
+
+static void l_mem(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
+{
+    (void)cpu; (void)clock; (void)rec;
+    limit_run *l = ctx;
+    sched_stall(l->s, t, l->stall);
+}
 
 static uint64_t l_call(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
 {
@@ -1554,8 +1563,9 @@ static void limit_job(void *arg)
     trace_set_from_prefix(&ts, l->prefix);
     trace_reader **rd = trace_set_open(&ts, NULL);
     sched_options so = { .parallel_start = !l->slices, .slice_cpus = l->slices, .gap_limit = 4096 };
-    sched_hooks h = { .ctx = l, .call = l_call, .phase_end = l_phase_end };
+    sched_hooks h = { .ctx = l, .call = l_call, .phase_end = l_phase_end, .mem = l->stall ? l_mem : NULL };
     scheduler *s = sched_create(&ts, rd, &so, &h);
+    l->s = s;
     sched_run(s);
     printf("end %" PRIu64 "\n", l->end_clock);
     sched_free(s);
@@ -1635,6 +1645,25 @@ START_TEST(clock_limit_passed_by_a_gap_fill)
     l.slices = true;
     l.calls = 0;
     limit_expect(&l, 2, "", err);
+}
+END_TEST
+
+/* sched_stall: a read's wait to 2^51 - 10, then a load (record 6, offset
+ * 48) at clock 2^51 - 9 whose stall takes the clock to the limit (9) or
+ * past it (10). Thread mode only (the stalls of a consumer's machine). */
+START_TEST(clock_limit_passed_by_a_stall)
+{
+    tu_recs t = { 0 };
+    tu_add_call(&t, SMAIT_CT_READ, 0, 0, 0x2000, 64, 3, 0);
+    tu_add(&t, smait_mem_f1(SMAIT_LOAD, 2, 0), 0x20000000);
+    tu_write_trace(tu_file("lim-stall.1.0"), &t, SMAIT_ORDER_LITTLE);
+    tu_recs_free(&t);
+    limit_run l = { .prefix = tu_file("lim-stall.1"), .waits = { SCHED_CLOCK_LIMIT - 10 }, .stall = 9 };
+    limit_expect(&l, 100, "end 2251799813685248\n", "");
+    l = (limit_run){ .prefix = l.prefix, .waits = { SCHED_CLOCK_LIMIT - 10 }, .stall = 10 };
+    limit_expect(&l, 2, "", "cdat: %s.0: 48: record 6: a stall of 10 cycles at clock 2251799813685239 would take the"
+                 " pseudo clock past its limit of 2^51 = 2251799813685248 (smaller [timing] latencies or a"
+                 " shorter trace keep it below)\n");
 }
 END_TEST
 
@@ -1797,6 +1826,7 @@ Suite *scheduler_suite(void)
     tcase_add_test(lim, clock_limit_reached_not_passed);
     tcase_add_test(lim, clock_limit_passed_by_a_wait);
     tcase_add_test(lim, clock_limit_passed_by_a_gap_fill);
+    tcase_add_test(lim, clock_limit_passed_by_a_stall);
     tcase_add_test(lim, counts_add_saturates);
     suite_add_tcase(s, lim);
     TCase *ts = tcase_create("sync");
