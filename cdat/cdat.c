@@ -161,8 +161,9 @@ static void on_seq(void *ctx, const mach_seq *q)
  * processor starts a phase together, as after a barrier), plus its pseudo
  * clock since, plus the stall of its earlier references and waits in the
  * phase; its waits join its stall (feedback: its clock, which holds all
- * that, plus what the reference being made has counted so far). Slice mode and -handle_io are refused
- * with contention, so the requester is a processor and its slot is itself. */
+ * that, plus what the reference being made has counted so far). Slice mode
+ * and -handle_io are refused with contention, so the requester is a
+ * processor and its slot is itself. */
 static void on_seq_contention(void *ctx, const mach_seq *q)
 {
     cdat *c = ctx;

@@ -119,14 +119,21 @@ static void l2_line(report *r, int phase, int t, const cpu_stats *s)
                 s->l2_writes, s->l2_write_misses, s->l2_write_backs, s->l2_back_inv);
 }
 
+/* The fields of the miss classes cls (L17, L18, L25), into buf. */
+enum { CLASSES_TEXT = 160 };
+static const char *classes_text(char buf[CLASSES_TEXT], const uint64_t *cls)
+{
+    snprintf(buf, CLASSES_TEXT, "cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64 " true_sharing %" PRIu64
+             " false_sharing %" PRIu64, cls[MC_COLD], cls[MC_CAPACITY], cls[MC_CONFLICT], cls[MC_TRUE], cls[MC_FALSE]);
+    return buf;
+}
+
 /* L17, L18: the classes of the misses, the upgrades, and misses per thousand instructions. */
 static void classes_line(report *r, int phase, int t, int ll, const char *name, const uint64_t *cls,
                          const ref_counts *c, uint64_t instructions)
 {
-    char p[REPORT_NUM];
-    report_line(r, phase, t, ll, name, "cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64 " true_sharing %"
-                PRIu64 " false_sharing %" PRIu64 " upgrades %" PRIu64 " mpki %s", cls[MC_COLD], cls[MC_CAPACITY],
-                cls[MC_CONFLICT], cls[MC_TRUE], cls[MC_FALSE], c->upgrades,
+    char p[REPORT_NUM], f[CLASSES_TEXT];
+    report_line(r, phase, t, ll, name, "%s upgrades %" PRIu64 " mpki %s", classes_text(f, cls), c->upgrades,
                 report_ratio(p, 1000.0 * (double)c->misses, (double)instructions));
 }
 
@@ -217,10 +224,10 @@ void stats_report(report *r, int phase, int t, const cpu_stats *s, unsigned line
         classes_line(r, phase, t, 18, "instr_classes", s->cls[MC_INSTR], &s->instr, ref_total(&s->instr));
     }
     if (lines & STATS_L2) l2_line(r, phase, t, s);
-    if (lines & STATS_L2_CLASSES)
-        report_line(r, phase, t, 25, "l2_classes", "cold %" PRIu64 " capacity %" PRIu64 " conflict %" PRIu64
-                    " true_sharing %" PRIu64 " false_sharing %" PRIu64, s->l2cls[MC_COLD], s->l2cls[MC_CAPACITY],
-                    s->l2cls[MC_CONFLICT], s->l2cls[MC_TRUE], s->l2cls[MC_FALSE]);
+    if (lines & STATS_L2_CLASSES) {
+        char f[CLASSES_TEXT];
+        report_line(r, phase, t, 25, "l2_classes", "%s", classes_text(f, s->l2cls));
+    }
 }
 
 void stats_l3_lines(report *r, int phase, const cpu_stats *s, unsigned nodes)
