@@ -15,7 +15,7 @@
 # process (--jobs 2) against the whole run, and on configs/server2s.ini (L2s
 # and [timing]) against the same machine without its L2s ("a hierarchy
 # costs", issue 44's target is 1.5x), with --speedup (its one-processor
-# twin beside it), and with --speedup in [timing] mode = feedback (the
+# machine in turns, a second pass), and with --speedup in [timing] mode = feedback (the
 # stalls move the clocks: its estimate against accounting's, and its cost).
 # Times only; asserts nothing. Environment: BIN, BENCH_DIR as run-bench.sh; BENCH_PROGRAM_CFLAGS:
 # extra flags for both programs (e.g. -DKEYS=16384 -DOPS=5000: smaller).

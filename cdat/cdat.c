@@ -128,14 +128,12 @@ struct cdat {
     uint32_t ord_line;
     FILE *part_traces;          /* --shard with traces: the keyed records so far */
     /* --speedup: uni marks the machine of one processor beside a
-     * configuration's (no outputs; its report is detached), whose estimated
-     * time the configuration's machine gets as uni_time at the end. */
+     * configuration's (no outputs; its report is detached), simulated in a
+     * second pass in turns (docs/scheduler.md §14), whose estimated time the
+     * configuration's machine gets as uni_time at the end, with the turn's
+     * length as uni_turn. */
     bool uni;
-    uint64_t uni_time;
-    /* --speedup with feedback: the one-processor machine, whose hooks this
-     * machine's call first (no fanout: the stalls must reach the scheduler
-     * at once); else NULL. */
-    cdat *twin;
+    uint64_t uni_time, uni_turn;
 };
 
 enum { FIG_MISSES, FIG_REMOTE, FIG_FALSE, FIG_L2_MISSES };
@@ -950,7 +948,12 @@ typedef struct cdat_run {
     uint32_t shard_i, shard_n;  /* --shard I/N: part I of N (shard_n 0: not given) */
     bool merge;                 /* --merge PART…: the report from the parts */
     bool speedup;               /* --speedup: each machine beside its one-processor twin */
+    uint64_t speedup_turn;      /* --speedup-turn V: that machine's turns (0: not given) */
 } cdat_run;
+
+/* --speedup's turns when --speedup-turn is not given: a million instructions,
+ * a time slice of the order of a millisecond (docs/cdat-report.md). */
+enum { CDAT_SPEEDUP_TURN = 1000000 };
 
 /* How the general and detailed traces are compressed (-z, --gzip). */
 static out_format trace_format(const cdat_run *r) { return r->zstd ? OUT_ZSTD : r->gzip ? OUT_GZIP : OUT_PLAIN; }
@@ -1045,11 +1048,26 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     if (r->din && nprocs > 1)
         diag_usage_error("--din: Dinero IV simulates one processor, and %s has %u; give a machine of one"
                          " (--set system.nodes=1 --set system.procs_per_node=1)", where, nprocs);
+    if (t->so.turn_length) {
+        /* The machine --speedup compares with, on its own: one processor
+         * that runs the threads in turns (docs/scheduler.md §14). */
+        if (nprocs > 1)
+            diag_usage_error("--turns runs the threads one at a time, as one processor does, and %s has %u"
+                             " processors; give a machine of one (--set system.nodes=1 --set"
+                             " system.procs_per_node=1), or compare with one by --speedup", where, nprocs);
+        if (c->feedback)
+            diag_usage_error("--turns with [timing] mode = feedback: one processor's time is its instructions"
+                             " and stalls added up, which mode = accounting gives; run --turns with it");
+        if (c->io_opt.handle)
+            diag_usage_error("--turns with -handle_io: a thread that waits for the disk would give the processor"
+                             " to another, which turns do not model; run -handle_io without --turns");
+    }
     int ncpu = c->slice_cpus ? c->slice_cpus : c->n;
     const char *what = c->slice_cpus ? "slice-mode processor" : "thread";
     c->proc_of = xcalloc((size_t)ncpu, sizeof *c->proc_of);
     for (int k = 0; k < ncpu; k++) {
         c->proc_of[k] = config_thread_proc(&c->cfg, k, ncpu);
+        if (t->so.turn_length) c->proc_of[k] = 0;      /* --turns: the one processor runs them all */
         if (c->proc_of[k] < 0 && c->slice_cpus)
             diag_data_error(where, DIAG_NO_OFFSET, "-i %d but the machine has %u processor%s: map"
                             " %s %d (and every one from %u on) in [mapping], or give -i %u or less", ncpu,
@@ -1171,64 +1189,6 @@ static inline __attribute__((always_inline)) sched_hooks feedback_hooks(cdat *c)
                           .hint = { .fetch_run = on_fetch_run_fb, .ahead = on_ahead, .ahead_distance = AHEAD_RECORDS } };
 }
 
-/* Feedback with --speedup: the one-processor machine (c->twin, accounting
- * only) sees each event first, at the clock before this machine's stall. */
-static void on_fetch_twin(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr)
-{
-    cdat *c = ctx;
-    on_fetch(c->twin, t, cpu, clock, addr);
-    on_fetch_fb(c, t, cpu, clock, addr);
-}
-
-static void on_fetch_run_twin(void *ctx, int t, int cpu, uint64_t clock, uint32_t addr, uint32_t n)
-{
-    cdat *c = ctx;
-    on_fetch_run(c->twin, t, cpu, clock, addr, n);
-    on_fetch_run_fb(c, t, cpu, clock, addr, n);
-}
-
-static void on_mem_twin(void *ctx, int t, int cpu, uint64_t clock, const smait_raw *rec)
-{
-    cdat *c = ctx;
-    on_mem(c->twin, t, cpu, clock, rec);
-    on_mem_fb(c, t, cpu, clock, rec);
-}
-
-static void on_phase_begin_twin(void *ctx, const sched_phase *ph)
-{
-    cdat *c = ctx;
-    on_phase_begin(c->twin, ph);
-    on_phase_begin(c, ph);
-}
-
-static void on_phase_end_twin(void *ctx, const sched_phase *ph)
-{
-    cdat *c = ctx;
-    on_phase_end(c->twin, ph);
-    on_phase_end(c, ph);
-}
-
-static void on_stop_twin(void *ctx, int t, int cpu, uint64_t clock, sched_wait why)
-{
-    cdat *c = ctx;
-    on_stop(c->twin, t, cpu, clock, why);
-    on_stop(c, t, cpu, clock, why);
-}
-
-static void on_resume_twin(void *ctx, int t, int cpu, uint64_t clock, uint64_t idle)
-{
-    cdat *c = ctx;
-    on_resume(c->twin, t, cpu, clock, idle);
-    on_resume(c, t, cpu, clock, idle);
-}
-
-static inline __attribute__((always_inline)) sched_hooks feedback_twin_hooks(cdat *c)
-{
-    return (sched_hooks){ .ctx = c, .fetch = on_fetch_twin, .mem = on_mem_twin, .phase_begin = on_phase_begin_twin,
-                          .phase_end = on_phase_end_twin, .thread_stop = on_stop_twin,
-                          .thread_resume = on_resume_twin, .hint = { .fetch_run = on_fetch_run_twin } };
-}
-
 /* --jobs N: one part's hooks (no miss classes, no I/O: refused with --jobs). */
 static inline __attribute__((always_inline)) sched_hooks part_hooks(cdat *c)
 {
@@ -1251,14 +1211,13 @@ CONSUMER_LOOPS_DEFINE(direct_din_hooks, din_hooks)
 CONSUMER_LOOPS_DEFINE(direct_plain_hooks, plain_hooks)
 CONSUMER_LOOPS_DEFINE(direct_part_hooks, part_hooks)
 CONSUMER_LOOPS_DEFINE(direct_feedback_hooks, feedback_hooks)
-CONSUMER_LOOPS_DEFINE(direct_feedback_twin_hooks, feedback_twin_hooks)
 
 static sched_hooks machine_hooks(cdat *c)
 {
     if (c->part_n > 1 || c->shard) return direct_part_hooks(c);     /* --shard 0/1 too: the keys */
     if (c->din) return direct_din_hooks(c);
     if (c->mc) return direct_classified_hooks(c);       /* feedback there too (c->feedback) */
-    if (c->feedback) return c->twin ? direct_feedback_twin_hooks(c) : direct_feedback_hooks(c);
+    if (c->feedback) return direct_feedback_hooks(c);
     return direct_plain_hooks(c);
 }
 
@@ -1294,8 +1253,9 @@ static void summary_lines(void *ctx, report *r)
     }
     if (c->uni_time) {                          /* --speedup */
         char s[32];
-        report_header(r, " summary: speedup %s one_processor_time %" PRIu64 " estimated_time %" PRIu64,
-                      report_ratio(s, (double)c->uni_time, (double)c->est_time), c->uni_time, c->est_time);
+        report_header(r, " summary: speedup %s one_processor_time %" PRIu64 " estimated_time %" PRIu64
+                      " one_processor_turn %" PRIu64, report_ratio(s, (double)c->uni_time, (double)c->est_time),
+                      c->uni_time, c->est_time, c->uni_turn);
     }
     free(sum);
 }
@@ -1468,6 +1428,34 @@ typedef struct job {
     char *set;
     char *name;
 } job;
+
+/* One pass over the traces for machines m[0..nm): one schedule whose events
+ * every machine gets (several: through a fanout; one: through a pipeline,
+ * or at once with feedback, whose stalls the scheduler needs before the
+ * next record). Returns the scheduler, which the reports read. */
+static scheduler *run_machines(cdat *m, int nm, tool *t, trace_reader **readers, const sched_options *so,
+                               int workers)
+{
+    scheduler *s;
+    if (nm == 1) {
+        sched_hooks h = machine_hooks(&m[0]), run = h;
+        fanout *pipe = m[0].feedback ? NULL : fanout_pipeline(&h, workers, t->ts.count, &run);
+        s = m[0].s = sched_create(&t->ts, readers, so, &run);
+        sched_run(s);
+        if (pipe) fanout_finish(pipe);
+        return s;
+    }
+    sched_hooks *hs = xcalloc((size_t)nm, sizeof *hs);
+    for (int k = 0; k < nm; k++) hs[k] = machine_hooks(&m[k]);
+    fanout *f = fanout_create(hs, nm, workers);
+    sched_hooks h = fanout_hooks(f);
+    s = sched_create(&t->ts, readers, so, &h);
+    for (int k = 0; k < nm; k++) m[k].s = s;
+    sched_run(s);
+    fanout_finish(f);
+    free(hs);
+    return s;
+}
 
 /* --speedup: the machine of one processor beside job j's: its configuration
  * and --set keys, then one node of one processor with every thread mapped
@@ -1747,9 +1735,13 @@ int main(int argc, char **argv)
             " (one configuration)" }, "miss_trace", NULL, true },
         { { "speedup", 0, NULL, OPT_FLAG, NULL, &r.speedup, NULL, 0, 0,
             "also simulate each configuration's machine of one processor (one node, the same caches and"
-            " [timing], every thread on it) in the same pass, and report the speedup: its estimated time over"
-            " the machine's (needs [timing]; not with --jobs, --shard, -handle_io, miss classes, attribution,"
-            " --din or slice mode; twice the simulation)" }, "speedup", NULL, true },
+            " [timing], every thread on it, running them in turns as --turns does) in a second pass over the"
+            " traces, and report the speedup: its estimated time over the machine's (needs [timing] and"
+            " trace files; not with --jobs, --shard, -handle_io, miss classes, attribution, --din or slice"
+            " mode; twice the simulation)" }, "speedup", NULL, true },
+        { { "speedup-turn", 0, NULL, OPT_UINT, "V", &r.speedup_turn, NULL, 1, 0,
+            "the turns of --speedup's machine of one processor: V instructions at most (default 1000000)" },
+          NULL, NULL, false },
         { { "din", 0, NULL, OPT_STRING, "FILE", &r.din, NULL, 0, 0,
             "also write every reference to FILE in Dinero IV's din format (0 load, 1 store, 2 fetch, hex"
             " address), to run Dinero IV on the same references (one configuration of one processor;"
@@ -1798,6 +1790,9 @@ int main(int argc, char **argv)
                          r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard" : io->handle ? "-handle_io"
                          : t.ro.slice_cpus ? "slice mode (-i)" : r.din ? "--din"
                          : "miss classes or attribution (--miss-classes, --miss-trace, --by-code, --by-data, --annotate)");
+    if (r.speedup_turn && !r.speedup)
+        diag_usage_error("--speedup-turn sets the turns of --speedup's machine of one processor: give --speedup"
+                         " too (or --turns V to run the configuration's own machine of one processor in turns)");
     attr_options_check(&r.attr, "--by-code, --by-data or --annotate", false);
     char label[64];
     if (r.shard_n && r.jobs > 1)
@@ -1809,6 +1804,11 @@ int main(int argc, char **argv)
     jobs_usage(&r, njobs, &t, opt, label, split);
 
     tool_open(&t, t.ops, ntrace);
+    if (r.speedup)
+        for (int k = 0; k < t.ts.count; k++)
+            if (strcmp(t.ts.paths[k], "-") == 0 || (t.ts.call_paths && strcmp(t.ts.call_paths[k], "-") == 0))
+                diag_usage_error("--speedup reads the traces twice (its machine of one processor runs them in"
+                                 " an order of its own): not from standard input ('-')");
     if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
     /* --jobs N: N machines of the one configuration, each a part of the lines. */
     int nparts = r.jobs > 1 ? (int)r.jobs : 1, nm = nparts > 1 ? nparts : njobs;
@@ -1833,32 +1833,26 @@ int main(int argc, char **argv)
             diag_usage_error("[timing] mode = feedback with several configurations (%s): each machine's stalls"
                              " make its own interleaving, and one run reads the traces in one; run each"
                              " configuration on its own", r.sweep ? "--sweep" : "several files");
-    /* Feedback: the hooks run at once, beside no fanout (the scheduler needs
-     * each stall before the next record); --speedup's machine through them. */
-    if (m[0].feedback && nuni) m[0].twin = &m[nm];
-    nm += nuni;
-
-    scheduler *s;
-    if (nm == 1 || m[0].twin) {
-        sched_hooks h = machine_hooks(&m[0]), run = h;
-        fanout *pipe = m[0].feedback ? NULL : fanout_pipeline(&h, (int)r.workers, t.ts.count, &run);
-        s = m[0].s = sched_create(&t.ts, t.readers, &t.so, &run);
-        if (m[0].twin) m[0].twin->s = s;
-        sched_run(s);
-        if (pipe) fanout_finish(pipe);
-    } else {
-        /* One read and one schedule; every machine gets the same events. */
-        sched_hooks *hs = xcalloc((size_t)nm, sizeof *hs);
-        for (int k = 0; k < nm; k++) hs[k] = machine_hooks(&m[k]);
-        fanout *f = fanout_create(hs, nm, (int)r.workers);
-        sched_hooks h = fanout_hooks(f);
-        s = sched_create(&t.ts, t.readers, &t.so, &h);
-        for (int k = 0; k < nm; k++) m[k].s = s;
-        sched_run(s);
-        fanout_finish(f);
-        free(hs);
+    scheduler *s = run_machines(m, nm, &t, t.readers, &t.so, (int)r.workers), *s1 = NULL;
+    if (nuni) {
+        /* --speedup: the machines of one processor in a pass of their own,
+         * the traces read again, run as one processor runs them: in turns. */
+        trace_reader_opts ro = run_options_reader(&t.ro);
+        ro.quiet = true;
+        trace_reader **again = trace_set_open(&t.ts, &ro);
+        sched_options so = t.so;
+        so.turn_length = r.speedup_turn ? r.speedup_turn : CDAT_SPEEDUP_TURN;
+        so.quiet = true;
+        so.progress = false;
+        s1 = run_machines(m + nm, nuni, &t, again, &so, (int)r.workers);
+        for (int k = 0; k < nuni; k++) {
+            m[k].uni_time = m[nm + k].est_time;
+            m[k].uni_turn = so.turn_length;
+        }
+        sched_free(s1);
+        trace_set_close_readers(&t.ts, again);
     }
-    for (int k = 0; k < nuni; k++) m[k].uni_time = m[nm - nuni + k].est_time;
+    nm += nuni;
     for (int k = 0; k < (nparts > 1 ? 1 : njobs); k++) machine_report(&m[k], &t, &r);   /* --jobs: part 0's */
 
     /* Everything succeeded: make the outputs appear, all or none. */

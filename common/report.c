@@ -180,6 +180,8 @@ void report_line(report *r, int phase, int thread, int ll, const char *name, con
 
 void report_slice_header(report *r, const sched_options *so)
 {
+    if (so->turn_length)
+        report_header(r, " turns: one processor, round robin, turn_length %" PRIu64, so->turn_length);
     if (so->slice_cpus <= 0) return;
     uint64_t len = sched_slice_length(so);
     if (so->rr_interleaving)

@@ -62,7 +62,8 @@ enum { REPORT_NUM = 48 };
 const char *report_pct(char *buf, uint64_t n, uint64_t d);
 const char *report_ratio(char *buf, double n, double d);
 
-/* Slice mode (docs/scheduler.md §13): a header line with its options; nothing in thread mode. */
+/* The order's header line: slice mode's options (docs/scheduler.md §13), or
+ * --turns' "# turns: …" (§14); nothing for the pseudo-clock rule. */
 void report_slice_header(report *r, const sched_options *so);
 
 /* The synchronisation rule in force ("# sync: recorded" or "# sync: simulated

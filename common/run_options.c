@@ -41,6 +41,9 @@ void run_options_init(run_options *ro, option_spec *specs)
           "synchronisation: recorded (replay the order the traces record), simulated (locks in"
           " pseudo-clock order), handovers (the recorded order, but locks whose sections hand nothing"
           " over in pseudo-clock order) or auto (recorded when the traces record it; default)" },
+        { "turns", 0, NULL, OPT_UINT, "V", &ro->turns, NULL, 1, 0,
+          "one processor: run one thread at a time, round robin, each for at most V instructions a turn"
+          " or until it blocks (docs/scheduler.md §14)" },
         { "slice-mode", 'i', NULL, OPT_UINT, "P", &ro->slice_cpus, NULL, 1, 4096,
           "slice mode: the traces are processes, interleaved on P processors by their time stamps" },
         { "affinity", 'a', NULL, OPT_FLAG, NULL, &ro->affinity, NULL, 0, 0,
@@ -67,6 +70,9 @@ static void check_slice_options(const run_options *ro)
         return;
     }
     if (ro->parallel_start) diag_usage_error("-p is for thread mode; slice mode (-i) has no spawn or join");
+    if (ro->turns)
+        diag_usage_error("--turns is for thread mode; slice mode (-i) runs processes by their time stamps"
+                         " (one processor, turns of V instructions: -i 1 -rr_interleaving -s V)");
     if (ro->sync == SCHED_SYNC_RECORDED || ro->sync == SCHED_SYNC_HANDOVERS)
         diag_usage_error("--sync=%s is for thread mode; slice mode (-i) orders processes by their"
                          " time stamps and does not replay recorded synchronisation",
@@ -141,5 +147,6 @@ sched_options run_options_sched(const run_options *ro)
         .slice_length = ro->slice_length,
         .order = ro->order,
         .sync = ro->sync,
+        .turn_length = ro->turns,
     };
 }

@@ -2,7 +2,7 @@
  * smait schedule), in one option table, and the trace set they select.
  *
  *   [calls.P] trace.P            or   [-c call_list] -t trace_list
- *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR, --sync
+ *   --byte-order, --lenient, -p, --gap-limit, -q, -o DIR, --sync, --turns
  *   slice mode: -i p, -a, -s v, -k, -rr_interleaving */
 #ifndef DSM_COMMON_RUN_OPTIONS_H
 #define DSM_COMMON_RUN_OPTIONS_H
@@ -26,9 +26,10 @@ typedef struct run_options {
     bool keep_slices;           /* -k */
     bool rr_interleaving;       /* -rr_interleaving */
     sched_sync sync;            /* --sync=auto|recorded|simulated */
+    uint64_t turns;             /* --turns V: one processor (docs/scheduler.md §14); 0 = not given */
 } run_options;
 
-enum { RUN_OPTION_COUNT = 14 };
+enum { RUN_OPTION_COUNT = 15 };
 
 /* Defaults, and the option table entries that fill ro (RUN_OPTION_COUNT
  * entries written to specs). */

@@ -775,8 +775,9 @@ static void nothing_runnable(scheduler *s)
     }
     /* --lenient: release every blocked thread (barrier waiters at the largest
      * clock of their barrier; lock waiters without the lock) and go on. */
-    diag_lenient(DIAG_LENIENT_DEADLOCK, NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d;"
-                 " blocked threads released", s->phase.number);
+    if (!s->o.quiet)
+        diag_lenient(DIAG_LENIENT_DEADLOCK, NULL, DIAG_NO_OFFSET, "inconsistent traces: deadlock in phase %d;"
+                     " blocked threads released", s->phase.number);
     s->problems.deadlocks++;
     /* Every target first: resuming a thread takes it out of its barrier's
      * group, so the group's largest clock must be known before anyone goes. */
@@ -905,15 +906,79 @@ void sched_run(scheduler *s)
     if (s->slice) slice_run(s);
     else run_threads(s);
     if (s->progress) progress_done(s->progress);
+    if (s->o.quiet) return;
     count_unprocessed(s);
     warn_unmodelled(s);
     diag_lenient_summary();
+}
+
+/* The runnable thread whose turn comes after t's (t < 0: from thread 0), in
+ * thread order, cyclically; t itself last. -1 when none is runnable. */
+static int next_turn(const scheduler *s, int t)
+{
+    for (int k = 1; k <= s->n; k++) {
+        int u = t < 0 ? k - 1 : (t + k) % s->n;
+        if (s->th[u].state == T_RUNNABLE) return u;
+    }
+    return -1;
+}
+
+/* --turns (docs/scheduler.md §14): one processor, whose clock is cpu. The
+ * thread whose turn it is runs until its clock has gone on by the turn's
+ * length, or a call stops it (blocked, joined, finished); then the next
+ * runnable thread in thread order takes a turn, its clock raised to the
+ * processor's (the wait is sync idle). A call that does not stop it (a
+ * spawn, a marker, a release, the last arrival at a barrier) leaves its
+ * turn running. Every clock stays at or below the processor's, so the
+ * usual rules (a hand-over to the waiter with the smallest clock, a barrier
+ * released at the largest) go by the one processor's time. */
+static void run_turns(scheduler *s)
+{
+    const uint64_t len = s->o.turn_length;
+    const bool look = sched_looks_ahead(s);
+    uint64_t steps = 0, end = 0, cpu = 0;
+    int t = -1;
+    while (!s->done) {
+        if (t < 0 || s->th[t].state != T_RUNNABLE || s->th[t].lane.clock >= end) {
+            int u = next_turn(s, t);
+            if (u < 0) {
+                nothing_runnable(s);
+                continue;
+            }
+            t = u;
+            thread *y = &s->th[t];
+            if (y->lane.clock < cpu) {          /* it waited for the processor */
+                y->sync_idle += cpu - y->lane.clock;
+                y->lane.clock = cpu;
+                cq_update(&s->q, t, cpu);
+            }
+            end = cpu > UINT64_MAX - len ? UINT64_MAX : cpu + len;
+        }
+        thread *x = &s->th[t];
+        const uint64_t start = x->lane.clock, before = steps;
+        const smait_raw *rec;
+        uint64_t done = look ? run_records(s, x, end, &rec, true) : run_records(s, x, end, &rec, false);
+        bool stop = !rec || sched_is_call(rec);
+        done += rec && stop;
+        x->records += done;
+        steps += done;
+        s->prev = t;
+        if (x->lane.clock != start) cq_update(&s->q, t, x->lane.clock);
+        if (rec && stop) handle_call(s, t, rec);
+        else if (stop) end_of_trace(s, t);
+        if (x->lane.clock > cpu) cpu = x->lane.clock;
+        if (s->progress && (steps >> 20) != (before >> 20)) progress_tick(s->progress, steps);
+    }
 }
 
 static void run_threads(scheduler *s)
 {
     if (s->o.parallel_start) begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
     else begin_phase(s, PHASE_SERIAL, PHASE_BY_START, 1);
+    if (s->o.turn_length) {
+        run_turns(s);
+        return;
+    }
     uint64_t steps = 0;
     while (!s->done) {
         uint64_t before = steps;

@@ -48,6 +48,16 @@ typedef struct sched_options {
     uint64_t slice_length;      /* -s v: instructions before a swap-out (0: default 20000) */
     smait_order order;          /* byte order, for slice mode's look-ahead readers */
     sched_sync sync;            /* thread mode: recorded or simulated synchronisation */
+    /* --turns V (docs/scheduler.md §14): thread mode on one processor, which
+     * runs one thread at a time, round robin, for at most V instructions a
+     * turn (a call that blocks or ends the thread ends it sooner); 0 = the
+     * pseudo-clock rule of §3. Only the order changes: clocks, phases and
+     * synchronisation follow the usual rules. */
+    uint64_t turn_length;
+    /* A second pass over traces a run has read already (cdat --speedup):
+     * none of the warnings sched_run gives at its end, and deadlocks
+     * released under --lenient only counted (the first pass said it all). */
+    bool quiet;
 } sched_options;
 
 enum { SCHED_DEFAULT_SLICE_LENGTH = 20000 };

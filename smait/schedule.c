@@ -109,6 +109,9 @@ int smait_schedule(const trace_set *ts, const trace_reader_opts *ro, const sched
     if (so->slice_cpus > 0)
         printf("# smait schedule of %s: processes %d processors %d (%s)\n", ts->name, ts->count,
                so->slice_cpus, so->rr_interleaving ? "round robin" : "slices");
+    else if (so->turn_length)
+        printf("# smait schedule of %s: threads %d (one processor, turns of %" PRIu64 ")\n", ts->name,
+               ts->count, so->turn_length);
     else
         printf("# smait schedule of %s: threads %d\n", ts->name, ts->count);
     /* Traces without recorded synchronisation print as they always did. */

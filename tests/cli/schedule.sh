@@ -58,6 +58,29 @@ sched sync-sem sync-sem -p                  # the example of docs/scheduler.md ย
 sched sync-sem sync-sem-simulated -p --sync=simulated           # ... and simulated
 sched sync-ready sync-ready -p              # releases already replayed: no wait; unmodelled warnings
 sched sync-acquire sync-acquire -p          # a wait, woken by the release, clock raised
+
+# ---- one processor in turns (docs/scheduler.md ยง14) --------------------------------------
+sched turns turns-2 --turns 2               # turns of 2, a spawn, a barrier, joins
+sched critical critical-turns-3 -p --turns 3    # the hand-over by the one processor's clock
+check "--turns with slice mode" smait schedule --turns 5 -i 2 critical.4 <<'EOF'
+--- stderr
+smait: --turns is for thread mode; slice mode (-i) runs processes by their time stamps (one processor, turns of V instructions: -i 1 -rr_interleaving -s V)
+smait: try 'smait --help'
+--- exit 1
+EOF
+check "--turns 0" smait schedule --turns 0 critical.4 <<'EOF'
+--- stderr
+smait: option --turns: 0 is out of range (at least 1)
+smait: try 'smait --help'
+--- exit 1
+EOF
+ciat -q -p --turns 3 -o . critical.4
+check "ciat --turns: the header says so" grep '^# turns' critical.4.ciat_report <<'EOF'
+# turns: one processor, round robin, turn_length 3
+--- exit 0
+EOF
+check_true "ciat --turns: the clocks of the one processor (the phase ends at 24, every instruction)" \
+    grep -q ' end 24 ' critical.4.ciat_report
 sched sync-acquire sync-acquire-simulated -p --sync=simulated   # the consumer reads too early
 sched sync-order sync-order -p              # release 2 before release 1; one release wakes two
 sched sync-mutex sync-mutex -p              # the recorded hand-over order T2, T1, T0 ...

@@ -418,6 +418,7 @@ typedef struct ref {
     evlog *log;
     uint64_t stall_seed;        /* as real_ctx's */
     bool stall_fetches;
+    uint64_t turn;              /* --turns (§14): one processor, turns of this length; 0 = §3 */
 } ref;
 
 static void r_resume(ref *s, int t, uint64_t to)
@@ -760,10 +761,43 @@ static void r_nothing_runnable(ref *s)
     free(to);
 }
 
+/* --turns (docs/scheduler.md §14), record by record: the running thread goes
+ * on while it is runnable and its clock is below its turn's end; else the
+ * next runnable thread after it in thread order (itself last) takes a turn
+ * at the processor's clock, the largest clock a running thread has had. */
+static void r_run_turns(ref *s)
+{
+    int cur = -1;
+    uint64_t end = 0, cpu = 0;
+    while (!s->done) {
+        if (cur < 0 || s->th[cur].state != R_RUNNABLE || s->th[cur].clock >= end) {
+            int next = -1;
+            for (int k = 1; k <= s->n && next < 0; k++) {
+                int t = cur < 0 ? k - 1 : (cur + k) % s->n;
+                if (s->th[t].state == R_RUNNABLE) next = t;
+            }
+            if (next < 0) {
+                r_nothing_runnable(s);
+                continue;
+            }
+            cur = next;
+            rthread *x = &s->th[cur];
+            if (x->clock < cpu) {
+                x->c.sync_idle += cpu - x->clock;
+                x->clock = cpu;
+            }
+            end = cpu + s->turn;
+        }
+        r_step(s, cur);
+        if (s->th[cur].clock > cpu) cpu = s->th[cur].clock;
+    }
+}
+
 static void r_run(ref *s)
 {
     if (s->parallel_start) r_begin_phase(s, PHASE_PARALLEL, PHASE_BY_START, s->n);
     else r_begin_phase(s, PHASE_SERIAL, PHASE_BY_START, 1);
+    if (s->turn) r_run_turns(s);
     while (!s->done) {
         int t = r_pick(s);
         if (t < 0) {
@@ -1170,6 +1204,7 @@ typedef struct coverage {
     uint64_t ahead_shown;       /* records the ahead hook showed */
     uint64_t stalled;           /* cycles of sched_stall */
     uint64_t own_batches;       /* batches run by the consumer's own loop */
+    uint64_t turn_runs;         /* runs in turns (--turns) */
 } coverage;
 
 /* Properties of a recorded run, checked on the real scheduler alone: after
@@ -1271,6 +1306,11 @@ static void one_run(const run_spec *rs, coverage *cov)
         sync = c == 0 ? SCHED_SYNC_SIMULATED : c == 1 ? SCHED_SYNC_RECORDED : SCHED_SYNC_AUTO;
     }
     bool recorded = rs->kind == GEN_RECORDED && sync != SCHED_SYNC_SIMULATED;
+    /* Every third seed on one processor in turns (§14), short or long; drawn
+     * from a generator of their own, so that the sets stay as they were. */
+    rng rt = { rs->seed * 31 + (uint64_t)rs->threads * 7 + rs->kind };
+    uint64_t turn = rs->seed % 3 == 0 ? 1 + rbelow(&rt, rchance(&rt, 50) ? 8 : 400) : 0;
+    cov->turn_runs += turn != 0;
 
     /* Write the set: plain or gzip, either byte order (given to the reader:
      * short random traces can be valid in both orders, and auto-detection
@@ -1279,9 +1319,10 @@ static void one_run(const run_spec *rs, coverage *cov)
     char dir[4096], prefix[4200], what[256];
     snprintf(dir, sizeof dir, "%s/sched-%d-%d-%" PRIu64, tu_dir, rs->kind, P, rs->seed);
     snprintf(prefix, sizeof prefix, "%s/t.%d", dir, P);
-    snprintf(what, sizeof what, "kind %d, %d threads, seed %" PRIu64 ", gap %u, style %d%s%s%s%s",
+    snprintf(what, sizeof what, "kind %d, %d threads, seed %" PRIu64 ", gap %u, style %d%s%s%s%s, turns %" PRIu64,
              rs->kind, P, rs->seed, gap, style, skewed ? ", skewed" : "", parallel_start ? ", -p" : "",
-             lenient ? ", --lenient" : "", rs->kind != GEN_RECORDED ? "" : recorded ? ", recorded" : ", simulated");
+             lenient ? ", --lenient" : "", rs->kind != GEN_RECORDED ? "" : recorded ? ", recorded" : ", simulated",
+             turn);
     tu_rmtree(dir);
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     for (int i = 0; i < P; i++) end_started_trace(&t[i]);
@@ -1343,7 +1384,8 @@ static void one_run(const run_spec *rs, coverage *cov)
         }
         h.hint.records = counted_records;
     }
-    sched_options so = { .parallel_start = parallel_start, .lenient = lenient, .gap_limit = gap, .sync = sync };
+    sched_options so = { .parallel_start = parallel_start, .lenient = lenient, .gap_limit = gap, .sync = sync,
+                         .turn_length = turn };
     ctx.s = sched_create(&ts, rd, &so, &h);
     diag_lenient_reset();
     tu_capture_begin();
@@ -1359,7 +1401,7 @@ static void one_run(const run_spec *rs, coverage *cov)
     evlog want = { 0 };
     ref s = { .n = P, .parallel_start = parallel_start, .lenient = lenient, .gap = gap,
               .prev = -1, .log = &want, .recorded = recorded, .stall_seed = ctx.stall_seed,
-              .stall_fetches = ctx.stall_fetches };
+              .stall_fetches = ctx.stall_fetches, .turn = turn };
     s.um = calloc((size_t)SMAIT_UM_COUNT * (size_t)P, sizeof *s.um);
     s.th = calloc((size_t)P, sizeof *s.th);
     for (int i = 0; i < P; i++) s.th[i] = (rthread){ .rec = t[i].r, .n = t[i].n };
@@ -1491,6 +1533,7 @@ START_TEST(random_parallel)
     ck_assert_uint_gt(c.lock_waits, 20);
     ck_assert_uint_gt(c.phases, 5);         /* markers of thread 0 */
     ck_assert_uint_gt(c.stalled, 1000);     /* sched_stall moved clocks */
+    ck_assert_uint_gt(c.turn_runs, 3);      /* on one processor in turns */
     if (FAST_PATHS) {                       /* a build taking the general paths ignores the hints */
         ck_assert_uint_gt(c.ahead_shown, 1000);
         ck_assert_uint_gt(c.own_batches, 1000);
@@ -1509,6 +1552,7 @@ START_TEST(random_regions)
     ck_assert_uint_gt(c.joins, 100);
     ck_assert_uint_gt(c.unprocessed, 0);
     ck_assert_uint_gt(c.stalled, 1000);
+    ck_assert_uint_gt(c.turn_runs, 3);
 }
 END_TEST
 
