@@ -947,7 +947,7 @@ typedef struct cdat_run {
     uint64_t jobs;              /* --jobs N: the machine in N parts */
     uint32_t shard_i, shard_n;  /* --shard I/N: part I of N (shard_n 0: not given) */
     bool merge;                 /* --merge PART…: the report from the parts */
-    bool speedup;               /* --speedup: each machine beside its one-processor twin */
+    bool speedup;               /* --speedup: each machine against its machine of one processor */
     uint64_t speedup_turn;      /* --speedup-turn V: that machine's turns (0: not given) */
 } cdat_run;
 
