@@ -1804,11 +1804,9 @@ int main(int argc, char **argv)
     jobs_usage(&r, njobs, &t, opt, label, split);
 
     tool_open(&t, t.ops, ntrace);
-    if (r.speedup)
-        for (int k = 0; k < t.ts.count; k++)
-            if (strcmp(t.ts.paths[k], "-") == 0 || (t.ts.call_paths && strcmp(t.ts.call_paths[k], "-") == 0))
-                diag_usage_error("--speedup reads the traces twice (its machine of one processor runs them in"
-                                 " an order of its own): not from standard input ('-')");
+    if (r.speedup && trace_set_reads_stdin(&t.ts))
+        diag_usage_error("--speedup reads the traces twice (its machine of one processor runs them in"
+                         " an order of its own): not from standard input ('-')");
     if (attr_options_any(&r.attr)) r.amap = attr_map_open(&t, r.attr.map_path);   /* a bad map stops here */
     /* --jobs N: N machines of the one configuration, each a part of the lines. */
     int nparts = r.jobs > 1 ? (int)r.jobs : 1, nm = nparts > 1 ? nparts : njobs;
@@ -1833,7 +1831,7 @@ int main(int argc, char **argv)
             diag_usage_error("[timing] mode = feedback with several configurations (%s): each machine's stalls"
                              " make its own interleaving, and one run reads the traces in one; run each"
                              " configuration on its own", r.sweep ? "--sweep" : "several files");
-    scheduler *s = run_machines(m, nm, &t, t.readers, &t.so, (int)r.workers), *s1 = NULL;
+    scheduler *s = run_machines(m, nm, &t, t.readers, &t.so, (int)r.workers);
     if (nuni) {
         /* --speedup: the machines of one processor in a pass of their own,
          * the traces read again, run as one processor runs them: in turns. */
@@ -1844,7 +1842,7 @@ int main(int argc, char **argv)
         so.turn_length = r.speedup_turn ? r.speedup_turn : CDAT_SPEEDUP_TURN;
         so.quiet = true;
         so.progress = false;
-        s1 = run_machines(m + nm, nuni, &t, again, &so, (int)r.workers);
+        scheduler *s1 = run_machines(m + nm, nuni, &t, again, &so, (int)r.workers);
         for (int k = 0; k < nuni; k++) {
             m[k].uni_time = m[nm + k].est_time;
             m[k].uni_turn = so.turn_length;

@@ -106,11 +106,9 @@ void run_options_trace_set(const run_options *ro, char **operands, int n, trace_
 {
     check_slice_options(ro);
     select_set(ro, operands, n, ts);
-    if (ro->slice_cpus && !ro->rr_interleaving)
-        for (int t = 0; t < ts->count; t++)
-            if (strcmp(ts->paths[t], "-") == 0 || (ts->call_paths && strcmp(ts->call_paths[t], "-") == 0))
-                diag_usage_error("slice mode reads each trace twice (once ahead, to find where its slices"
-                                 " end): standard input ('-') cannot be used with -i");
+    if (ro->slice_cpus && !ro->rr_interleaving && trace_set_reads_stdin(ts))
+        diag_usage_error("slice mode reads each trace twice (once ahead, to find where its slices"
+                         " end): standard input ('-') cannot be used with -i");
 }
 
 static void select_set(const run_options *ro, char **operands, int n, trace_set *ts)

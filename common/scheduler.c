@@ -487,17 +487,16 @@ static void end_of_trace(scheduler *s, int t)
     stop(s, t, T_FINISHED, WAIT_NONE);
 }
 
-/* Run thread t, picked by the scheduling rule. It stays the pick while its
- * clock is below every other runnable thread's (on a tie the cyclic rule puts
- * it last), so it runs records up to that limit without queue work. A call
- * record ends the run: it may block, release or re-phase threads. */
-static uint64_t run_thread(scheduler *s, int t)
+/* Run thread t's records while its clock is below limit (at least one); a
+ * call record ends the run: it may block, release or re-phase threads.
+ * Returns the records processed. */
+static inline uint64_t run_thread_until(scheduler *s, int t, uint64_t limit)
 {
     thread *x = &s->th[t];
     const uint64_t start = x->lane.clock;
     const smait_raw *rec;
-    uint64_t done = sched_looks_ahead(s) ? run_records(s, x, cq_min_other(&s->q, t), &rec, true)
-                                         : run_records(s, x, cq_min_other(&s->q, t), &rec, false);
+    uint64_t done = sched_looks_ahead(s) ? run_records(s, x, limit, &rec, true)
+                                         : run_records(s, x, limit, &rec, false);
     bool stop = !rec || sched_is_call(rec);
     done += rec && stop;            /* the call record counts as one */
     x->records += done;
@@ -506,6 +505,11 @@ static uint64_t run_thread(scheduler *s, int t)
     else if (stop) end_of_trace(s, t);
     return done;
 }
+
+/* Run thread t, picked by the scheduling rule. It stays the pick while its
+ * clock is below every other runnable thread's (on a tie the cyclic rule puts
+ * it last), so it runs records up to that limit without queue work. */
+static uint64_t run_thread(scheduler *s, int t) { return run_thread_until(s, t, cq_min_other(&s->q, t)); }
 
 /* The loops' run of thread t stopped at call record rec or, with rec NULL,
  * at the end of its trace, the queue exact again: the call is processed (it
@@ -935,7 +939,6 @@ static int next_turn(const scheduler *s, int t)
 static void run_turns(scheduler *s)
 {
     const uint64_t len = s->o.turn_length;
-    const bool look = sched_looks_ahead(s);
     uint64_t steps = 0, end = 0, cpu = 0;
     int t = -1;
     while (!s->done) {
@@ -954,19 +957,9 @@ static void run_turns(scheduler *s)
             }
             end = cpu > UINT64_MAX - len ? UINT64_MAX : cpu + len;
         }
-        thread *x = &s->th[t];
-        const uint64_t start = x->lane.clock, before = steps;
-        const smait_raw *rec;
-        uint64_t done = look ? run_records(s, x, end, &rec, true) : run_records(s, x, end, &rec, false);
-        bool stop = !rec || sched_is_call(rec);
-        done += rec && stop;
-        x->records += done;
-        steps += done;
-        s->prev = t;
-        if (x->lane.clock != start) cq_update(&s->q, t, x->lane.clock);
-        if (rec && stop) handle_call(s, t, rec);
-        else if (stop) end_of_trace(s, t);
-        if (x->lane.clock > cpu) cpu = x->lane.clock;
+        const uint64_t before = steps;
+        steps += run_thread_until(s, t, end);
+        if (s->th[t].lane.clock > cpu) cpu = s->th[t].lane.clock;
         if (s->progress && (steps >> 20) != (before >> 20)) progress_tick(s->progress, steps);
     }
 }

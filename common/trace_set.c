@@ -309,6 +309,13 @@ trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts
     return r;
 }
 
+bool trace_set_reads_stdin(const trace_set *ts)
+{
+    for (int t = 0; t < ts->count; t++)
+        if (strcmp(ts->paths[t], "-") == 0 || (ts->call_paths && strcmp(ts->call_paths[t], "-") == 0)) return true;
+    return false;
+}
+
 void trace_set_close_readers(const trace_set *ts, trace_reader **readers)
 {
     if (!readers) return;

@@ -10,6 +10,8 @@
 #ifndef DSM_COMMON_TRACE_SET_H
 #define DSM_COMMON_TRACE_SET_H
 
+#include <stdbool.h>
+
 #include "trace_reader.h"
 
 typedef struct trace_set {
@@ -40,6 +42,10 @@ char *trace_set_output_path(const trace_set *ts, const char *out_dir, const char
 /* Open every trace (and pair its call trace). Returns an array of count readers. */
 trace_reader **trace_set_open(const trace_set *ts, const trace_reader_opts *opts);
 void trace_set_close_readers(const trace_set *ts, trace_reader **readers);
+
+/* Whether a trace or call trace of the set is standard input ('-'), which
+ * can be read only once. */
+bool trace_set_reads_stdin(const trace_set *ts);
 
 void trace_set_free(trace_set *ts);
 
