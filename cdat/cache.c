@@ -2,6 +2,7 @@
 #include "cache.h"
 #include "../base/diag.h"
 #include "../common/fast_paths.h"
+#include "../common/huge_arena.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -28,6 +29,12 @@ static inline cache_state entry_state(uint32_t e) { return (cache_state)(e & 3);
  * never match, so one unsigned compare tests tag and validity together. */
 static inline bool entry_is(uint32_t e, uint32_t line) { return e - ((line << 2) | 1) < 3u; }
 
+/* Whether an array of lines entries goes on huge pages (common/huge_arena.h):
+ * a tag array of at least one huge page (an L3 of 32 MiB in lines of 64
+ * bytes: 2 MiB) is read at random set by set, and on 4 KiB pages nearly
+ * every set also missed the TLB (docs/cdat-protocol.md §10). */
+static bool on_huge_pages(uint64_t lines) { return lines * sizeof(uint32_t) >= HUGE_ARENA_CHUNK; }
+
 bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
 {
     memset(c, 0, sizeof *c);
@@ -45,7 +52,8 @@ bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
     c->line_size = line_size;
     c->absent = CACHE_NIL;      /* no line address is that large */
     if (ways <= CACHE_MAX_ARRAY_WAYS) {
-        c->entries = xcalloc(lines, sizeof *c->entries);
+        c->entries = on_huge_pages(lines) ? huge_map(lines * sizeof *c->entries)
+                                          : xcalloc(lines, sizeof *c->entries);
         return true;
     }
 
@@ -77,7 +85,8 @@ uint64_t cache_memory(uint64_t size, unsigned assoc, unsigned line_size)
 
 void cache_free(cache *c)
 {
-    free(c->entries);
+    if (c->entries && on_huge_pages(c->lines)) huge_unmap(c->entries, (size_t)c->lines * sizeof *c->entries);
+    else free(c->entries);
     free(c->slot);
     free(c->bucket);
     memset(c, 0, sizeof *c);

@@ -96,6 +96,31 @@ static unsigned char *new_chunk(huge_arena *a)
     return c;
 }
 
+/* The mapping is the array rounded up to whole chunks, plus one chunk of
+ * slack to align it; the slack before and after is unmapped at once. */
+static size_t map_span(size_t n) { return (n + HUGE_ARENA_CHUNK - 1) & ~(size_t)(HUGE_ARENA_CHUNK - 1); }
+
+void *huge_map(size_t n)
+{
+    size_t span = map_span(n), whole = span + HUGE_ARENA_CHUNK;
+    unsigned char *m = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (mapping %zu bytes)", whole);
+    unsigned char *p = (unsigned char *)(((uintptr_t)m + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1));
+    if (p > m) munmap(m, (size_t)(p - m));
+    if (m + whole > p + span) munmap(p + span, (size_t)(m + whole - (p + span)));
+    UNPOISON(p, span);      /* as in new_chunk */
+#ifdef MADV_HUGEPAGE
+    madvise(p, span, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void huge_unmap(void *p, size_t n)
+{
+    if (p) munmap(p, map_span(n));
+}
+
 void *huge_arena_bump(huge_arena *a, size_t n)
 {
     n = (n + UNIT - 1) & ~(size_t)(UNIT - 1);

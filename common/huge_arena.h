@@ -71,6 +71,14 @@ void *huge_arena_block(huge_arena *a, unsigned order);
 /* Gives back a block huge_arena_block made with the same order. */
 void huge_arena_release(huge_arena *a, void *p, unsigned order);
 
+/* One large array (n bytes, n > 0), zeroed, aligned to HUGE_ARENA_CHUNK, on
+ * huge pages where the kernel gives them (from the start: it is for state
+ * reached at random from the first access, such as a large cache's tags);
+ * its pages are zeroed when first touched, as calloc's are. Give it back
+ * with huge_unmap(p, n). Out of memory is fatal, as in the arena. */
+void *huge_map(size_t n);
+void huge_unmap(void *p, size_t n);
+
 /* Bytes taken from the kernel (chunks), for tests and statistics. */
 static inline uint64_t huge_arena_bytes(const huge_arena *a) { return a->bytes; }
 

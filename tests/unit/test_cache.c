@@ -8,6 +8,7 @@
  * regular checkpoints. */
 #include "suites.h"
 #include "../../cdat/cache.h"
+#include "../../common/huge_arena.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -320,6 +321,30 @@ START_TEST(set_state_and_invalidate_hashed)
 }
 END_TEST
 
+/* An L3's tag array of 2 MiB and more goes on huge pages (huge_map): empty
+ * at the start, its first and last sets usable, LRU in each, and freed. */
+START_TEST(huge_tag_array)
+{
+    for (int k = 0; k < 2; k++) {
+        cache c;
+        uint64_t size = k ? 40u << 20 : 32u << 20;  /* tags 2 MiB, and 2.5 MiB: a partial huge page */
+        ck_assert(cache_init(&c, size, k ? 20 : 16, 64));
+        ck_assert_uint_eq(((uintptr_t)c.entries) % HUGE_ARENA_CHUNK, 0);
+        ck_assert_uint_eq(cache_count(&c), 0);
+        unsigned sets = cache_sets(&c), ways = cache_ways(&c);
+        for (uint32_t set = 0; set < sets; set += sets - 1) {
+            for (unsigned w = 0; w < ways; w++) fill_new(&c, set + w * sets, CS_SHARED);
+            fill_evict(&c, set + ways * sets, CS_DIRTY, set, CS_SHARED);
+            ck_assert_int_eq(cache_probe(&c, set + ways * sets), CS_DIRTY);
+            ck_assert_int_eq(cache_probe(&c, set + sets), CS_SHARED);
+        }
+        ck_assert_uint_eq(cache_count(&c), 2 * ways);
+        cache_free(&c);
+        ck_assert_ptr_null(c.entries);
+    }
+}
+END_TEST
+
 START_TEST(large_line_addresses)
 {
     /* line_size 4: line addresses go up to 2^30 - 1 and must not alias each other. */
@@ -585,6 +610,7 @@ Suite *cache_suite(void)
     tcase_add_test(tc, set_state_and_invalidate);
     tcase_add_test(tc, set_state_and_invalidate_hashed);
     tcase_add_test(tc, large_line_addresses);
+    tcase_add_test(tc, huge_tag_array);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("reference");

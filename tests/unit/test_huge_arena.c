@@ -8,7 +8,8 @@
  * everything is released the buddies must have merged: a second round of
  * the same sequence takes no chunk more from the kernel. Bump allocations
  * behave the same in an arena that asks for huge pages from its first chunk
- * (huge_arena_init_eager), which stays so after huge_arena_free. */
+ * (huge_arena_init_eager), which stays so after huge_arena_free. One large
+ * array of huge_map is zeroed, aligned to a chunk and apart from others. */
 #include "suites.h"
 #include "../../common/huge_arena.h"
 
@@ -110,6 +111,26 @@ START_TEST(blocks_do_not_overlap_and_merge)
 }
 END_TEST
 
+/* huge_map: aligned to a chunk, zeroed, every byte writable, distinct
+ * arrays apart; then unmapped (ASan would catch a later use). */
+START_TEST(map_is_zeroed_and_aligned)
+{
+    const size_t sizes[] = { 1, 4096, HUGE_ARENA_CHUNK, HUGE_ARENA_CHUNK + 1, 5 * (size_t)HUGE_ARENA_CHUNK / 2 };
+    unsigned char *p[5];
+    for (int i = 0; i < 5; i++) {
+        p[i] = huge_map(sizes[i]);
+        ck_assert_uint_eq((uintptr_t)p[i] % HUGE_ARENA_CHUNK, 0);
+        for (size_t k = 0; k < sizes[i]; k++) REQUIRE(p[i][k] == 0, "array %d byte %zu not zero", i, k);
+        memset(p[i], 0x30 + i, sizes[i]);
+    }
+    for (int i = 0; i < 5; i++) {
+        for (size_t k = 0; k < sizes[i]; k++) REQUIRE(p[i][k] == 0x30 + i, "array %d byte %zu overwritten", i, k);
+        huge_unmap(p[i], sizes[i]);
+    }
+    huge_unmap(NULL, 10);       /* nothing */
+}
+END_TEST
+
 START_TEST(order_of_sizes)
 {
     ck_assert_uint_eq(huge_arena_order(1), 0);
@@ -128,6 +149,7 @@ Suite *huge_arena_suite(void)
     tcase_add_loop_test(tc, bump_is_zeroed_and_aligned, 0, 2);     /* 1: eager */
     tcase_add_test(tc, blocks_do_not_overlap_and_merge);
     tcase_add_test(tc, order_of_sizes);
+    tcase_add_test(tc, map_is_zeroed_and_aligned);
     suite_add_tcase(s, tc);
     return s;
 }
