@@ -1095,15 +1095,19 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
     }
     mach_init(&c->m, &c->cfg, &c->pl, c->ct ? on_seq_contention : on_seq, c);
     c->m.tx_fields = c->cfg.general || c->cfg.detailed;    /* the counts need only the codes */
-    c->show_classes = r->miss_classes;
-    c->attr_on = attr_options_any(&r->attr) || r->miss_trace;
-    if (r->miss_classes || c->attr_on) {
+    /* --speedup's machine of one processor gives its estimated time and
+     * nothing else: no classes, attribution or miss trace of its own. */
+    bool classes = r->miss_classes && !c->uni, annotate = r->attr.annotate && !c->uni;
+    const char *miss_trace = c->uni ? NULL : r->miss_trace;
+    c->show_classes = classes;
+    c->attr_on = !c->uni && (attr_options_any(&r->attr) || miss_trace);
+    if (classes || c->attr_on) {
         c->mc = mc_new(c->m.nprocs, &c->m.p[0].d, &c->m.p[0].i, c->m.line_shift);
         c->m.mc = c->mc;
         /* The L2's misses too (unified: one stream), but for an exclusive
          * one, which lines enter only as victims: a fully associative cache
          * seeing its references would hold lines it never got. */
-        if (r->miss_classes && c->m.l2 && c->cfg.l2_inclusion != INCL_EXCLUSIVE) {
+        if (classes && c->m.l2 && c->cfg.l2_inclusion != INCL_EXCLUSIVE) {
             c->mc2 = mc_new(c->m.nprocs, &c->m.p[0].l2, &c->m.p[0].l2, c->m.line_shift);
             c->m.mc2 = c->mc2;
         }
@@ -1115,13 +1119,13 @@ static void machine_setup(cdat *c, const tool *t, cdat_run *r, const char *cfg_p
         if (r->attr.by_data) c->adata = attr_new(nfig, fig_names);
         attr_pcs_init(&c->pcs, c->n);
     }
-    if (r->attr.annotate) {
+    if (annotate) {
         char *ap = output_name(c, "cdat_annotated");
         c->annotated = out_file_open(ap, false);
         free(ap);
     }
-    if (r->miss_trace) {
-        c->mtrace = out_file_open(r->miss_trace, false);
+    if (miss_trace) {
+        c->mtrace = out_file_open(miss_trace, false);
         out_file_printf(c->mtrace, "# cdat miss trace of %s\n", t->ts.name);
         out_file_printf(c->mtrace, "# fields: clock processor stream pc address class source\n");
         out_file_printf(c->mtrace, "# one line per miss, in simulation order: clock = the processor's pseudo clock;"
@@ -1737,8 +1741,8 @@ int main(int argc, char **argv)
             "also simulate each configuration's machine of one processor (one node, the same caches and"
             " [timing], every thread on it, running them in turns as --turns does) in a second pass over the"
             " traces, and report the speedup: its estimated time over the machine's (needs [timing] and"
-            " trace files; not with --jobs, --shard, -handle_io, miss classes, attribution, --din or slice"
-            " mode; twice the simulation)" }, "speedup", NULL, true },
+            " trace files; not with --jobs, --shard, -handle_io, --din or slice mode; miss classes and"
+            " attribution are the machine's only; twice the simulation)" }, "speedup", NULL, true },
         { { "speedup-turn", 0, NULL, OPT_UINT, "V", &r.speedup_turn, NULL, 1, 0,
             "the turns of --speedup's machine of one processor: V instructions at most (default 1000000)" },
           NULL, NULL, false },
@@ -1783,13 +1787,11 @@ int main(int argc, char **argv)
                          " --miss-trace, --by-code, --by-data, --annotate or slice mode",
                          njobs > 1 ? "several configurations" : r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard"
                          : io->handle ? "-handle_io" : t.ro.slice_cpus ? "slice mode (-i)" : "miss classes or attribution");
-    if (r.speedup && (r.jobs > 1 || r.shard_n || io->handle || r.miss_classes || attr_options_any(&r.attr) ||
-                      r.miss_trace || r.din || t.ro.slice_cpus))
+    if (r.speedup && (r.jobs > 1 || r.shard_n || io->handle || r.din || t.ro.slice_cpus))
         diag_usage_error("--speedup with %s: the machine of one processor beside each configuration's is"
                          " simulated whole, without outputs of its own; run that option without --speedup",
                          r.jobs > 1 ? "--jobs" : r.shard_n ? "--shard" : io->handle ? "-handle_io"
-                         : t.ro.slice_cpus ? "slice mode (-i)" : r.din ? "--din"
-                         : "miss classes or attribution (--miss-classes, --miss-trace, --by-code, --by-data, --annotate)");
+                         : t.ro.slice_cpus ? "slice mode (-i)" : "--din");
     if (r.speedup_turn && !r.speedup)
         diag_usage_error("--speedup-turn sets the turns of --speedup's machine of one processor: give --speedup"
                          " too (or --turns V to run the configuration's own machine of one processor in turns)");

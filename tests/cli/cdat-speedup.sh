@@ -8,7 +8,8 @@
 # (its estimated time exactly), by hand on a set whose threads together
 # overflow the cache (the turns' length decides the misses), on a single
 # thread (where the two machines see the same misses: 1.0000), with --sweep
-# (a machine per value), and every refusal.
+# (a machine per value), with miss classes and attribution (the machine's
+# only: the same speedup as without them), and every refusal.
 smait asm "$CLI_DIR/../../examples/producer-consumer.txt" pc
 cp "$CLI_DIR/cdat/timing-2x2.ini" t.ini
 uni="--set system.nodes=1 --set system.procs_per_node=1"
@@ -48,6 +49,26 @@ for turn in default 50; do
         --set timing.local_memory=100 --set timing.remote_memory=300 --set timing.remote_cache=250 --set timing.hop=20 \
         --set timing.l2_hit=12
 done
+
+# Miss classes and attribution are the configuration's machine's only (the
+# machine of one processor has none): with them, the speedup line is the one
+# of the run without them, and their lines, the miss trace and the annotated
+# listing are the run's without --speedup.
+tm=(-p --set l2.size=16K --set timing.local_memory=100 --set timing.remote_memory=300 --set timing.hop=20)
+attr=(--miss-classes --by-code --by-data --annotate)
+rm -rf sp one plain
+mkdir sp one plain
+cdat -q "${tm[@]}" --speedup -o one rs.8 4x4
+cdat -q "${tm[@]}" --speedup "${attr[@]}" --miss-trace sp/m.trace -o sp rs.8 4x4
+cdat -q "${tm[@]}" "${attr[@]}" --miss-trace plain/m.trace -o plain rs.8 4x4
+check_true "--speedup with --miss-classes, --by-code, --by-data, --annotate and --miss-trace: the speedup of the run without them" \
+    [ "$(grep '^# summary: speedup ' sp/rs.8.cdat_report)" = "$(grep '^# summary: speedup ' one/rs.8.cdat_report)" ]
+check_true "… the classes and attribution (L17, L18, L20, L21) are there" \
+    bash -c "grep -q '^RxT.L17:' sp/rs.8.cdat_report && grep -q '^RxTxL18:' sp/rs.8.cdat_report && grep -q '^RxTxL20:' sp/rs.8.cdat_report && grep -q '^RxTxL21:' sp/rs.8.cdat_report"
+check_true "… and the report is otherwise the run's without --speedup" bash -c \
+    "diff <(grep -v -e '^# command' -e '^# options' -e '^# summary: speedup' sp/rs.8.cdat_report) <(grep -v -e '^# command' -e '^# options' plain/rs.8.cdat_report)"
+check_true "… and so are the miss trace and the annotated listing" \
+    bash -c "cmp sp/m.trace plain/m.trace && cmp sp/rs.8.cdat_annotated plain/rs.8.cdat_annotated"
 
 # By hand: 8 threads, each reading its own 32 lines twice (2 KiB, lines of
 # 64 bytes), on one processor whose d-cache holds 4 KiB (64 lines, fully
@@ -120,7 +141,7 @@ cdat: --speedup compares estimated times, and notime.ini has no [timing] section
 cdat: try 'cdat --help'
 --- exit 1
 EOF
-for opt in "--jobs 2" "--shard 0/2" "--din d" "--miss-classes" "-handle_io"; do
+for opt in "--jobs 2" "--shard 0/2" "--din d" "-handle_io" "-i 2"; do
     # shellcheck disable=SC2086  # opt: an option and its value
     cdat -q --speedup $opt pc.4 t.ini >/dev/null 2>.err
     check_true "--speedup with $opt: refused (exit 1)" test $? = 1
