@@ -178,6 +178,20 @@ check "ciat: three traced runs give the same figures, for each primitive" bash -
 done
 --- exit 0
 EOF
+# On one processor in turns (--turns, docs/scheduler.md §14) the threads run
+# in another order again, one at a time, and the replay still follows the
+# recorded synchronisation: the same figures, RAR included, for each turn
+# (1 instruction, 50, and the producer's whole work in one turn).
+check "ciat --turns 1, 50 and 1000000: the same figures, for each primitive" bash -c '
+    for m in barrier sem cond cbarrier rwlock spin mutex; do
+        for v in 1 50 1000000; do
+            ciat -q --turns $v h-$m.4 >/dev/null && grep "^# turns: .* turn_length $v\$" h-$m.4.ciat_report >/dev/null &&
+                grep -E "^RxTxL1[0-5]:" h-$m.4.ciat_report | cmp -s h-$m.fig - || echo "$m: turns $v differ"
+        done
+    done; echo done' <<'EOF'
+done
+--- exit 0
+EOF
 
 # ---- one thread's calls, exactly -------------------------------------------
 # A recursive mutex locked 3 times is one section (its outermost lock and
