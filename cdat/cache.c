@@ -1,4 +1,4 @@
-/* cache.c — LRU set-associative / fully associative cache (see cache.h for the layouts). */
+/* cache.c — set-associative / fully associative cache, LRU, FIFO or random (see cache.h for the layouts). */
 #include "cache.h"
 #include "../base/diag.h"
 #include "../common/fast_paths.h"
@@ -54,6 +54,7 @@ bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
     if (ways <= CACHE_MAX_ARRAY_WAYS) {
         c->entries = on_huge_pages(lines) ? huge_map(lines * sizeof *c->entries)
                                           : xcalloc(lines, sizeof *c->entries);
+        c->lru_array = true;
         return true;
     }
 
@@ -71,6 +72,24 @@ bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size)
     c->free_head = 0;
     c->mru = c->lru = CACHE_NIL;
     return true;
+}
+
+void cache_set_replacement(cache *c, cache_replacement r)
+{
+    c->replacement = (uint8_t)r;
+    c->lru_array = !c->hashed && r == CACHE_LRU;
+}
+
+/* Random replacement's victim among n ways (or slots): a hash of the line
+ * filled and the line at the front (splitmix64's finaliser), so that it
+ * depends on the set alone and repeats from run to run. */
+static unsigned random_way(uint32_t line, uint32_t front, unsigned n)
+{
+    uint64_t z = ((uint64_t)line << 32 | front) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (unsigned)(z % n);
 }
 
 uint64_t cache_memory(uint64_t size, unsigned assoc, unsigned line_size)
@@ -214,6 +233,14 @@ static void hslot_release(cache *c, uint32_t i)
     c->used--;
 }
 
+/* The slot a fill of line evicts from the full hashed layout: the end of
+ * the list (LRU, FIFO), or under random a slot chosen as random_way does. */
+static uint32_t hashed_victim(const cache *c, uint32_t line)
+{
+    if (c->replacement != CACHE_RANDOM) return c->lru;
+    return random_way(line, entry_line(c->slot[c->mru].entry), c->lines);
+}
+
 /* ---- the operations ---------------------------------------------------------------- */
 
 cache_state cache_probe(const cache *c, uint32_t line)
@@ -237,6 +264,7 @@ cache_state cache_access_slow(cache *c, uint32_t line)
             c->absent = line;   /* only a fill can make it present */
             return CS_INVALID;
         }
+        if (c->replacement != CACHE_LRU) return entry_state(s[w]);   /* FIFO, random: a hit moves nothing */
         to_front(s, (unsigned)w);
         return entry_state(s[0]);
     }
@@ -245,7 +273,7 @@ cache_state cache_access_slow(cache *c, uint32_t line)
         c->absent = line;
         return CS_INVALID;
     }
-    if (c->mru != i) {
+    if (c->replacement == CACHE_LRU && c->mru != i) {
         list_unlink(c, i);
         list_push_front(c, i);
     }
@@ -273,11 +301,14 @@ bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, 
         }
         c->absent = CACHE_NIL;
         bool evicted = false;
-        if (i == ways) {        /* full and absent: the LRU way goes */
-            i = ways - 1;
+        if (i == ways) {        /* full and absent: the policy's victim goes */
+            i = c->replacement == CACHE_RANDOM ? random_way(line, entry_line(s[0]), ways) : ways - 1;
             evicted = true;
             if (victim) *victim = entry_line(s[i]);
             if (victim_state) *victim_state = entry_state(s[i]);
+        } else if (s[i] != 0 && c->replacement != CACHE_LRU) {
+            s[i] = entry_of(line, st);  /* FIFO, random: a refill keeps its place */
+            return false;
         }
         shift_down(s, i);       /* way i (empty, refilled or victim) is overwritten */
         s[0] = entry_of(line, st);
@@ -285,17 +316,17 @@ bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, 
     }
     uint32_t i = line == c->absent ? CACHE_NIL : hfind(c, line);
     c->absent = CACHE_NIL;
-    if (i != CACHE_NIL) {       /* refill: new state, MRU */
+    if (i != CACHE_NIL) {       /* refill: new state; under LRU, MRU */
         c->slot[i].entry = entry_of(line, st);
-        if (c->mru != i) {
+        if (c->replacement == CACHE_LRU && c->mru != i) {
             list_unlink(c, i);
             list_push_front(c, i);
         }
         return false;
     }
     bool evicted = false;
-    if (c->free_head == CACHE_NIL) {    /* full: the LRU slot takes the new line */
-        i = c->lru;
+    if (c->free_head == CACHE_NIL) {    /* full: the policy's victim's slot takes the new line */
+        i = hashed_victim(c, line);
         evicted = true;
         if (victim) *victim = entry_line(c->slot[i].entry);
         if (victim_state) *victim_state = entry_state(c->slot[i].entry);
@@ -314,11 +345,19 @@ bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, 
     return evicted;
 }
 
-cache_state cache_lru_hashed(const cache *c, uint32_t *victim)
+cache_state cache_lru_general(const cache *c, uint32_t line, uint32_t *victim)
 {
-    if (c->free_head != CACHE_NIL) return CS_INVALID;
-    *victim = entry_line(c->slot[c->lru].entry);
-    return entry_state(c->slot[c->lru].entry);
+    if (c->hashed) {
+        if (c->free_head != CACHE_NIL) return CS_INVALID;
+        uint32_t i = hashed_victim(c, line);
+        *victim = entry_line(c->slot[i].entry);
+        return entry_state(c->slot[i].entry);
+    }
+    const uint32_t *s = set_of(c, line);
+    unsigned w = c->ways - 1;
+    if (s[w] != 0 && c->replacement == CACHE_RANDOM) w = random_way(line, entry_line(s[0]), c->ways);
+    *victim = entry_line(s[w]);
+    return entry_state(s[w]);
 }
 
 cache_state cache_set_state(cache *c, uint32_t line, cache_state st)

@@ -1,8 +1,10 @@
 /* cache.h — one processor cache of cdat's machine model (docs/cdat-protocol.md).
  *
- * Set-associative (1..64 ways) or fully associative, LRU per set, write-back,
- * write-allocate. The cache only keeps tags, states and the LRU order: the
- * coherence protocol decides the states and what a victim costs. Lines are
+ * Set-associative (1..64 ways) or fully associative, write-back,
+ * write-allocate, with a replacement policy per cache (cache_replacement):
+ * LRU (the default), FIFO or random. The cache only keeps tags, states and
+ * the order of its lines: the coherence protocol decides the states and what
+ * a victim costs. Lines are
  * named by their line address (a 32-bit address / line_size), so with a line
  * size of at least 4 every line address is below 2^30 (the state lives in the
  * two low bits of each stored entry).
@@ -21,7 +23,18 @@
  * The cache remembers the line of its last missed access, so the fill that
  * follows a miss (the simulator's usual pair) does not search the set again.
  * Memory is proportional to the number of lines: 4 bytes a line, or at most
- * 24 (a 16-byte slot and up to two 4-byte hash buckets) in the hashed layout. */
+ * 24 (a 16-byte slot and up to two 4-byte hash buckets) in the hashed layout.
+ *
+ * The order is the replacement policy's (docs/cdat-protocol.md §11): under
+ * LRU a hit moves its line to the front; under FIFO and random nothing moves
+ * on a hit, so the front is the line filled last. The victim of a full set
+ * is the last line (LRU, FIFO), or under random the line at a way chosen by
+ * a hash of the line filled and the line at the front (of the set, or of the
+ * whole cache in the hashed layout, whose "way" is then its slot): the same
+ * references give the same victims, and a set's victims depend only on that
+ * set, as a split of the sets (cdat --jobs) needs. The inline fast paths
+ * below are LRU's in the array layout; the other policies take the general
+ * functions. */
 #ifndef DSM_CDAT_CACHE_H
 #define DSM_CDAT_CACHE_H
 
@@ -38,6 +51,9 @@ typedef enum cache_state { CS_INVALID = 0, CS_SHARED = 1, CS_EXCLUSIVE = 2, CS_D
 /* Largest associativity kept as a per-set array; beyond it, the hashed layout. */
 enum { CACHE_MAX_ARRAY_WAYS = 64 };
 
+/* The replacement policy (cache_set_replacement). */
+typedef enum cache_replacement { CACHE_LRU = 0, CACHE_FIFO = 1, CACHE_RANDOM = 2 } cache_replacement;
+
 /* The fields are private; the struct is public so caches can be embedded. */
 typedef struct cache {
     uint32_t *entries;      /* array layout: sets * ways entries, line << 2 | state, 0 = empty */
@@ -47,6 +63,8 @@ typedef struct cache {
     unsigned lines;         /* sets * ways */
     unsigned line_size;
     bool hashed;            /* hashed layout (one set) */
+    bool lru_array;         /* the array layout under LRU: the inline fast paths apply */
+    uint8_t replacement;    /* cache_replacement */
     uint32_t absent;        /* the line of the last access that missed, while no fill has
                              * happened since: the fill after a miss skips its search */
     /* hashed layout */
@@ -65,6 +83,10 @@ typedef struct cache {
 bool cache_init(cache *c, uint64_t size, unsigned assoc, unsigned line_size);
 void cache_free(cache *c);
 
+/* The replacement policy, set once after cache_init while the cache is
+ * still empty (cache_init gives LRU). */
+void cache_set_replacement(cache *c, cache_replacement r);
+
 /* Bytes cache_init allocates for that geometry (0 for size 0): 4 a line in
  * the array layout; in the hashed layout 16 a line plus 4 a hash bucket (the
  * power of two at or above the number of lines). The configuration checks
@@ -76,12 +98,13 @@ uint64_t cache_memory(uint64_t size, unsigned assoc, unsigned line_size);
 cache_state cache_probe(const cache *c, uint32_t line);
 
 /* The common case of cache_access, inline: a hit on one of the two most
- * recently used lines of line's set (array layout), which becomes the MRU
- * line. Anything else returns CS_INVALID and changes nothing (cache_access
- * then knows: the line may still be present further down the set). */
+ * recently used lines of line's set (array layout, LRU), which becomes the
+ * MRU line. Anything else returns CS_INVALID and changes nothing
+ * (cache_access then knows: the line may still be present further down the
+ * set). */
 static inline cache_state cache_hit(cache *c, uint32_t line)
 {
-    if (c->hashed) return CS_INVALID;
+    if (!c->lru_array) return CS_INVALID;
     uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
     uint32_t tag = (line << 2) | 1, e = s[0];
     if (e - tag < 3u) return (cache_state)(e & 3);
@@ -93,9 +116,9 @@ static inline cache_state cache_hit(cache *c, uint32_t line)
     return (cache_state)(e1 & 3);
 }
 
-/* The owner's reference: state of line, and on a hit the line becomes the
- * most recently used of its set. cache_hit's cases are inline; everything
- * else is cache_access_slow. */
+/* The owner's reference: state of line, and on a hit under LRU the line
+ * becomes the most recently used of its set. cache_hit's cases are inline;
+ * everything else is cache_access_slow. */
 cache_state cache_access_slow(cache *c, uint32_t line);
 static inline cache_state cache_access(cache *c, uint32_t line)
 {
@@ -108,7 +131,7 @@ static inline cache_state cache_access(cache *c, uint32_t line)
  * line is remembered for the fill. */
 static inline cache_state cache_access_rest(cache *c, uint32_t line)
 {
-    if (!c->hashed && c->ways <= 2) {
+    if (c->lru_array && c->ways <= 2) {
         c->absent = line;
         return CS_INVALID;
     }
@@ -116,16 +139,17 @@ static inline cache_state cache_access_rest(cache *c, uint32_t line)
 }
 
 /* Put line in the cache in state st (not CS_INVALID) as the most recently used
- * of its set. When the set was full, its least recently used line is evicted:
+ * (filled) of its set. When the set was full, the policy's victim is evicted:
  * returns true with *victim and *victim_state (either pointer may be NULL).
- * If line is already present it only gets st and becomes MRU (no victim). */
+ * If line is already present it only gets st (no victim), and under LRU
+ * becomes MRU. */
 bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state);
 static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t *victim, cache_state *victim_state)
 {
     /* The usual fill, inline: after a miss (cache_access_slow remembered the
      * line), in a full set of the array layout of up to 16 ways: the LRU way
      * goes, the others move down one. */
-    if (!c->hashed && line == c->absent && c->ways <= 16) {
+    if (c->lru_array && line == c->absent && c->ways <= 16) {
         uint32_t *s = c->entries + (size_t)(line & c->set_mask) * c->ways;
         unsigned last = c->ways - 1;
         uint32_t e = s[last];
@@ -143,11 +167,11 @@ static inline bool cache_fill(cache *c, uint32_t line, cache_state st, uint32_t 
 }
 
 /* The line a fill of the absent line would evict: when line's set is full,
- * the state of its least recently used line (*victim); else CS_INVALID. */
-cache_state cache_lru_hashed(const cache *c, uint32_t *victim);
+ * the state of the policy's victim (*victim); else CS_INVALID. */
+cache_state cache_lru_general(const cache *c, uint32_t line, uint32_t *victim);
 static inline cache_state cache_lru(const cache *c, uint32_t line, uint32_t *victim)
 {
-    if (c->hashed) return cache_lru_hashed(c, victim);
+    if (!c->lru_array) return cache_lru_general(c, line, victim);
     uint32_t e = c->entries[(size_t)(line & c->set_mask) * c->ways + c->ways - 1];
     *victim = e >> 2;
     return (cache_state)(e & 3);
@@ -171,15 +195,16 @@ static inline bool cache_holds(const cache *c, uint32_t line)
     return false;
 }
 
-/* Change the state of a present line without touching the LRU order; st =
+/* Change the state of a present line without touching the order; st =
  * CS_INVALID removes it. Returns the previous state (CS_INVALID: absent, nothing done). */
 cache_state cache_set_state(cache *c, uint32_t line, cache_state st);
 
 /* cache_set_state for the line a hit of cache_access just made the most
- * recently used of its set (st not CS_INVALID): no search. */
+ * recently used of its set (st not CS_INVALID): no search under LRU in the
+ * array layout; elsewhere the line may be anywhere in its set. */
 static inline void cache_set_mru_state(cache *c, uint32_t line, cache_state st)
 {
-    if (c->hashed) {
+    if (!c->lru_array) {
         cache_set_state(c, line, st);
         return;
     }
@@ -194,9 +219,10 @@ static inline unsigned cache_sets(const cache *c) { return c->sets; }
 static inline unsigned cache_ways(const cache *c) { return c->ways; }
 static inline unsigned cache_set_of(const cache *c, uint32_t line) { return line & c->set_mask; }
 
-/* Iteration (tests, statistics): the lines of one set, most recently used
- * first, into lines[] and states[] (room for cache_ways(c) each; either may be
- * NULL). Returns how many. */
+/* Iteration (tests, statistics): the lines of one set in the policy's order
+ * (LRU: most recently used first; FIFO, random: filled last first), into
+ * lines[] and states[] (room for cache_ways(c) each; either may be NULL).
+ * Returns how many. */
 unsigned cache_set_contents(const cache *c, unsigned set, uint32_t *lines, cache_state *states);
 
 /* Number of valid lines in the whole cache (O(lines); for tests). */

@@ -840,6 +840,17 @@ static void mapping_header(cdat *c)
     free(used);
 }
 
+/* One cache's header line: "# NAME: size N assoc W|full" then extra, then
+ * its replacement policy unless LRU (a configuration without the key gives
+ * the lines it always gave). */
+static void cache_header(report *r, const char *name, const cache_config *cc, const char *extra)
+{
+    char ways[16] = "full";
+    if (cc->assoc) snprintf(ways, sizeof ways, "%u", cc->assoc);
+    report_header(r, " %s: size %" PRIu64 " assoc %s%s%s%s", name, cc->size, ways, extra,
+                  cc->replacement ? " replacement " : "", cc->replacement ? config_replacement_name(cc->replacement) : "");
+}
+
 static void config_header(cdat *c)
 {
     const cdat_config *g = &c->cfg;
@@ -857,21 +868,13 @@ static void config_header(cdat *c)
                   g->memory_usage ? " memory_usage " : "", g->memory_usage ? g->memory_usage : "");
     const cache_config *cc[3] = { &g->dcache, &g->icache, &g->icc };
     static const char *const names[3] = { "dcache", "icache", "interconnect_cache" };
-    for (int i = 0; i < 3; i++) {
-        if (cc[i]->assoc) report_header(c->rep, " %s: size %" PRIu64 " assoc %u", names[i], cc[i]->size, cc[i]->assoc);
-        else report_header(c->rep, " %s: size %" PRIu64 " assoc full", names[i], cc[i]->size);
-    }
+    for (int i = 0; i < 3; i++) cache_header(c->rep, names[i], cc[i], "");
     if (g->l2.size) {
-        char ways[16] = "full";
-        if (g->l2.assoc) snprintf(ways, sizeof ways, "%u", g->l2.assoc);
-        report_header(c->rep, " l2: size %" PRIu64 " assoc %s inclusion %s", g->l2.size, ways,
-                      config_inclusion_name(g->l2_inclusion));
+        char incl[48];
+        snprintf(incl, sizeof incl, " inclusion %s", config_inclusion_name(g->l2_inclusion));
+        cache_header(c->rep, "l2", &g->l2, incl);
     }
-    if (g->l3.size) {
-        char ways[16] = "full";
-        if (g->l3.assoc) snprintf(ways, sizeof ways, "%u", g->l3.assoc);
-        report_header(c->rep, " l3: size %" PRIu64 " assoc %s", g->l3.size, ways);
-    }
+    if (g->l3.size) cache_header(c->rep, "l3", &g->l3, "");
     mapping_header(c);
     if (g->timing.on) {
         char buf[256];

@@ -165,7 +165,14 @@ static int set_cache(parse_state *p, const char *section, const char *key, const
         p->line_of[assoc_slot] = p->line;
         return 1;
     }
-    return fail(p, "[%s]: unknown key '%s' (size, assoc)", section, key);
+    if (strcmp(key, "replacement") == 0) {
+        unsigned r = 0;
+        while (r < 3 && strcmp(v, config_replacement_name(r)) != 0) r++;
+        if (r == 3) return fail(p, "[%s] replacement: '%s' must be lru, fifo or random", section, v);
+        cc->replacement = r;
+        return 1;
+    }
+    return fail(p, "[%s]: unknown key '%s' (size, assoc, replacement)", section, key);
 }
 
 /* [l2]: the keys of a cache, and inclusion. */
@@ -179,8 +186,8 @@ static int set_l2(parse_state *p, const char *key, const char *v)
         else return fail(p, "[l2] inclusion: '%s' must be non_inclusive, inclusive or exclusive", v);
         return 1;
     }
-    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0)
-        return fail(p, "[l2]: unknown key '%s' (size, assoc, inclusion)", key);
+    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0 && strcmp(key, "replacement") != 0)
+        return fail(p, "[l2]: unknown key '%s' (size, assoc, replacement, inclusion)", key);
     return set_cache(p, "l2", key, v, &c->l2, L_L2SIZE, L_L2ASSOC);
 }
 
@@ -192,8 +199,8 @@ static int set_l3(parse_state *p, const char *key, const char *v)
     if (strcmp(key, "inclusion") == 0)
         return fail(p, "[l3] inclusion: the L3 is memory-side (each node's L3 holds its own memory's lines, never a"
                     " copy the directory tracks), so no inclusion policy applies; remove the key");
-    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0)
-        return fail(p, "[l3]: unknown key '%s' (size, assoc)", key);
+    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0 && strcmp(key, "replacement") != 0)
+        return fail(p, "[l3]: unknown key '%s' (size, assoc, replacement)", key);
     return set_cache(p, "l3", key, v, &p->c->l3, L_L3SIZE, L_L3ASSOC);
 }
 
@@ -445,11 +452,11 @@ void config_load_sets(const char *path, char *const *sets, unsigned nsets, cdat_
     c->page_size = 4096;
     c->protocol = 1;
     c->allocation = ALLOC_RR1;
-    c->dcache = (cache_config){ 64 * 1024, 2 };
-    c->icache = (cache_config){ 64 * 1024, 2 };
-    c->icc = (cache_config){ 0, 4 };
-    c->l2 = (cache_config){ 0, 8 };
-    c->l3 = (cache_config){ 0, 16 };
+    c->dcache = (cache_config){ .size = 64 * 1024, .assoc = 2 };
+    c->icache = (cache_config){ .size = 64 * 1024, .assoc = 2 };
+    c->icc = (cache_config){ .size = 0, .assoc = 4 };
+    c->l2 = (cache_config){ .size = 0, .assoc = 8 };
+    c->l3 = (cache_config){ .size = 0, .assoc = 16 };
     parse_state p = { .c = c };
     if (path) read_file(c, &p, path);
     for (unsigned k = 0; k < nsets; k++) apply_set(&p, k);
@@ -572,6 +579,12 @@ const char *config_inclusion_name(cfg_inclusion i)
 {
     static const char *const names[] = { "non_inclusive", "inclusive", "exclusive" };
     return names[i];
+}
+
+const char *config_replacement_name(unsigned r)
+{
+    static const char *const names[] = { "lru", "fifo", "random" };
+    return names[r];
 }
 
 const char *config_map_policy_name(cfg_map_policy m)

@@ -25,6 +25,7 @@ typedef enum cfg_allocation { ALLOC_RR1, ALLOC_RR2, ALLOC_ORACLE, ALLOC_FIRST_TO
 typedef struct cache_config {
     uint64_t size;          /* bytes; 0 = no cache (interconnect cache, L2 only) */
     unsigned assoc;         /* ways; 0 = fully associative */
+    unsigned replacement;   /* cache_replacement (cache.h): lru (0), fifo, random */
 } cache_config;
 
 /* [l2] inclusion: how a processor's L2 relates to its L1 d-cache
@@ -111,5 +112,7 @@ int config_thread_proc(const cdat_config *c, int t, int nthreads);
 const char *config_allocation_name(cfg_allocation a);
 const char *config_map_policy_name(cfg_map_policy m);
 const char *config_inclusion_name(cfg_inclusion i);
+/* "lru", "fifo" or "random" (cache_config.replacement). */
+const char *config_replacement_name(unsigned r);
 
 #endif

@@ -25,6 +25,14 @@ void mach_protocol_switches(unsigned n, bool *rl_a, bool *er_announced, bool *dt
     *dt = t[n][2];
 }
 
+/* One cache of the configuration's geometry cc, with its replacement policy. */
+static void init_cache(cache *c, const cache_config *cc, const cdat_config *cfg)
+{
+    if (!cache_init(c, cc->size, cc->assoc, cfg->line_size))
+        diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+    cache_set_replacement(c, (cache_replacement)cc->replacement);
+}
+
 void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on_seq, void *ctx)
 {
     memset(m, 0, sizeof *m);
@@ -38,26 +46,20 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     for (unsigned i = 0; i < m->nprocs; i++) {
         m->p[i].node = (int)(i / m->ppn);
         m->p[i].proc = (int)(i % m->ppn);
-        if (!cache_init(&m->p[i].d, cfg->dcache.size, cfg->dcache.assoc, cfg->line_size) ||
-            !cache_init(&m->p[i].i, cfg->icache.size, cfg->icache.assoc, cfg->line_size))
-            diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
-        if (cfg->l2.size > 0 && !cache_init(&m->p[i].l2, cfg->l2.size, cfg->l2.assoc, cfg->line_size))
-            diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+        init_cache(&m->p[i].d, &cfg->dcache, cfg);
+        init_cache(&m->p[i].i, &cfg->icache, cfg);
+        if (cfg->l2.size > 0) init_cache(&m->p[i].l2, &cfg->l2, cfg);
     }
     m->l2 = cfg->l2.size > 0;
     m->l2_inclusion = (uint8_t)cfg->l2_inclusion;
     if (cfg->l3.size > 0) {
         m->l3 = true;
         m->l3c = xcalloc(m->nodes, sizeof *m->l3c);
-        for (unsigned n = 0; n < m->nodes; n++)
-            if (!cache_init(&m->l3c[n], cfg->l3.size, cfg->l3.assoc, cfg->line_size))
-                diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+        for (unsigned n = 0; n < m->nodes; n++) init_cache(&m->l3c[n], &cfg->l3, cfg);
     }
     if (cfg->icc.size > 0) {
         m->icc = xcalloc(m->nodes, sizeof *m->icc);
-        for (unsigned n = 0; n < m->nodes; n++)
-            if (!cache_init(&m->icc[n], cfg->icc.size, cfg->icc.assoc, cfg->line_size))
-                diag_fatal(EXIT_INTERNAL, cfg->path, DIAG_NO_OFFSET, "cache geometry not checked by the configuration");
+        for (unsigned n = 0; n < m->nodes; n++) init_cache(&m->icc[n], &cfg->icc, cfg);
     }
     m->node_slots = xcalloc(m->nodes, sizeof *m->node_slots);
     for (unsigned s = 0; s < m->nprocs; s++) hs_add(&m->node_slots[m->p[s].node], s);

@@ -59,7 +59,7 @@ cfg "unknown key in [system]" '; a comment\n[system]\nnodes = 2\nnode = 2\n' \
 cfg "unknown key in [output]" '[system]\nnodes = 2\n[output]\ntrace = 1\n' \
     "4: [output]: unknown key 'trace' (general, detailed)"
 cfg "unknown key in a cache" '[system]\nnodes = 2\n[icache]\nways = 2\n' \
-    "4: [icache]: unknown key 'ways' (size, assoc)"
+    "4: [icache]: unknown key 'ways' (size, assoc, replacement)"
 cfg "a key outside any section" 'nodes = 2\n' "1: 'nodes' is outside any section"
 cfg "a line that is no INI" '[system]\nnodes = 2\nthis is not ini\n' \
     "3: syntax error (expected [section], key = value, or ; comment)"

@@ -288,7 +288,7 @@ EOF
 # ---- bad configurations and options ------------------------------------------------------------
 check "[l2]: an unknown key" cdat -q --set l2.ways=4 rs.4 j.ini <<'EOF'
 --- stderr
-cdat: --set l2.ways=4: [l2]: unknown key 'ways' (size, assoc, inclusion)
+cdat: --set l2.ways=4: [l2]: unknown key 'ways' (size, assoc, replacement, inclusion)
 cdat: try 'cdat --help'
 --- exit 1
 EOF

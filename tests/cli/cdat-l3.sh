@@ -383,7 +383,7 @@ cdat: bad.ini:3: [l3] inclusion: the L3 is memory-side (each node's L3 holds its
 EOF
 check "[l3]: an unknown key" cdat -q --set l3.ways=4 rs.4 j.ini <<'EOF'
 --- stderr
-cdat: --set l3.ways=4: [l3]: unknown key 'ways' (size, assoc)
+cdat: --set l3.ways=4: [l3]: unknown key 'ways' (size, assoc, replacement)
 cdat: try 'cdat --help'
 --- exit 1
 EOF

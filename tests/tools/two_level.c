@@ -18,7 +18,14 @@
  * to the third level directly.
  * Nothing of cdat is used: only the C library.
  *
- * With -c first, the L2's read misses are also classified by Hill's rule
+ * With -r POLICY first (lru, the default, fifo or random; -lN-Xrepl l or f
+ * in Dinero IV, whose random differs), every level replaces by it: under
+ * FIFO and random a hit moves nothing, so a set's order is the order its
+ * lines came in; FIFO evicts the line that came first, random the line at
+ * position (splitmix64's finaliser of (line << 32 | the newest line's)) mod
+ * ways, newest first, as cdat's cache.h specifies.
+ *
+ * With -c (after -r), the L2's read misses are also classified by Hill's rule
  * (cdat's L25): cold, the first reference of the L2 to the line (a read or a
  * written victim); conflict, one a fully associative LRU cache of the L2's
  * lines, seeing the same reads and writes, would have hit; capacity, the
@@ -30,7 +37,7 @@
  *   l2 reads N read_misses N writes N write_misses N write_backs N   (with an L2)
  *   l2_classes cold N capacity N conflict N                          (with -c)
  *   l3 reads N read_misses N writes N write_misses N write_backs N   (with an L3)
- * Usage: two_level [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
+ * Usage: two_level [-r POLICY] [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
  * (sizes in bytes; assoc 0 = fully associative). Exit 2 on bad input. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -44,9 +51,12 @@ typedef struct way {
     bool valid, dirty;
 } way;
 
+enum { REPL_LRU, REPL_FIFO, REPL_RANDOM };
+
 typedef struct level {
-    way *w;                     /* sets * ways, each set in LRU order, most recent first */
+    way *w;                     /* sets * ways, each set in the policy's order, most recent first */
     uint64_t sets, ways;
+    int repl;
     uint64_t reads, read_misses, writes, write_misses, write_backs;
 } level;
 
@@ -78,10 +88,20 @@ static bool level_access(level *c, uint64_t b, bool write, bool *evicted, uint64
     bool hit = i < c->ways;
     way x = { b, true, write };
     *evicted = false;
+    if (hit && c->repl != REPL_LRU) {   /* FIFO, random: the line keeps its place */
+        s[i].dirty = s[i].dirty || write;
+        return true;
+    }
     if (hit) {
         x.dirty = s[i].dirty || write;
     } else {
         i = c->ways - 1;
+        if (c->repl == REPL_RANDOM && s[i].valid) {
+            uint64_t z = (b << 32 | s[0].tag) + 0x9E3779B97F4A7C15ull;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            i = (z ^ (z >> 31)) % c->ways;
+        }
         if (s[i].valid) {
             *evicted = true;
             *victim = s[i].tag;
@@ -162,6 +182,14 @@ static void print_level(const char *name, const level *c)
 
 int main(int argc, char **argv)
 {
+    int repl = REPL_LRU;
+    if (argc > 2 && strcmp(argv[1], "-r") == 0) {
+        if (strcmp(argv[2], "fifo") == 0) repl = REPL_FIFO;
+        else if (strcmp(argv[2], "random") == 0) repl = REPL_RANDOM;
+        else if (strcmp(argv[2], "lru") != 0) die("-r: the policy is lru, fifo or random", 0);
+        argv += 2;
+        argc -= 2;
+    }
     bool classes = argc > 1 && strcmp(argv[1], "-c") == 0;
     if (classes) {
         argv++;
@@ -189,6 +217,7 @@ int main(int argc, char **argv)
         level_init(&shadow, a[5], 0, line);
     }
     if (three) level_init(&l3, a[7], a[8], line);
+    l1i.repl = l1d.repl = l2.repl = l3.repl = repl;    /* the shadow stays LRU (Hill's rule) */
     /* The level below the L1s, and the one below it. */
     level *next = two ? &l2 : &l3, *below = two && three ? &l3 : NULL;
     FILE *f = argc == 9 || argc == 11 ? fopen(argv[argc - 1], "r") : stdin;

@@ -321,6 +321,68 @@ START_TEST(set_state_and_invalidate_hashed)
 }
 END_TEST
 
+/* The three policies on one set of 4 ways, lines 1..4 filled in order and 1
+ * used again. LRU: 1 moved to the front, 2 goes. FIFO: nothing moves, 1
+ * (filled first) goes; a refill and a state change keep the line's place.
+ * Random: the way of splitmix64's finaliser of (line << 32 | front line)
+ * mod 4, worked out for these lines: (5, 4) -> 3, (6, 5) -> 2, (7, 6) -> 2,
+ * (8, 7) -> 3. The hashed layout (65 lines, fully associative) evicts a line
+ * it held, the one cache_lru foretells, the same in two caches. */
+START_TEST(replacement_policies)
+{
+    cache c;
+    for (int p = 0; p < 3; p++) {
+        ck_assert(cache_init(&c, 4 * 64, 4, 64));
+        cache_set_replacement(&c, (cache_replacement)p);
+        for (uint32_t l = 1; l <= 4; l++) fill_new(&c, l, CS_SHARED);
+        ck_assert_int_eq(cache_access(&c, 1), CS_SHARED);
+        if (p == CACHE_LRU) {
+            assert_set(&c, 0, "1 4 3 2");
+            fill_evict(&c, 5, CS_SHARED, 2, CS_SHARED);
+            assert_set(&c, 0, "5 1 4 3");
+        } else if (p == CACHE_FIFO) {
+            assert_set(&c, 0, "4 3 2 1");
+            fill_evict(&c, 5, CS_SHARED, 1, CS_SHARED);
+            fill_new(&c, 3, CS_DIRTY);                  /* a refill */
+            ck_assert_int_eq(cache_access(&c, 4), CS_SHARED);
+            cache_set_mru_state(&c, 4, CS_EXCLUSIVE);   /* 4 is not at the front */
+            assert_set(&c, 0, "5 4 3 2");
+            ck_assert_int_eq(cache_probe(&c, 3), CS_DIRTY);
+            ck_assert_int_eq(cache_probe(&c, 4), CS_EXCLUSIVE);
+            ck_assert_int_eq(cache_probe(&c, 5), CS_SHARED);
+        } else {
+            assert_set(&c, 0, "4 3 2 1");
+            uint32_t v;
+            ck_assert_int_eq(cache_lru(&c, 5, &v), CS_SHARED);
+            ck_assert_uint_eq(v, 1);
+            fill_evict(&c, 5, CS_SHARED, 1, CS_SHARED);     /* way 3 */
+            fill_evict(&c, 6, CS_SHARED, 3, CS_SHARED);     /* way 2 of 5 4 3 2 */
+            fill_evict(&c, 7, CS_SHARED, 4, CS_SHARED);     /* way 2 of 6 5 4 2 */
+            fill_evict(&c, 8, CS_SHARED, 2, CS_SHARED);     /* way 3 of 7 6 5 2 */
+            assert_set(&c, 0, "8 7 6 5");
+        }
+        cache_free(&c);
+    }
+    uint32_t victim[2];
+    for (int k = 0; k < 2; k++) {
+        ck_assert(cache_init(&c, 65 * 64, 0, 64));
+        cache_set_replacement(&c, CACHE_RANDOM);
+        for (uint32_t l = 0; l < 65; l++) fill_new(&c, l, CS_SHARED);
+        ck_assert_int_eq(cache_access(&c, 7), CS_SHARED);
+        uint32_t v;
+        ck_assert_int_eq(cache_lru(&c, 100, &v), CS_SHARED);
+        ck_assert_uint_lt(v, 65);
+        fill_evict(&c, 100, CS_DIRTY, v, CS_SHARED);
+        ck_assert_int_eq(cache_probe(&c, v), CS_INVALID);
+        ck_assert_int_eq(cache_probe(&c, 100), CS_DIRTY);
+        ck_assert_uint_eq(cache_count(&c), 65);
+        victim[k] = v;
+        cache_free(&c);
+    }
+    ck_assert_uint_eq(victim[0], victim[1]);
+}
+END_TEST
+
 /* An L3's tag array of 2 MiB and more goes on huge pages (huge_map): empty
  * at the start, its first and last sets usable, LRU in each, and freed. */
 START_TEST(huge_tag_array)
@@ -371,9 +433,13 @@ END_TEST
 
 /* ---- the reference model --------------------------------------------------------------- */
 
-/* One MRU-first list per set, searched from the front. Nothing clever. */
+/* One list per set in the policy's order (LRU: most recently used first;
+ * FIFO and random: filled last first), searched from the front. Nothing
+ * clever. Random's victim is the way cache.h specifies: splitmix64's
+ * finaliser of (line filled << 32 | the line at the front), modulo the ways. */
 typedef struct ref_cache {
     unsigned sets, ways;
+    cache_replacement repl;
     uint32_t *line;         /* sets * ways */
     cache_state *st;
     unsigned *n;            /* lines in each set */
@@ -433,7 +499,7 @@ static cache_state ref_access(ref_cache *r, uint32_t line, bool touch)
     int i = ref_find(r, line, &set);
     if (i < 0) return CS_INVALID;
     cache_state st = r->st[set * r->ways + (unsigned)i];
-    if (touch) {
+    if (touch && r->repl == CACHE_LRU) {
         ref_remove(r, set, (unsigned)i);
         ref_push_front(r, set, line, st);
     }
@@ -445,12 +511,23 @@ static bool ref_fill(ref_cache *r, uint32_t line, cache_state st, uint32_t *vict
     unsigned set;
     int i = ref_find(r, line, &set);
     bool evicted = false;
+    if (i >= 0 && r->repl != CACHE_LRU) {
+        r->st[set * r->ways + (unsigned)i] = st;        /* a refill keeps its place */
+        return false;
+    }
     if (i >= 0) {
         ref_remove(r, set, (unsigned)i);
     } else if (r->n[set] == r->ways) {
-        *victim = r->line[set * r->ways + r->ways - 1];
-        *vst = r->st[set * r->ways + r->ways - 1];
-        r->n[set]--;
+        unsigned v = r->ways - 1;
+        if (r->repl == CACHE_RANDOM) {
+            uint64_t z = ((uint64_t)line << 32 | r->line[set * r->ways]) + 0x9E3779B97F4A7C15ull;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            v = (unsigned)((z ^ (z >> 31)) % r->ways);
+        }
+        *victim = r->line[set * r->ways + v];
+        *vst = r->st[set * r->ways + v];
+        ref_remove(r, set, v);
         evicted = true;
     }
     ref_push_front(r, set, line, st);
@@ -524,13 +601,20 @@ static uint32_t next_line(line_gen *g, rng *r)
     return line;
 }
 
+/* Each geometry under each policy (test _i: geometry _i / 3, policy _i % 3),
+ * but random in the hashed layout, whose victim is a slot (an inner
+ * detail): checked by hand in replacement_policies. */
 START_TEST(random_against_reference)
 {
-    const geometry *gm = &geometries[_i];
+    const geometry *gm = &geometries[_i / 3];
+    cache_replacement repl = (cache_replacement)(_i % 3);
+    if (repl == CACHE_RANDOM && gm->assoc == 0 && gm->lines > CACHE_MAX_ARRAY_WAYS) return;
     cache c;
     ck_assert(cache_init(&c, (uint64_t)gm->lines * gm->line_size, gm->assoc, gm->line_size));
+    cache_set_replacement(&c, repl);
     ref_cache r;
     ref_init(&r, cache_sets(&c), cache_ways(&c));
+    r.repl = repl;
     ck_assert_uint_eq(cache_sets(&c) * cache_ways(&c), gm->lines);
     uint32_t *lines = malloc(cache_ways(&c) * sizeof *lines);
     cache_state *states = malloc(cache_ways(&c) * sizeof *states);
@@ -575,9 +659,16 @@ START_TEST(random_against_reference)
             REQUIRE(got == want, "step %ld: invalidate %u: %d, reference %d", step, line, got, want);
         } else {                /* a fill (after a miss, or of any line: a refill if present) */
             cache_state st = (cache_state)(1 + rng_below(&g, 3));
-            uint32_t v = 0, rv = 0;
+            uint32_t v = 0, rv = 0, pv = 0;
             cache_state vs = CS_INVALID, rvs = CS_INVALID;
+            unsigned set;
+            bool absent = ref_find(&r, line, &set) < 0;
+            cache_state pvs = absent ? cache_lru(&c, line, &pv) : CS_INVALID;   /* the victim foretold */
             bool got = cache_fill(&c, line, st, &v, &vs), want = ref_fill(&r, line, st, &rv, &rvs);
+            if (absent)
+                REQUIRE(got ? pv == v && pvs == vs : pvs == CS_INVALID,
+                        "step %ld: fill %u: cache_lru said %u (%d), the fill evicted %u (%d, %d)", step, line, pv,
+                        pvs, v, vs, got);
             REQUIRE(got == want, "step %ld: fill %u: evicted %d, reference %d", step, line, got, want);
             REQUIRE(v == rv && vs == rvs, "step %ld: fill %u: victim %u (%d), reference %u (%d)",
                     step, line, v, vs, rv, rvs);
@@ -611,12 +702,13 @@ Suite *cache_suite(void)
     tcase_add_test(tc, set_state_and_invalidate_hashed);
     tcase_add_test(tc, large_line_addresses);
     tcase_add_test(tc, huge_tag_array);
+    tcase_add_test(tc, replacement_policies);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("reference");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, random_against_reference, 0,
-                        (int)(sizeof geometries / sizeof geometries[0]));
+                        3 * (int)(sizeof geometries / sizeof geometries[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -346,10 +346,12 @@ START_TEST(unknown_sections_and_keys)
 
     EXPECT_ERROR("[system]\nnodes = 2\ncpus = 4\n", 3, "[system]: unknown key 'cpus'");
     EXPECT_ERROR("[output]\ngeneral = 1\nsummary = 1\n", 3, "[output]: unknown key 'summary' (general, detailed)");
-    EXPECT_ERROR("[dcache]\nline_size = 32\n", 2, "[dcache]: unknown key 'line_size' (size, assoc)");
-    EXPECT_ERROR("[icache]\nways = 2\n", 2, "[icache]: unknown key 'ways' (size, assoc)");
+    EXPECT_ERROR("[dcache]\nline_size = 32\n", 2, "[dcache]: unknown key 'line_size' (size, assoc, replacement)");
+    EXPECT_ERROR("[icache]\nways = 2\n", 2, "[icache]: unknown key 'ways' (size, assoc, replacement)");
     EXPECT_ERROR("[interconnect_cache]\nsize = 0\nenabled = 1\n", 3,
-                 "[interconnect_cache]: unknown key 'enabled' (size, assoc)");
+                 "[interconnect_cache]: unknown key 'enabled' (size, assoc, replacement)");
+    EXPECT_ERROR("[l2]\nsize = 1M\nreplacement = LRU\n", 3, "[l2] replacement: 'LRU' must be lru, fifo or random");
+    EXPECT_ERROR("[dcache]\nreplacement = plru\n", 2, "[dcache] replacement: 'plru' must be lru, fifo or random");
     EXPECT_ERROR("[mapping]\nproc.0 = 0.0\n", 2, "[mapping]: key 'proc.0' must be thread.N or policy");
     EXPECT_ERROR("[mapping]\nthread.x = 0.0\n", 2, "[mapping]: key 'thread.x' must be thread.N or policy");
     EXPECT_ERROR("[mapping]\nthread. = 0.0\n", 2, "[mapping]: key 'thread.' must be thread.N or policy");
@@ -625,6 +627,9 @@ static const struct set_case {
     { "icache", "assoc", "4", "0" },
     { "interconnect_cache", "size", "1M", "-1" },
     { "interconnect_cache", "assoc", "8", "many" },
+    { "dcache", "replacement", "fifo", "LRU" },
+    { "icache", "replacement", "random", "mru" },
+    { "interconnect_cache", "replacement", "fifo", "" },
     { "mapping", "thread.3", "0.0", "1" },
     { "mapping", "policy", "spread", "scatter" },
 };
