@@ -163,6 +163,20 @@ ciat_sharded() {
         same_but_command "$name, --jobs $n: $set.ciat_report" "whole/$set.ciat_report" "x/$set.ciat_report"
 }
 
+# cdat_levels REPORT: the counts of REPORT's L01, L03, L22 and L23 (all
+# nodes) in the form of tests/tools/two_level.c's output, for comparing
+# cdat at one processor with that model (a level the machine lacks gives no
+# line).
+cdat_levels() {
+    awk '/^RxTxL0[13]:|^RxTxL2[23]:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
+         /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
+         /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
+         /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
+                       "write_misses", v["write_misses"], "write_backs", v["write_backs"] }
+         /^RxTxL23: l3 node all / { print "l3 reads", v["reads"], "read_misses", v["read_misses"], "writes",
+                       v["writes"], "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' "$1"
+}
+
 # cdat_random_set SEED THREADS RECORDS: rs.THREADS from
 # tests/cli/cdat-check/randset.awk, and ciat's memory usage file for it
 # (rr2 and oracle placement need it).

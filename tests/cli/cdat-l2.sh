@@ -204,12 +204,7 @@ for seed in 1 2 3; do
         printf '[dcache]\nsize = %s\nassoc = %s\n[icache]\nsize = %s\nassoc = %s\n[l2]\nsize = %s\nassoc = %s\n' \
             "$ds" "$(as_ini "$da")" "$is" "$(as_ini "$ia")" "$ls" "$(as_ini "$la")" >one.ini
         cdat -p -q --din r.din "r$seed.1" one.ini
-        awk '/^RxTxL0[13]:|^RxTxL22:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
-             /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
-                           "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
-            "r$seed.1.cdat_report" >cdat.txt
+        cdat_levels "r$seed.1.cdat_report" >cdat.txt
         # The L2's miss classes (L25, --miss-classes: a run of its own, --din refuses it; one
         # processor: no sharing) against the model's Hill's rule (-c).
         cdat -p -q --miss-classes --name mc "r$seed.1" one.ini

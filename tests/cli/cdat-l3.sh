@@ -115,14 +115,7 @@ for seed in 4 5 6; do
             printf '[l2]\nsize = %s\nassoc = %s\n[l3]\nsize = %s\nassoc = %s\n' "$ls" "$(as_ini "$la")" "$ts" "$(as_ini "$ta")"
         } >one.ini
         cdat -p -q --din r.din "r$seed.1" one.ini
-        awk '/^RxTxL0[13]:|^RxTxL2[23]:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
-             /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
-                           "write_misses", v["write_misses"], "write_backs", v["write_backs"] }
-             /^RxTxL23: l3 node all / { print "l3 reads", v["reads"], "read_misses", v["read_misses"], "writes",
-                           v["writes"], "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
-            "r$seed.1.cdat_report" >cdat.txt
+        cdat_levels "r$seed.1.cdat_report" >cdat.txt
         "$TWO_LEVEL" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" "$ts" "$ta" r.din >model.txt || echo "the model failed" >>model.txt
         check "seed $seed, d $ds/$da i $is/$ia l2 $ls/$la l3 $ts/$ta: cdat's levels are the model's" \
             diff model.txt cdat.txt <<'EOF'

@@ -87,14 +87,7 @@ for policy in fifo random; do
             printf '[l3]\nsize = %s\nassoc = %s\nreplacement = %s\n' "$ts" "$(as_ini "$ta")" "$policy"
         } >one.ini
         cdat -p -q --din r.din r.1 one.ini
-        awk '/^RxTxL0[13]:|^RxTxL2[23]:/ { delete v; for (i = 3; i < NF; i++) v[$i] = $(i + 1) }
-             /^RxTxL01:/ { print "l1d refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL03:/ { print "l1i refs", v["refs"], "misses", v["misses"] }
-             /^RxTxL22:/ { print "l2 reads", v["refs"], "read_misses", v["misses"], "writes", v["writes"],
-                           "write_misses", v["write_misses"], "write_backs", v["write_backs"] }
-             /^RxTxL23: l3 node all / { print "l3 reads", v["reads"], "read_misses", v["read_misses"], "writes",
-                           v["writes"], "write_misses", v["write_misses"], "write_backs", v["write_backs"] }' \
-            r.1.cdat_report >cdat.txt
+        cdat_levels r.1.cdat_report >cdat.txt
         "$TWO_LEVEL" -r "$policy" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" "$ts" "$ta" r.din >model.txt ||
             echo "the model failed" >>model.txt
         "$TWO_LEVEL" 64 "$is" "$ia" "$ds" "$da" "$ls" "$la" "$ts" "$ta" r.din >lru.txt
