@@ -233,6 +233,13 @@ static void hslot_release(cache *c, uint32_t i)
     c->used--;
 }
 
+/* The way a fill of line evicts from its full set s (array layout): the
+ * last (LRU, FIFO), or under random the one random_way picks. */
+static unsigned array_victim(const cache *c, const uint32_t *s, uint32_t line)
+{
+    return c->replacement == CACHE_RANDOM ? random_way(line, entry_line(s[0]), c->ways) : c->ways - 1;
+}
+
 /* The slot a fill of line evicts from the full hashed layout: the end of
  * the list (LRU, FIFO), or under random a slot chosen as random_way does. */
 static uint32_t hashed_victim(const cache *c, uint32_t line)
@@ -302,7 +309,7 @@ bool cache_fill_slow(cache *c, uint32_t line, cache_state st, uint32_t *victim, 
         c->absent = CACHE_NIL;
         bool evicted = false;
         if (i == ways) {        /* full and absent: the policy's victim goes */
-            i = c->replacement == CACHE_RANDOM ? random_way(line, entry_line(s[0]), ways) : ways - 1;
+            i = array_victim(c, s, line);
             evicted = true;
             if (victim) *victim = entry_line(s[i]);
             if (victim_state) *victim_state = entry_state(s[i]);
@@ -355,7 +362,7 @@ cache_state cache_lru_general(const cache *c, uint32_t line, uint32_t *victim)
     }
     const uint32_t *s = set_of(c, line);
     unsigned w = c->ways - 1;
-    if (s[w] != 0 && c->replacement == CACHE_RANDOM) w = random_way(line, entry_line(s[0]), c->ways);
+    if (s[w] != 0) w = array_victim(c, s, line);      /* full; else no victim (an empty entry) */
     *victim = entry_line(s[w]);
     return entry_state(s[w]);
 }

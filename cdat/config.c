@@ -143,8 +143,14 @@ static int set_bool(parse_state *p, const char *key, const char *v, bool *dst)
     return 1;
 }
 
+/* The names of replacement policies, by cache_config.replacement. */
+static const char *const replacement_names[] = { "lru", "fifo", "random" };
+enum { REPLACEMENTS = sizeof replacement_names / sizeof replacement_names[0] };
+
+/* A key of a cache's section; more_keys: the section's other keys, for the
+ * unknown-key message (e.g. ", inclusion"), which the caller handled. */
 static int set_cache(parse_state *p, const char *section, const char *key, const char *v,
-                     cache_config *cc, int size_slot, int assoc_slot)
+                     cache_config *cc, int size_slot, int assoc_slot, const char *more_keys)
 {
     if (strcmp(key, "size") == 0) {
         if (!parse_size(v, &cc->size)) return fail(p, "[%s] size: '%s' is not a size (e.g. 64K, 1M)", section, v);
@@ -167,12 +173,12 @@ static int set_cache(parse_state *p, const char *section, const char *key, const
     }
     if (strcmp(key, "replacement") == 0) {
         unsigned r = 0;
-        while (r < 3 && strcmp(v, config_replacement_name(r)) != 0) r++;
-        if (r == 3) return fail(p, "[%s] replacement: '%s' must be lru, fifo or random", section, v);
+        while (r < REPLACEMENTS && strcmp(v, replacement_names[r]) != 0) r++;
+        if (r == REPLACEMENTS) return fail(p, "[%s] replacement: '%s' must be lru, fifo or random", section, v);
         cc->replacement = r;
         return 1;
     }
-    return fail(p, "[%s]: unknown key '%s' (size, assoc, replacement)", section, key);
+    return fail(p, "[%s]: unknown key '%s' (size, assoc, replacement%s)", section, key, more_keys);
 }
 
 /* [l2]: the keys of a cache, and inclusion. */
@@ -186,9 +192,7 @@ static int set_l2(parse_state *p, const char *key, const char *v)
         else return fail(p, "[l2] inclusion: '%s' must be non_inclusive, inclusive or exclusive", v);
         return 1;
     }
-    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0 && strcmp(key, "replacement") != 0)
-        return fail(p, "[l2]: unknown key '%s' (size, assoc, replacement, inclusion)", key);
-    return set_cache(p, "l2", key, v, &c->l2, L_L2SIZE, L_L2ASSOC);
+    return set_cache(p, "l2", key, v, &c->l2, L_L2SIZE, L_L2ASSOC, ", inclusion");
 }
 
 /* [l3]: the keys of a cache. No inclusion: the L3 is memory-side (it holds
@@ -199,9 +203,7 @@ static int set_l3(parse_state *p, const char *key, const char *v)
     if (strcmp(key, "inclusion") == 0)
         return fail(p, "[l3] inclusion: the L3 is memory-side (each node's L3 holds its own memory's lines, never a"
                     " copy the directory tracks), so no inclusion policy applies; remove the key");
-    if (strcmp(key, "size") != 0 && strcmp(key, "assoc") != 0 && strcmp(key, "replacement") != 0)
-        return fail(p, "[l3]: unknown key '%s' (size, assoc, replacement)", key);
-    return set_cache(p, "l3", key, v, &p->c->l3, L_L3SIZE, L_L3ASSOC);
+    return set_cache(p, "l3", key, v, &p->c->l3, L_L3SIZE, L_L3ASSOC, "");
 }
 
 static int set_mapping(parse_state *p, const char *key, const char *v)
@@ -292,10 +294,10 @@ static int handler(void *user, const char *section, const char *key, const char 
         if (strcmp(key, "detailed") == 0) return set_bool(p, key, v, &c->detailed);
         return fail(p, "[output]: unknown key '%s' (general, detailed)", key);
     }
-    if (strcmp(section, "dcache") == 0) return set_cache(p, section, key, v, &c->dcache, L_DSIZE, L_DASSOC);
-    if (strcmp(section, "icache") == 0) return set_cache(p, section, key, v, &c->icache, L_ISIZE, L_IASSOC);
+    if (strcmp(section, "dcache") == 0) return set_cache(p, section, key, v, &c->dcache, L_DSIZE, L_DASSOC, "");
+    if (strcmp(section, "icache") == 0) return set_cache(p, section, key, v, &c->icache, L_ISIZE, L_IASSOC, "");
     if (strcmp(section, "interconnect_cache") == 0)
-        return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC);
+        return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC, "");
     if (strcmp(section, "l2") == 0) return set_l2(p, key, v);
     if (strcmp(section, "l3") == 0) return set_l3(p, key, v);
     if (strcmp(section, "mapping") == 0) return set_mapping(p, key, v);
@@ -581,11 +583,7 @@ const char *config_inclusion_name(cfg_inclusion i)
     return names[i];
 }
 
-const char *config_replacement_name(unsigned r)
-{
-    static const char *const names[] = { "lru", "fifo", "random" };
-    return names[r];
-}
+const char *config_replacement_name(unsigned r) { return replacement_names[r]; }
 
 const char *config_map_policy_name(cfg_map_policy m)
 {
