@@ -868,7 +868,8 @@ static void config_header(cdat *c)
                   g->memory_usage ? " memory_usage " : "", g->memory_usage ? g->memory_usage : "");
     const cache_config *cc[3] = { &g->dcache, &g->icache, &g->icc };
     static const char *const names[3] = { "dcache", "icache", "interconnect_cache" };
-    for (int i = 0; i < 3; i++) cache_header(c->rep, names[i], cc[i], "");
+    for (int i = 0; i < 3; i++)
+        cache_header(c->rep, names[i], cc[i], i == 0 && g->dcache_write_through ? " write_policy through" : "");
     if (g->l2.size) {
         char incl[48];
         snprintf(incl, sizeof incl, " inclusion %s", config_inclusion_name(g->l2_inclusion));

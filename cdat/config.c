@@ -30,7 +30,7 @@ typedef struct parse_state {
 
 enum { L_NODES, L_PPN, L_BANKS, L_LINE, L_PAGE, L_PROTO, L_ALLOC, L_MEMUSE,
        L_DSIZE, L_DASSOC, L_ISIZE, L_IASSOC, L_CSIZE, L_CASSOC, L_L2SIZE, L_L2ASSOC, L_L2HIT,
-       L_L3SIZE, L_L3ASSOC, L_L3HIT, L_SLOTS };
+       L_L3SIZE, L_L3ASSOC, L_L3HIT, L_DWRITE, L_L2INCL, L_SLOTS };
 _Static_assert(L_SLOTS <= 24, "parse_state.line_of has a slot for each key checked");
 
 static int fail(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -181,6 +181,20 @@ static int set_cache(parse_state *p, const char *section, const char *key, const
     return fail(p, "[%s]: unknown key '%s' (size, assoc, replacement%s)", section, key, more_keys);
 }
 
+/* [dcache]: the keys of a cache, and write_policy (docs/cdat-protocol.md §12). */
+static int set_dcache(parse_state *p, const char *key, const char *v)
+{
+    cdat_config *c = p->c;
+    if (strcmp(key, "write_policy") == 0) {
+        if (strcmp(v, "back") == 0) c->dcache_write_through = false;
+        else if (strcmp(v, "through") == 0) c->dcache_write_through = true;
+        else return fail(p, "[dcache] write_policy: '%s' must be back or through", v);
+        p->line_of[L_DWRITE] = p->line;
+        return 1;
+    }
+    return set_cache(p, "dcache", key, v, &c->dcache, L_DSIZE, L_DASSOC, ", write_policy");
+}
+
 /* [l2]: the keys of a cache, and inclusion. */
 static int set_l2(parse_state *p, const char *key, const char *v)
 {
@@ -190,6 +204,7 @@ static int set_l2(parse_state *p, const char *key, const char *v)
         else if (strcmp(v, "inclusive") == 0) c->l2_inclusion = INCL_INCLUSIVE;
         else if (strcmp(v, "exclusive") == 0) c->l2_inclusion = INCL_EXCLUSIVE;
         else return fail(p, "[l2] inclusion: '%s' must be non_inclusive, inclusive or exclusive", v);
+        p->line_of[L_L2INCL] = p->line;
         return 1;
     }
     return set_cache(p, "l2", key, v, &c->l2, L_L2SIZE, L_L2ASSOC, ", inclusion");
@@ -294,7 +309,7 @@ static int handler(void *user, const char *section, const char *key, const char 
         if (strcmp(key, "detailed") == 0) return set_bool(p, key, v, &c->detailed);
         return fail(p, "[output]: unknown key '%s' (general, detailed)", key);
     }
-    if (strcmp(section, "dcache") == 0) return set_cache(p, section, key, v, &c->dcache, L_DSIZE, L_DASSOC, "");
+    if (strcmp(section, "dcache") == 0) return set_dcache(p, key, v);
     if (strcmp(section, "icache") == 0) return set_cache(p, section, key, v, &c->icache, L_ISIZE, L_IASSOC, "");
     if (strcmp(section, "interconnect_cache") == 0)
         return set_cache(p, section, key, v, &c->icc, L_CSIZE, L_CASSOC, "");
@@ -520,6 +535,15 @@ static void check_config(cdat_config *c, parse_state *p_)
     check_cache(c, &p, "icache", &c->icache, L_ISIZE, L_IASSOC, false);
     check_cache(c, &p, "interconnect_cache", &c->icc, L_CSIZE, L_CASSOC, true);
     check_cache(c, &p, "l2", &c->l2, L_L2SIZE, L_L2ASSOC, true);
+    /* A write-through d-cache writes into its processor's L2, which must hold its lines' data. */
+    if (c->dcache_write_through && !c->l2.size)
+        config_error(c, later(p.line_of[L_DWRITE], p.line_of[L_L2SIZE]),
+                     "[dcache] write_policy = through: the machine has no L2 ([l2] size = 0); a write-through"
+                     " d-cache writes into its processor's L2 (docs/cdat-protocol.md §12)");
+    if (c->dcache_write_through && c->l2.size && c->l2_inclusion == INCL_EXCLUSIVE)
+        config_error(c, later(p.line_of[L_DWRITE], p.line_of[L_L2INCL]),
+                     "[dcache] write_policy = through: an exclusive L2 does not hold the d-cache's lines, so it"
+                     " cannot take their stores; use [l2] inclusion = inclusive or non_inclusive");
     if (c->timing.cycles[TIMING_L2_HIT] && !c->l2.size)
         config_error(c, later(p.line_of[L_L2HIT], p.line_of[L_L2SIZE]),
                      "[timing] l2_hit: the machine has no L2 ([l2] size = 0)");

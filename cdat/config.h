@@ -79,6 +79,8 @@ typedef struct cdat_config {
     char *memory_usage;                 /* resolved against the file's directory; NULL if none */
     bool general, detailed;
     cache_config dcache, icache, icc;
+    bool dcache_write_through;          /* [dcache] write_policy = through (only with an L2 that is not
+                                         * exclusive: docs/cdat-protocol.md §12) */
     cache_config l2;                    /* [l2]: size 0 = none */
     cfg_inclusion l2_inclusion;
     cache_config l3;                    /* [l3]: each node's memory-side L3; size 0 = none

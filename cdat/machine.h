@@ -99,6 +99,8 @@ typedef struct machine {
     bool dt;                    /* DT: direct cache-to-cache transactions */
     bool l2;                    /* [l2]: every processor has an L2 (mach_proc.l2) */
     uint8_t l2_inclusion;       /* cfg_inclusion */
+    bool store_through;         /* [dcache] write_policy = through: a store writes into the L2,
+                                 * the d-cache's copies stay clean (mach_store_through) */
     bool l3;                    /* [l3]: every node has a memory-side L3 (l3c) */
     cache *l3c;                 /* per node, or NULL: the L3s in front of the nodes' memories */
     bool simple_misses;         /* the commonest data misses take protocol.c's short path when
@@ -147,6 +149,12 @@ mach_ref mach_miss(machine *m, int cpu, uint64_t clock, uint32_t line, int kind)
  * commonest miss's short path first (simple_data_miss in protocol.c). */
 mach_ref mach_data_miss(machine *m, int cpu, uint64_t clock, uint32_t line, bool store);
 mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line);
+/* A store of cpu with a write-through d-cache (machine.store_through), st:
+ * the line's state in the d-cache, now the most recent of its set
+ * (CS_INVALID: absent; the access already made). It gets the line owned as
+ * any store does, keeps the d-cache's copy clean and writes into the L2
+ * (docs/cdat-protocol.md §12). */
+mach_ref mach_store_through(machine *m, int cpu, uint64_t clock, uint32_t line, cache_state st);
 
 /* An I/O processor's request for one line (docs/cdat-protocol.md): write_purge (a file
  * read lands in memory) or read_current (a file write reads memory). io is
@@ -175,6 +183,7 @@ static inline mach_ref mach_data_rest(machine *m, int cpu, uint64_t clock, uint3
     cache *d = &m->p[cpu].d;
     /* Not among the two most recent lines: the rest of the set (cache_access's slow half). */
     if (st == CS_INVALID) st = cache_access_rest(d, line);
+    if (store && __builtin_expect(m->store_through, 0)) return mach_store_through(m, cpu, clock, line, st);
     if (st == CS_INVALID) return mach_data_miss(m, cpu, clock, line, store);
     /* Present, and now the most recently used line of its set: mach_load's or mach_store's hit. */
     if (!store || st == CS_DIRTY) return MACH_REF(REF_HIT, SRC_NONE);
@@ -232,6 +241,7 @@ static inline mach_ref mach_load(machine *m, int cpu, uint64_t clock, uint32_t l
 static inline mach_ref mach_store(machine *m, int cpu, uint64_t clock, uint32_t line)
 {
     cache *d = &m->p[cpu].d;
+    if (__builtin_expect(m->store_through, 0)) return mach_store_through(m, cpu, clock, line, cache_access(d, line));
     switch (cache_access(d, line)) {
     case CS_DIRTY: return MACH_REF(REF_HIT, SRC_NONE);
     case CS_EXCLUSIVE:                  /* silently dirty; the view stays "exclusive" */

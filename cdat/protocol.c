@@ -52,6 +52,7 @@ void mach_init(machine *m, const cdat_config *cfg, placement *pl, mach_seq_fn on
     }
     m->l2 = cfg->l2.size > 0;
     m->l2_inclusion = (uint8_t)cfg->l2_inclusion;
+    m->store_through = cfg->dcache_write_through;
     if (cfg->l3.size > 0) {
         m->l3 = true;
         m->l3c = xcalloc(m->nodes, sizeof *m->l3c);
@@ -501,6 +502,23 @@ static void l2_put(machine *m, int cpu, uint64_t clock, uint32_t line, cache_sta
     if (cache_fill(&m->p[cpu].l2, line, st, &w, &wst)) l2_victim(m, cpu, clock, w, wst, r);
 }
 
+/* Data of line, which cpu owns, written into its L2 (not exclusive): a
+ * dirty d-cache victim, or a store through the d-cache. A hit marks the L2's
+ * copy dirty; a miss (a non-inclusive L2 that let it go) takes an L2 line,
+ * dirty. Either way a reference of the L2 (r->l2's write bits). */
+static void l2_write(machine *m, int cpu, uint64_t clock, uint32_t line, mach_ref *r)
+{
+    mach_proc *P = &m->p[cpu];
+    r->l2 |= L2_WRITE;
+    if (cache_access(&P->l2, line) != CS_INVALID) {
+        cache_set_mru_state(&P->l2, line, CS_DIRTY);
+        return;
+    }
+    if (m->l2_inclusion == INCL_INCLUSIVE) bug(m, line, "an inclusive L2 lacks a line of the d-cache");
+    r->l2 = (uint8_t)((r->l2 & ~L2_WRITES) | L2_WRITE_MISS);
+    l2_put(m, cpu, clock, line, CS_DIRTY, r);
+}
+
 /* A line the d-cache evicted (state vst), with an L2. */
 static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_state vst, mach_ref *r)
 {
@@ -515,14 +533,7 @@ static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_st
         return;
     }
     if (vst == CS_DIRTY) {                              /* written back into the L2 */
-        r->l2 |= L2_WRITE;
-        if (cache_access(&P->l2, v) != CS_INVALID) {
-            cache_set_mru_state(&P->l2, v, CS_DIRTY);
-            return;
-        }
-        if (m->l2_inclusion == INCL_INCLUSIVE) bug(m, v, "an inclusive L2 lacks a line of the d-cache");
-        r->l2 = (uint8_t)((r->l2 & ~L2_WRITES) | L2_WRITE_MISS);
-        l2_put(m, cpu, clock, v, CS_DIRTY, r);
+        l2_write(m, cpu, clock, v, r);
         return;
     }
     if (!cache_holds(&P->l2, v)) evict_data(m, cpu, clock, v, vst, r);  /* a clean line leaves the processor */
@@ -902,6 +913,24 @@ mach_ref mach_upgrade(machine *m, int cpu, uint64_t clock, uint32_t line)
     cache_set_state(&m->p[cpu].d, line, CS_DIRTY);
     if (m->l2) cache_set_state(&m->p[cpu].l2, line, CS_EXCLUSIVE);    /* owned, clean there */
     return MACH_REF(REF_UPGRADE, SRC_NONE);
+}
+
+/* docs/cdat-protocol.md §12: the store gets the line owned exactly as with a
+ * write-back d-cache (a hit on an owned copy needs nothing, a shared copy an
+ * upgrade, a miss the L2 and then the home), which leaves the d-cache's copy
+ * dirty; here it is clean instead, and the store's data goes into the L2,
+ * after everything the store led to. */
+mach_ref mach_store_through(machine *m, int cpu, uint64_t clock, uint32_t line, cache_state st)
+{
+    mach_ref r;
+    if (st == CS_EXCLUSIVE) r = MACH_REF(REF_HIT, SRC_NONE);
+    else if (st == CS_SHARED) r = mach_upgrade(m, cpu, clock, line);
+    else if (st == CS_INVALID) r = mach_data_miss(m, cpu, clock, line, true);
+    else bug(m, line, "a write-through d-cache holds a line dirty");
+    if (st != CS_EXCLUSIVE) cache_set_state(&m->p[cpu].d, line, CS_EXCLUSIVE);
+    if (m->mc2) mc_ref(m->mc2, (unsigned)cpu, MC_DATA, line, 0, 0);
+    l2_write(m, cpu, clock, line, &r);
+    return r;
 }
 
 void mach_io(machine *m, int io, int io_node, uint64_t clock, uint32_t line, bool write_purge)

@@ -25,7 +25,12 @@
  * position (splitmix64's finaliser of (line << 32 | the newest line's)) mod
  * ways, newest first, as cdat's cache.h specifies.
  *
- * With -c (after -r), the L2's read misses are also classified by Hill's rule
+ * With -w, the L1 d-cache is write-through (Dinero IV's -l1-dwback n, still
+ * write-allocate): no line of it is ever dirty, and every write, after the
+ * miss it may have made (the read of the line from below, then its clean
+ * victim, which goes nowhere), is also a write into the level below it.
+ *
+ * With -c, the L2's read misses are also classified by Hill's rule
  * (cdat's L25): cold, the first reference of the L2 to the line (a read or a
  * written victim); conflict, one a fully associative LRU cache of the L2's
  * lines, seeing the same reads and writes, would have hit; capacity, the
@@ -37,7 +42,7 @@
  *   l2 reads N read_misses N writes N write_misses N write_backs N   (with an L2)
  *   l2_classes cold N capacity N conflict N                          (with -c)
  *   l3 reads N read_misses N writes N write_misses N write_backs N   (with an L3)
- * Usage: two_level [-r POLICY] [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
+ * Usage: two_level [-r POLICY] [-w] [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC [L3_SIZE L3_ASSOC] [FILE]
  * (sizes in bytes; assoc 0 = fully associative). Exit 2 on bad input. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -183,20 +188,24 @@ static void print_level(const char *name, const level *c)
 int main(int argc, char **argv)
 {
     int repl = REPL_LRU;
-    if (argc > 2 && strcmp(argv[1], "-r") == 0) {
-        if (strcmp(argv[2], "fifo") == 0) repl = REPL_FIFO;
-        else if (strcmp(argv[2], "random") == 0) repl = REPL_RANDOM;
-        else if (strcmp(argv[2], "lru") != 0) die("-r: the policy is lru, fifo or random", 0);
-        argv += 2;
-        argc -= 2;
-    }
-    bool classes = argc > 1 && strcmp(argv[1], "-c") == 0;
-    if (classes) {
-        argv++;
-        argc--;
+    bool classes = false, through = false;
+    for (; argc > 1 && argv[1][0] == '-'; argv++, argc--) {
+        if (strcmp(argv[1], "-c") == 0) {
+            classes = true;
+        } else if (strcmp(argv[1], "-w") == 0) {
+            through = true;
+        } else if (strcmp(argv[1], "-r") == 0 && argc > 2) {
+            if (strcmp(argv[2], "fifo") == 0) repl = REPL_FIFO;
+            else if (strcmp(argv[2], "random") == 0) repl = REPL_RANDOM;
+            else if (strcmp(argv[2], "lru") != 0) die("-r: the policy is lru, fifo or random", 0);
+            argv++;
+            argc--;
+        } else {
+            die("unknown option (-r POLICY, -w, -c)", 0);
+        }
     }
     if (argc < 8 || argc > 11) {
-        fprintf(stderr, "usage: two_level LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC"
+        fprintf(stderr, "usage: two_level [-r POLICY] [-w] [-c] LINE L1I_SIZE L1I_ASSOC L1D_SIZE L1D_ASSOC L2_SIZE L2_ASSOC"
                 " [L3_SIZE L3_ASSOC] [FILE]\n");
         return 1;
     }
@@ -234,7 +243,7 @@ int main(int argc, char **argv)
         level *c = label == 2 ? &l1i : &l1d;
         bool ev, vd;
         uint64_t v;
-        bool hit = level_access(c, b, label == 1, &ev, &v, &vd);
+        bool hit = level_access(c, b, label == 1 && !through, &ev, &v, &vd);
         if (label == 2) {
             irefs++;
             imiss += !hit;
@@ -242,9 +251,11 @@ int main(int argc, char **argv)
             drefs++;
             dmiss += !hit;
         }
-        if (hit) continue;
-        lower_ref(next, below, b, false);               /* the fetch first … */
-        if (ev && vd) lower_ref(next, below, v, true);  /* … then the victim's write-back */
+        if (!hit) {
+            lower_ref(next, below, b, false);               /* the fetch first … */
+            if (ev && vd) lower_ref(next, below, v, true);  /* … then the victim's write-back */
+        }
+        if (through && label == 1) lower_ref(next, below, b, true);  /* -w: the write goes on below */
     }
     printf("l1d refs %" PRIu64 " misses %" PRIu64 "\n", drefs, dmiss);
     printf("l1i refs %" PRIu64 " misses %" PRIu64 "\n", irefs, imiss);

@@ -346,7 +346,7 @@ START_TEST(unknown_sections_and_keys)
 
     EXPECT_ERROR("[system]\nnodes = 2\ncpus = 4\n", 3, "[system]: unknown key 'cpus'");
     EXPECT_ERROR("[output]\ngeneral = 1\nsummary = 1\n", 3, "[output]: unknown key 'summary' (general, detailed)");
-    EXPECT_ERROR("[dcache]\nline_size = 32\n", 2, "[dcache]: unknown key 'line_size' (size, assoc, replacement)");
+    EXPECT_ERROR("[dcache]\nline_size = 32\n", 2, "[dcache]: unknown key 'line_size' (size, assoc, replacement, write_policy)");
     EXPECT_ERROR("[icache]\nways = 2\n", 2, "[icache]: unknown key 'ways' (size, assoc, replacement)");
     EXPECT_ERROR("[interconnect_cache]\nsize = 0\nenabled = 1\n", 3,
                  "[interconnect_cache]: unknown key 'enabled' (size, assoc, replacement)");
@@ -484,6 +484,37 @@ START_TEST(cache_geometry)
     EXPECT_ERROR("[icache]\nassoc = 65\n", 2, "[icache] assoc: '65' must be 1..64 or full");
     EXPECT_ERROR("[interconnect_cache]\nassoc = 128\n", 2, "[interconnect_cache] assoc: '128' must be 1..64 or full");
     EXPECT_ERROR("[dcache]\nassoc = fully\n", 2, "[dcache] assoc: 'fully' must be 1..64 or full");
+}
+END_TEST
+
+/* [dcache] write_policy (docs/cdat-protocol.md §12): back (the default) or
+ * through, which needs an L2 that holds the d-cache's lines; an error names
+ * the later of the keys involved. */
+START_TEST(write_policy)
+{
+    char path[4096];
+    cdat_config c;
+    load_ok("[l2]\nsize = 64K\n[dcache]\nwrite_policy = through\n", &c, path, sizeof path);
+    ck_assert(c.dcache_write_through);
+    config_free(&c);
+    load_ok("[dcache]\nwrite_policy = through\nwrite_policy = back\n", &c, path, sizeof path);
+    ck_assert(!c.dcache_write_through);
+    config_free(&c);
+    load_ok("[dcache]\nwrite_policy = through\n[l2]\nsize = 64K\ninclusion = inclusive\n", &c, path, sizeof path);
+    ck_assert(c.dcache_write_through && c.l2_inclusion == INCL_INCLUSIVE);
+    config_free(&c);
+    EXPECT_ERROR("[dcache]\nwrite_policy = through\n", 2,
+                 "[dcache] write_policy = through: the machine has no L2 ([l2] size = 0); a write-through d-cache"
+                 " writes into its processor's L2 (docs/cdat-protocol.md §12)");
+    EXPECT_ERROR("[dcache]\nwrite_policy = through\n[l2]\nsize = 1M\nsize = 0\n", 5,
+                 "[dcache] write_policy = through: the machine has no L2 ([l2] size = 0); a write-through d-cache"
+                 " writes into its processor's L2 (docs/cdat-protocol.md §12)");
+    EXPECT_ERROR("[dcache]\nwrite_policy = through\n[l2]\nsize = 1M\ninclusion = exclusive\n", 5,
+                 "[dcache] write_policy = through: an exclusive L2 does not hold the d-cache's lines, so it cannot"
+                 " take their stores; use [l2] inclusion = inclusive or non_inclusive");
+    EXPECT_ERROR("[dcache]\nwrite_policy = Through\n", 2, "[dcache] write_policy: 'Through' must be back or through");
+    EXPECT_ERROR("[icache]\nwrite_policy = back\n", 2, "[icache]: unknown key 'write_policy' (size, assoc, replacement)");
+    EXPECT_ERROR("[l3]\nsize = 1M\nwrite_policy = back\n", 3, "[l3]: unknown key 'write_policy' (size, assoc, replacement)");
 }
 END_TEST
 
@@ -630,6 +661,7 @@ static const struct set_case {
     { "dcache", "replacement", "fifo", "LRU" },
     { "icache", "replacement", "random", "mru" },
     { "interconnect_cache", "replacement", "fifo", "" },
+    { "dcache", "write_policy", "back", "wt" },
     { "mapping", "thread.3", "0.0", "1" },
     { "mapping", "policy", "spread", "scatter" },
 };
@@ -665,6 +697,7 @@ static void assert_same_config(const cdat_config *a, const cdat_config *b)
     ck_assert_mem_eq(&a->dcache, &b->dcache, sizeof a->dcache);
     ck_assert_mem_eq(&a->icache, &b->icache, sizeof a->icache);
     ck_assert_mem_eq(&a->icc, &b->icc, sizeof a->icc);
+    ck_assert_int_eq(a->dcache_write_through, b->dcache_write_through);
     ck_assert_int_eq(a->map_policy, b->map_policy);
     for (int t = 0; t < 16; t++) ck_assert_int_eq(config_thread_proc(a, t, 16), config_thread_proc(b, t, 16));
 }
@@ -901,6 +934,7 @@ Suite *cdat_config_suite(void)
     tcase_add_test(tc, malformed_numbers);
     tcase_add_test(tc, system_ranges);
     tcase_add_test(tc, cache_geometry);
+    tcase_add_test(tc, write_policy);
     tcase_add_test(tc, cache_limits);
     tcase_add_test(tc, mapping_errors);
     tcase_add_test(tc, missing_file);

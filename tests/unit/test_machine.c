@@ -356,15 +356,18 @@ static void same_answers(rig *g, rig *f, unsigned i, mach_ref rg, mach_ref rf)
  * data reference within one line) against mach_load and mach_store: the
  * same random references on two machines give the same outcomes, sequences,
  * caches and directory views, for every protocol and for d-caches of 1, 2
- * and 4 ways and fully associative (the hashed layout). */
+ * and 4 ways and fully associative (the hashed layout), alone and (loop 1)
+ * writing through to an L2 (§12). */
 START_TEST(data_path_matches_load_store)
 {
     static const char *const assoc[] = { "1", "2", "4", "full" };
+    const char *l2 = _i ? "[l2]\nsize = 2K\nassoc = 2\n[dcache]\nwrite_policy = through\n" : "";
     for (unsigned protocol = 1; protocol <= 8; protocol++)
         for (unsigned a = 0; a < 4; a++) {
             rig g, f;                   /* general, fast */
-            rig_init_dcache(&g, protocol, assoc[a]);
-            rig_init_dcache(&f, protocol, assoc[a]);
+            rig_init_l2(&g, 2, 2, 0, protocol, assoc[a], l2);
+            rig_init_l2(&f, 2, 2, 0, protocol, assoc[a], l2);
+            ck_assert(f.m.store_through == (_i == 1));
             uint32_t x = 777 + protocol * 31 + a;
             for (unsigned i = 0; i < 4000; i++) {
                 x = x * 1103515245u + 12345u;
@@ -393,7 +396,7 @@ END_TEST
  * processor alone, on 2 nodes of 2 processors, and on those with a 1 KiB
  * interconnect cache, with L2s, and with memory-side L3s (1 x 1, and 2 x 2
  * with L2s and interconnect caches: each sequence's L3 access and the L3s'
- * contents too). Fetches of data lines put shared views in the table,
+ * contents too), and with write-through d-caches (§12). Fetches of data lines put shared views in the table,
  * and the processors share lines, which the short path leaves to the general
  * one. */
 START_TEST(simple_miss_matches_general)
@@ -405,7 +408,10 @@ START_TEST(simple_miss_matches_general)
         { 2, 2, 0, "[l2]\nsize = 2K\nassoc = 4\ninclusion = inclusive\n" },
         { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = exclusive\n" },
         { 1, 1, 0, "[l3]\nsize = 4K\nassoc = 2\n" },
-        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = non_inclusive\n[l3]\nsize = 2K\nassoc = 4\n" } };
+        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\ninclusion = non_inclusive\n[l3]\nsize = 2K\nassoc = 4\n" },
+        { 2, 2, 1, "[l2]\nsize = 2K\nassoc = 2\n[dcache]\nwrite_policy = through\n" },
+        { 2, 2, 0, "[l2]\nsize = 2K\nassoc = 4\ninclusion = inclusive\n[l3]\nsize = 2K\nassoc = 4\n"
+                   "[dcache]\nwrite_policy = through\n" } };
     const unsigned k = (unsigned)_i, nodes = shapes[k].nodes, nprocs = nodes * shapes[k].ppn;
     for (unsigned protocol = 1; protocol <= 8; protocol++)
         for (unsigned a = 0; a < 4; a++) {
@@ -568,9 +574,11 @@ END_TEST
  * reference: inclusive — every d- and i-cache line is in the L2; exclusive —
  * no line is in both the d-cache and the L2; every policy — a processor's
  * data copies share one permission (shared, or owned), and an owned copy is
- * the home's recorded owner's. Loop i: policy i / 2, protocol 1 or 5,
- * interconnect caches with odd i. */
-static void check_l2_invariants(rig *r, unsigned incl, unsigned k)
+ * the home's recorded owner's; a write-through d-cache (§12) — none of its
+ * lines is dirty. Loop i: policy i / 2 mod 3, protocol 1 or 5, interconnect
+ * caches with odd i; from 6 on, the d-cache writes through (non-inclusive
+ * and inclusive L2s). */
+static void check_l2_invariants(rig *r, unsigned incl, bool through, unsigned k)
 {
     machine *m = &r->m;
     uint32_t lines[64];
@@ -588,6 +596,8 @@ static void check_l2_invariants(rig *r, unsigned incl, unsigned k)
                         ck_assert_msg(!cache_holds(&m->p[p].l2, lines[j]), "ref %u: P%u's line 0x%x in both d-cache and exclusive L2",
                                       k, p, lines[j]);
                     if (c == 1) continue;
+                    ck_assert_msg(!through || c != 0 || st[j] != CS_DIRTY,
+                                  "ref %u: P%u's write-through d-cache holds line 0x%x dirty", k, p, lines[j]);
                     cache_state other = cache_probe(c == 0 ? &m->p[p].l2 : &m->p[p].d, lines[j]);
                     ck_assert_msg(other == CS_INVALID || (other == CS_SHARED) == (st[j] == CS_SHARED),
                                   "ref %u: P%u's copies of line 0x%x disagree (%d, %d)", k, p, lines[j], st[j], other);
@@ -606,12 +616,14 @@ static void check_l2_invariants(rig *r, unsigned incl, unsigned k)
 START_TEST(l2_invariants)
 {
     static const char *const names[3] = { "non_inclusive", "inclusive", "exclusive" };
-    unsigned incl = (unsigned)_i / 2;
-    char extra[128];
-    snprintf(extra, sizeof extra, "[l2]\nsize = 512\nassoc = 2\ninclusion = %s\n", names[incl]);
+    unsigned incl = (unsigned)_i / 2 % 3;
+    bool through = _i >= 6;
+    char extra[160];
+    snprintf(extra, sizeof extra, "[l2]\nsize = 512\nassoc = 2\ninclusion = %s\n%s", names[incl],
+             through ? "[dcache]\nwrite_policy = through\n" : "");
     rig r;
     rig_init_l2(&r, 2, 2, (unsigned)_i & 1, _i % 4 < 2 ? 1 : 5, "2", extra);
-    ck_assert(r.m.l2 && r.m.l2_inclusion == incl);
+    ck_assert(r.m.l2 && r.m.l2_inclusion == incl && r.m.store_through == through);
     uint32_t x = 12345 + (uint32_t)_i;
     for (unsigned k = 0; k < 20000; k++) {
         x = x * 1103515245u + 12345u;
@@ -621,7 +633,7 @@ START_TEST(l2_invariants)
         else if (kind == MACH_LOAD) mach_load(&r.m, (int)cpu, k, line);
         else mach_store(&r.m, (int)cpu, k, line);
         r.log[0] = 0;
-        check_l2_invariants(&r, incl, k);
+        check_l2_invariants(&r, incl, through, k);
     }
     rig_free(&r);
 }
@@ -646,12 +658,12 @@ Suite *machine_suite(void)
     tc = tcase_create("hit");
     tcase_set_timeout(tc, 60);      /* the random comparisons: a few seconds under ASan on a busy machine */
     tcase_add_test(tc, hit_path);
-    tcase_add_test(tc, data_path_matches_load_store);
-    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 8);
+    tcase_add_loop_test(tc, data_path_matches_load_store, 0, 2);
+    tcase_add_loop_test(tc, simple_miss_matches_general, 0, 10);
     suite_add_tcase(s, tc);
     tc = tcase_create("l2");
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, l2_invariants, 0, 6);
+    tcase_add_loop_test(tc, l2_invariants, 0, 10);
     suite_add_tcase(s, tc);
     tc = tcase_create("directory");
     tcase_add_test(tc, directory_codes_and_entries);
