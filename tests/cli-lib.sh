@@ -30,6 +30,12 @@
 #
 # Helpers: lcg_bytes SEED N (N pseudo-random bytes, the same on every machine),
 # file_size FILE, flip_bytes FILE OFFSET HEX… (overwrite bytes in place).
+#
+# The test tools beside the built ones, unless make check names them:
+# $CDAT_CHECK (the protocol checker, tests/tools/cdat_check.c) and
+# $TWO_LEVEL (the independent cache model, tests/tools/two_level.c).
+CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
+TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
 
 _cli_result() {     # STATUS NAME [DETAIL-FILE]
     echo "$1" >>"$CLI_RESULTS"

@@ -10,7 +10,6 @@
 #    its inv_done removed (a holder left beside the new owner), an inv_done
 #    removed, a return removed.
 D=$CLI_DIR/cdat-check
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 check_true "the protocol checker is built ($CDAT_CHECK)" test -x "$CDAT_CHECK"
 
 for f in "$D"/check-*.txt; do

@@ -16,7 +16,6 @@
 #                            L05, L10-L12, L14, and each processor's L01, L14.
 D=$CLI_DIR/cdat-iosim
 . "$CLI_DIR/cdat-io/lib.sh"
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 M=$D/2x2.ini
 
 for t in raw-read buffered-write blocked distributed disk; do

@@ -6,8 +6,6 @@
 # hierarchy) on the references `cdat --din` writes, --jobs, [timing]'s
 # l2_hit, the report without [l2] unchanged, and the bad configurations.
 D=$CLI_DIR/cdat-check
-TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 
 # ---- golden: one processor, every inclusion policy ----------------------------------------------
 # d-cache 128 bytes direct-mapped: 2 sets (set 0: even lines, set 1: odd);

@@ -7,8 +7,6 @@
 # write memory, --jobs and --shard, [timing]'s local_l3 and remote_l3, the
 # machine without an L3, and the bad configurations.
 D=$CLI_DIR/cdat-check
-TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 
 # ---- golden: one thread on node 0 of 2 -------------------------------------------------------------
 # 2 nodes of 1 processor, protocol 1 (loads get lines exclusive, RL = A;

@@ -14,7 +14,6 @@
 # protocols can produce here (none of 05/06/14: no I/O), so that the checker
 # cannot pass by checking nothing.
 D=$CLI_DIR/cdat-check
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 check_true "the protocol checker is built ($CDAT_CHECK)" test -x "$CDAT_CHECK"
 
 # One run: cdat, then the checker on its detailed trace and report.

@@ -6,8 +6,6 @@
 # protocol checker on random multi-node sets, --jobs (random's victims
 # depend on the set alone), and the bad values.
 D=$CLI_DIR/cdat-check
-TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 
 # ---- golden: one fully associative set of 4 lines ----------------------------------------------------
 # One processor, d-cache 256 bytes fully associative: 4 lines of 64 bytes,

@@ -6,8 +6,6 @@
 # protocol checker on random multi-node sets, --jobs and --shard, [timing]
 # (a store through prices nothing) and the bad configurations.
 D=$CLI_DIR/cdat-check
-TWO_LEVEL=${TWO_LEVEL:-$BIN/../tests/two_level}
-CDAT_CHECK=${CDAT_CHECK:-$BIN/../tests/cdat_check}
 
 # ---- golden: one processor, a non-inclusive L2 -------------------------------------------------------
 # d-cache 128 bytes direct-mapped: 2 sets (set 0: even lines, set 1: odd);
