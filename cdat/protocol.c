@@ -505,10 +505,12 @@ static void l2_put(machine *m, int cpu, uint64_t clock, uint32_t line, cache_sta
 /* Data of line, which cpu owns, written into its L2 (not exclusive): a
  * dirty d-cache victim, or a store through the d-cache. A hit marks the L2's
  * copy dirty; a miss (a non-inclusive L2 that let it go) takes an L2 line,
- * dirty. Either way a reference of the L2 (r->l2's write bits). */
+ * dirty. Either way a reference of the L2 (r->l2's write bits), which its
+ * classification's shadow cache sees (no miss to classify). */
 static void l2_write(machine *m, int cpu, uint64_t clock, uint32_t line, mach_ref *r)
 {
     mach_proc *P = &m->p[cpu];
+    if (m->mc2) mc_ref(m->mc2, (unsigned)cpu, MC_DATA, line, 0, 0);
     r->l2 |= L2_WRITE;
     if (cache_access(&P->l2, line) != CS_INVALID) {
         cache_set_mru_state(&P->l2, line, CS_DIRTY);
@@ -523,11 +525,9 @@ static void l2_write(machine *m, int cpu, uint64_t clock, uint32_t line, mach_re
 static void l1d_victim(machine *m, int cpu, uint64_t clock, uint32_t v, cache_state vst, mach_ref *r)
 {
     mach_proc *P = &m->p[cpu];
-    /* A victim written (moved) into the L2 is a reference of it: its
-     * classification's shadow cache sees it (no miss to classify). */
-    if (m->mc2 && (m->l2_inclusion == INCL_EXCLUSIVE || vst == CS_DIRTY))
-        mc_ref(m->mc2, (unsigned)cpu, MC_DATA, v, 0, 0);
     if (m->l2_inclusion == INCL_EXCLUSIVE) {             /* every victim moves down, its dirt with it */
+        /* A victim moved into the L2 is a reference of it, as l2_write's writes are. */
+        if (m->mc2) mc_ref(m->mc2, (unsigned)cpu, MC_DATA, v, 0, 0);
         r->l2 |= L2_WRITE_MISS;
         l2_put(m, cpu, clock, v, vst, r);
         return;
@@ -928,7 +928,6 @@ mach_ref mach_store_through(machine *m, int cpu, uint64_t clock, uint32_t line, 
     else if (st == CS_INVALID) r = mach_data_miss(m, cpu, clock, line, true);
     else bug(m, line, "a write-through d-cache holds a line dirty");
     if (st != CS_EXCLUSIVE) cache_set_state(&m->p[cpu].d, line, CS_EXCLUSIVE);
-    if (m->mc2) mc_ref(m->mc2, (unsigned)cpu, MC_DATA, line, 0, 0);
     l2_write(m, cpu, clock, line, &r);
     return r;
 }

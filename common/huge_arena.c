@@ -62,17 +62,26 @@ void huge_arena_free(huge_arena *a)
     a->ordinary = ordinary;
 }
 
+/* x rounded up to a whole number of chunks. */
+static uintptr_t chunk_up(uintptr_t x) { return (x + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1); }
+
+/* n zeroed bytes, freshly mapped (out of memory: fatal). */
+static unsigned char *map_zeroed(size_t n)
+{
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (mapping %zu bytes)", n);
+    /* ASan keeps its poison across munmap: memory unmapped without
+     * huge_arena_free (a run the fuzzing harness abandoned) and mapped
+     * again here would still read as free blocks. */
+    UNPOISON(m, n);
+    return m;
+}
+
 /* A new zeroed chunk, 2 MiB aligned. */
 static unsigned char *new_chunk(huge_arena *a)
 {
     size_t span = 2 * (size_t)HUGE_ARENA_CHUNK;
-    void *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (mapping %zu bytes)", span);
-    /* ASan keeps its poison across munmap: memory unmapped without
-     * huge_arena_free (a run the fuzzing harness abandoned) and mapped
-     * again here would still read as free blocks. */
-    UNPOISON(m, span);
+    unsigned char *m = map_zeroed(span);
     if (a->nchunks == a->chunks_cap) {
         a->chunks_cap = a->chunks_cap ? 2 * a->chunks_cap : 16;
         void **c = realloc(a->chunks, a->chunks_cap * sizeof *c);
@@ -85,7 +94,7 @@ static unsigned char *new_chunk(huge_arena *a)
     }
     a->chunks[a->nchunks++] = m;
     a->bytes += HUGE_ARENA_CHUNK;
-    unsigned char *c = (unsigned char *)(((uintptr_t)m + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1));
+    unsigned char *c = (unsigned char *)chunk_up((uintptr_t)m);
 #ifdef MADV_HUGEPAGE
     /* A hint (ordinary pages if refused), and only past the first chunks
      * unless eager: a huge page is zeroed whole when first touched, which a
@@ -98,18 +107,15 @@ static unsigned char *new_chunk(huge_arena *a)
 
 /* The mapping is the array rounded up to whole chunks, plus one chunk of
  * slack to align it; the slack before and after is unmapped at once. */
-static size_t map_span(size_t n) { return (n + HUGE_ARENA_CHUNK - 1) & ~(size_t)(HUGE_ARENA_CHUNK - 1); }
+static size_t map_span(size_t n) { return (size_t)chunk_up(n); }
 
 void *huge_map(size_t n)
 {
     size_t span = map_span(n), whole = span + HUGE_ARENA_CHUNK;
-    unsigned char *m = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        diag_fatal(EXIT_INTERNAL, NULL, DIAG_NO_OFFSET, "out of memory (mapping %zu bytes)", whole);
-    unsigned char *p = (unsigned char *)(((uintptr_t)m + HUGE_ARENA_CHUNK - 1) & ~(uintptr_t)(HUGE_ARENA_CHUNK - 1));
+    unsigned char *m = map_zeroed(whole);
+    unsigned char *p = (unsigned char *)chunk_up((uintptr_t)m);
     if (p > m) munmap(m, (size_t)(p - m));
     if (m + whole > p + span) munmap(p + span, (size_t)(m + whole - (p + span)));
-    UNPOISON(p, span);      /* as in new_chunk */
 #ifdef MADV_HUGEPAGE
     madvise(p, span, MADV_HUGEPAGE);
 #endif
